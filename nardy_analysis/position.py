@@ -1,0 +1,412 @@
+"""Positions, rolls, moves and plays, and the legal plays of a roll.
+
+The rules are those of ``RULES.md`` (short nardy / backgammon, as summarised from the Russian
+Sport Nardy Federation's international rules): checkers move from higher to lower points,
+enter from the bar onto the opponent's home board, land only on open points (fewer than two
+opposing checkers), hit blots, bear off when all fifteen are home, and obey the forced-play
+rules.
+
+Numbering: each player counts points from their own side, 1..24; the bar is 25 and borne-off
+checkers are at 0, exactly as the ``.mat`` notation writes them. My point ``p`` is the
+opponent's point ``25 - p``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Iterable
+
+from .errors import IllegalPlayError, NardyError
+from .rules import STANDARD, Rules
+
+BAR = 25
+OFF = 0
+CHECKERS = 15
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Roll:
+    """A roll of two dice; ``str()`` is the notation (``"52"``, larger die first).
+
+    The order the dice were written in is not kept: a ``.mat`` file does not say which die is
+    which, so 2-5 and 5-2 are the same roll (21 distinct rolls).
+
+    Parameters
+    ----------
+    high, low : int
+        The dice, 1..6; they are sorted so that ``high >= low``.
+
+    Raises
+    ------
+    NardyError
+        A die outside 1..6.
+    """
+
+    high: int
+    low: int
+
+    def __post_init__(self):
+        if not (1 <= self.high <= 6 and 1 <= self.low <= 6):
+            raise NardyError(f"dice must be 1..6, got {self.high} and {self.low}")
+        if self.low > self.high:
+            high, low = self.low, self.high
+            object.__setattr__(self, "high", high)
+            object.__setattr__(self, "low", low)
+
+    @classmethod
+    def from_str(cls, text: str) -> "Roll":
+        """Parse ``"52"``, ``"25"`` or ``"52:"``; raises NardyError for anything else."""
+        digits = text.strip().rstrip(":")
+        if len(digits) != 2 or not digits.isdigit():
+            raise NardyError(f"not a roll: {text!r}")
+        return cls(int(digits[0]), int(digits[1]))
+
+    @property
+    def is_double(self) -> bool:
+        return self.high == self.low
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The steps to play: two dice, or four for a double."""
+        return (self.high,) * 4 if self.is_double else (self.high, self.low)
+
+    @property
+    def pips(self) -> int:
+        """Pips the roll moves when fully played (a double counts four times)."""
+        return sum(self.dice)
+
+    def __str__(self) -> str:
+        return f"{self.high}{self.low}"
+
+
+ALL_ROLLS: tuple[Roll, ...] = tuple(Roll(a, b) for a in range(1, 7) for b in range(1, a + 1))
+"""The 21 distinct rolls; a double occurs on 1 of 36 throws, any other roll on 2."""
+
+
+def _point_str(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One step of one checker: ``start`` to ``end`` (25 = bar, 0 = off), ``hit`` if it hits.
+
+    Points are numbered from the mover's side. ``str()`` is the notation, ``"13/7*"``.
+    """
+
+    start: int
+    end: int
+    hit: bool = False
+
+    def __str__(self) -> str:
+        return f"{_point_str(self.start)}/{_point_str(self.end)}{'*' if self.hit else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The moves of one turn, in the order played; ``str()`` is the notation.
+
+    Equal plays compare equal whatever the order of their moves. ``str()`` lists the moves
+    from the highest start point down, one die per move, with ``(n)`` for repeats:
+    ``"13/11(2) 6/4*"``; the empty play (a dance) is ``"Cannot Move"``.
+    """
+
+    moves: tuple[Move, ...] = ()
+
+    def __eq__(self, other):
+        return isinstance(other, Play) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def _key(self):
+        return tuple(sorted(self.moves, key=lambda m: (-m.start, -m.end, m.hit)))
+
+    def __len__(self):
+        return len(self.moves)
+
+    def __str__(self) -> str:
+        if not self.moves:
+            return "Cannot Move"
+        parts = []
+        for move, group in groupby(self._key()):
+            count = len(list(group))
+            parts.append(str(move) + (f"({count})" if count > 1 else ""))
+        return " ".join(parts)
+
+
+def _apply_step(me: list[int], opp: list[int], start: int, die: int,
+                rules: Rules) -> Move | None:
+    """Move one checker of ``me`` from ``start`` by ``die`` pips, in place.
+
+    ``me`` and ``opp`` are 26-entry lists indexed by point, each from its owner's side.
+    Returns the Move, or None (lists untouched) when the step is not allowed: no checker
+    there, a checker on the bar must enter first, the landing point is closed, or bearing off
+    is not (yet) allowed.
+    """
+    if me[start] == 0 or (me[BAR] and start != BAR):
+        return None
+    end = start - die
+    hit = False
+    if end > 0:
+        there = opp[25 - end]
+        if there >= 2:
+            return None
+        if there == 1:
+            opp[25 - end] = 0
+            opp[BAR] += 1
+            hit = True
+    else:
+        if any(me[7:26]):
+            return None
+        if end < 0:
+            if not rules.bear_off_any_with_larger and any(me[start + 1:7]):
+                return None
+            end = OFF
+    me[start] -= 1
+    me[end] += 1
+    return Move(start, end, hit)
+
+
+def _undo_step(me: list[int], opp: list[int], move: Move) -> None:
+    me[move.end] -= 1
+    me[move.start] += 1
+    if move.hit:
+        opp[BAR] -= 1
+        opp[25 - move.end] = 1
+
+
+def _starts(me: list[int]) -> Iterable[int]:
+    if me[BAR]:
+        return (BAR,)
+    return [p for p in range(24, 0, -1) if me[p]]
+
+
+class Position:
+    """A position: both players' checkers and who is on roll. Immutable and hashable.
+
+    Parameters
+    ----------
+    board : pair of 26-tuples of int
+        ``board[player][point]`` is how many checkers ``player`` (0 or 1) has on ``point``,
+        numbered from that player's own side: 1..24 on the board, 25 on the bar, 0 borne off.
+        Each player has 15 checkers in all.
+    turn : int
+        The player on roll (0 or 1). In a ``.mat`` file player 0 is the left-hand column.
+
+    Raises
+    ------
+    NardyError
+        Wrong shape, negative counts, not 15 checkers, or both players on one point.
+
+    Notes
+    -----
+    ``str()`` is an ASCII board; ``position_id()`` gives the gnubg Position ID.
+    """
+
+    __slots__ = ("board", "turn", "_hash")
+
+    def __init__(self, board, turn: int = 0):
+        board = (tuple(board[0]), tuple(board[1]))
+        for player, side in enumerate(board):
+            if len(side) != 26 or any(n < 0 for n in side) or sum(side) != CHECKERS:
+                raise NardyError(f"player {player} needs 26 non-negative counts summing to 15, "
+                                 f"got {side}")
+        for point in range(1, 25):
+            if board[0][point] and board[1][25 - point]:
+                raise NardyError(f"both players have checkers on player 0's point {point}")
+        if turn not in (0, 1):
+            raise NardyError(f"turn must be 0 or 1, got {turn!r}")
+        self._set(board, turn)
+
+    def _set(self, board, turn):
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "_hash", hash((board, turn)))
+
+    @classmethod
+    def _make(cls, board, turn) -> "Position":
+        """Build without validation (for positions reached by legal steps)."""
+        self = cls.__new__(cls)
+        self._set(board, turn)
+        return self
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Position is immutable")
+
+    def __eq__(self, other):
+        return (isinstance(other, Position) and self._hash == other._hash
+                and self.board == other.board and self.turn == other.turn)
+
+    def __hash__(self):
+        return self._hash
+
+    def __repr__(self):
+        from .ids import position_id
+        return f"Position({position_id(self)!r}, turn={self.turn})"
+
+    @classmethod
+    def start(cls, turn: int = 0) -> "Position":
+        """The starting position: 2 on the 24-point, 5 on 13, 3 on 8, 5 on 6, for both."""
+        side = [0] * 26
+        side[24], side[13], side[8], side[6] = 2, 5, 3, 5
+        return cls._make((tuple(side), tuple(side)), turn)
+
+    @classmethod
+    def from_mover(cls, on_roll, opponent, turn: int = 0) -> "Position":
+        """A position from the side of the player on roll (``turn``) and of the opponent."""
+        board = (on_roll, opponent) if turn == 0 else (opponent, on_roll)
+        return cls(board, turn)
+
+    @property
+    def on_roll(self) -> tuple[int, ...]:
+        """Checkers of the player on roll, indexed by point (0 off, 1..24, 25 bar)."""
+        return self.board[self.turn]
+
+    @property
+    def opponent(self) -> tuple[int, ...]:
+        """Checkers of the player not on roll, indexed by their own points."""
+        return self.board[1 - self.turn]
+
+    def pip_count(self, player: int | None = None) -> int:
+        """Pip count of ``player`` (default: the player on roll), in pips.
+
+        Sum over checkers of their point number from the owner's side; the bar counts 25,
+        borne-off checkers 0. The start position has 167 pips (RULES.md).
+        """
+        side = self.board[self.turn if player is None else player]
+        return sum(point * n for point, n in enumerate(side))
+
+    def borne_off(self, player: int) -> int:
+        """How many checkers ``player`` has borne off."""
+        return self.board[player][OFF]
+
+    @property
+    def is_over(self) -> bool:
+        """True when a player has borne off all 15 checkers."""
+        return self.board[0][OFF] == CHECKERS or self.board[1][OFF] == CHECKERS
+
+    def with_turn(self, turn: int) -> "Position":
+        """The same checkers with ``turn`` on roll."""
+        return self if turn == self.turn else Position._make(self.board, turn)
+
+    def lists(self) -> tuple[list[int], list[int]]:
+        """Mutable copies ``(on_roll, opponent)`` for step-by-step play."""
+        return list(self.on_roll), list(self.opponent)
+
+    @classmethod
+    def after(cls, mover: list[int], opponent: list[int], mover_turn: int) -> "Position":
+        """The position after the player ``mover_turn`` played: the opponent is on roll."""
+        board = (tuple(mover), tuple(opponent)) if mover_turn == 0 else \
+            (tuple(opponent), tuple(mover))
+        return cls._make(board, 1 - mover_turn)
+
+    def legal_plays(self, roll: Roll, rules: Rules = STANDARD) -> dict["Position", Play]:
+        """Every legal play of ``roll`` for the player on roll.
+
+        Plays that lead to the same position are one play. Forced-play rules (RULES.md):
+        both dice if any sequence uses both; if only one can be used, the larger when either
+        can; with a double as many steps as possible (up to four). When no step is possible
+        the only play is the empty one (a dance). With ``rules.forced_play`` off, every
+        sequence of legal steps, the empty one included, is a legal play.
+
+        Parameters
+        ----------
+        roll : Roll
+        rules : Rules
+
+        Returns
+        -------
+        dict
+            Resulting position (the opponent on roll) -> one Play that reaches it.
+        """
+        me, opp = self.lists()
+        found: dict[Position, tuple[int, int, Play]] = {}  # position -> (steps, max die, play)
+        seen: set = set()
+        dice = roll.dice
+        turn = self.turn
+
+        def record(steps: list[Move], used: list[int]):
+            pos = Position.after(me, opp, turn)
+            key = (len(steps), max(used, default=0))
+            if pos not in found or found[pos][:2] < key:
+                found[pos] = (*key, Play(tuple(steps)))
+
+        def search(remaining: tuple[int, ...], steps: list[Move], used: list[int]):
+            state = (tuple(me), tuple(opp), remaining)
+            if state in seen:
+                return
+            seen.add(state)
+            moved = False
+            for i, die in enumerate(remaining):
+                if die in remaining[:i]:
+                    continue
+                rest = remaining[:i] + remaining[i + 1:]
+                for start in _starts(me):
+                    move = _apply_step(me, opp, start, die, rules)
+                    if move is None:
+                        continue
+                    moved = True
+                    steps.append(move)
+                    used.append(die)
+                    search(rest, steps, used)
+                    steps.pop()
+                    used.pop()
+                    _undo_step(me, opp, move)
+            if not moved or not rules.forced_play:
+                record(steps, used)
+
+        search(dice, [], [])
+        if not rules.forced_play:
+            return {pos: play for pos, (_, _, play) in found.items()}
+        most = max(n for n, _, _ in found.values())
+        biggest = max(d for n, d, _ in found.values() if n == most)
+        return {pos: play for pos, (n, d, play) in found.items() if n == most and d == biggest}
+
+    def __str__(self) -> str:
+        """An ASCII board from the side of the player on roll: X is on roll, O is not."""
+        me, opp = self.on_roll, self.opponent
+
+        def cell(point: int, row: int) -> str:
+            mine, theirs = me[point], opp[25 - point]
+            n, mark = (mine, "X") if mine else (theirs, "O")
+            if n > row:
+                return f" {n:>2}" if row == 4 and n > 5 else f"  {mark}"
+            return "  ."
+
+        top = list(range(13, 25))
+        bottom = list(range(12, 0, -1))
+        lines = [" " + "".join(f"{p:>3}" for p in top[:6]) + " |"
+                 + "".join(f"{p:>3}" for p in top[6:])]
+        for row in range(5):
+            lines.append(" " + "".join(cell(p, row) for p in top[:6]) + " |"
+                         + "".join(cell(p, row) for p in top[6:]))
+        lines.append(" " + "-" * 20 + "+" + "-" * 18)
+        for row in reversed(range(5)):
+            lines.append(" " + "".join(cell(p, row) for p in bottom[:6]) + " |"
+                         + "".join(cell(p, row) for p in bottom[6:]))
+        lines.append(" " + "".join(f"{p:>3}" for p in bottom[:6]) + " |"
+                     + "".join(f"{p:>3}" for p in bottom[6:]))
+        lines.append(f" bar: X {me[BAR]} O {opp[BAR]}   off: X {me[OFF]} O {opp[OFF]}   "
+                     f"pips: X {self.pip_count(self.turn)} O {self.pip_count(1 - self.turn)}")
+        return "\n".join(lines)
+
+
+def play_steps(position: Position, steps: Iterable[tuple[int, int]],
+               rules: Rules = STANDARD) -> tuple[Position, Play]:
+    """Apply single-die steps ``(start, die)`` for the player on roll.
+
+    Returns the resulting position (the opponent on roll) and the play; raises
+    IllegalPlayError at the first step the rules do not allow. The forced-play rules are not
+    checked here (see :meth:`Position.legal_plays`).
+    """
+    me, opp = position.lists()
+    moves = []
+    for start, die in steps:
+        move = _apply_step(me, opp, start, die, rules)
+        if move is None:
+            raise IllegalPlayError(f"cannot move {_point_str(start)}/{_point_str(max(start - die, 0))} "
+                                   f"with a {die} in position {position!r}")
+        moves.append(move)
+    return Position.after(me, opp, position.turn), Play(tuple(moves))

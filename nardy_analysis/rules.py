@@ -1,0 +1,110 @@
+"""Rule variants as data.
+
+The rules themselves are in ``RULES.md`` (summarised from the Russian and Ukrainian rule pages
+of the Russian Sport Nardy Federation's international rules and online sites' house rules).
+A :class:`Rules` value says which options are in force; the move generator and the replayer
+read it, nothing else branches on variant names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Mapping
+
+from .errors import NardyError
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Which rules are in force for a match.
+
+    Attributes
+    ----------
+    name : str
+        Variant name (``standard``, ``tavla``, ``lenient``).
+    opening_doubles : bool
+        The first play of a game may be a double (tavla: the winner of the opening throw
+        rolls again). Standard rules: the opening roll is two different dice.
+    gammons, backgammons : bool
+        Whether a gammon (mars, 2 x cube) and a backgammon (koks, 3 x cube) score.
+    forced_play : bool
+        Enforce the forced-play rules (use both dice when possible, else the larger; as many
+        steps of a double as possible). Some sites do not.
+    bear_off_any_with_larger : bool
+        A die larger than needed may bear off any checker, not only the farthest one.
+    cube : bool
+        Whether the doubling cube is used at all.
+    crawford : bool
+        The Crawford rule: no doubling in the first game after a player reaches match length - 1.
+    jacoby : bool
+        Money play only: gammons and backgammons count single unless the cube was turned.
+    beavers : bool
+        A player who takes may immediately redouble ("beaver"), keeping the cube.
+    cube_limit : int or None
+        Highest cube value allowed (None: no limit).
+    """
+
+    name: str = "standard"
+    opening_doubles: bool = False
+    gammons: bool = True
+    backgammons: bool = True
+    forced_play: bool = True
+    bear_off_any_with_larger: bool = False
+    cube: bool = True
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = True
+    cube_limit: int | None = None
+
+    def with_tags(self, tags: Mapping[str, str]) -> "Rules":
+        """These rules updated by a match file's header tags.
+
+        Reads ``Variation`` (``Backgammon``, ``Tavla``, ...), ``Crawford``, ``Jacoby``, ``Beaver``
+        and ``CubeLimit`` (values ``On``/``Off``/``Yes``/``No``/``True``/``False``, a number for
+        the limit). Unknown tags and values are ignored.
+        """
+        rules = self
+        variation = tags.get("Variation", "").strip().lower()
+        if variation in VARIANTS:
+            rules = replace(VARIANTS[variation], cube_limit=rules.cube_limit)
+        flags = {"Crawford": "crawford", "Jacoby": "jacoby", "Beaver": "beavers"}
+        for tag, field in flags.items():
+            value = _flag(tags.get(tag))
+            if value is not None:
+                rules = replace(rules, **{field: value})
+        limit = tags.get("CubeLimit", "").strip()
+        if limit.isdigit():
+            rules = replace(rules, cube_limit=int(limit))
+        return rules
+
+    def override(self, **changes) -> "Rules":
+        """A copy with the named fields changed; raises NardyError for unknown names."""
+        unknown = set(changes) - set(self.__dataclass_fields__)
+        if unknown:
+            raise NardyError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return replace(self, **changes)
+
+
+def _flag(value: str | None) -> bool | None:
+    if value is None:
+        return None
+    value = value.strip().lower()
+    if value in ("on", "yes", "true", "1"):
+        return True
+    if value in ("off", "no", "false", "0"):
+        return False
+    return None
+
+
+STANDARD = Rules()
+"""Standard backgammon (short nardy) rules: RULES.md without any variant."""
+
+TAVLA = Rules(name="tavla", opening_doubles=True, backgammons=False)
+"""Turkish tavla: the opening roll may be any roll, no backgammons."""
+
+LENIENT = Rules(name="lenient", forced_play=False, bear_off_any_with_larger=True)
+"""Some sites' house rules: no forced-play enforcement, any checker bears off with a larger die."""
+
+VARIANTS: dict[str, Rules] = {"standard": STANDARD, "backgammon": STANDARD,
+                              "tavla": TAVLA, "lenient": LENIENT}
+"""Variant names (lower case, as in a ``Variation`` tag or ``--rules``) to rules."""
