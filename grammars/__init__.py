@@ -1,0 +1,1 @@
+"""The Lark grammars of nardy_analysis (installed as package data)."""

@@ -1,0 +1,124 @@
+"""Plain records of a match file, as written: what the notation says, not yet checked.
+
+Every record keeps the 1-based ``line`` and ``column`` of its text and the ``text`` itself,
+so that later layers can report precisely where a problem is. Players are 0 (the left-hand
+column, the first name on the score line) and 1 (the right-hand column).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .position import Roll
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenMove:
+    """One written move token such as ``13/7*/5`` or ``8/4*(2)``.
+
+    Attributes
+    ----------
+    points : tuple of int
+        The points written, from the mover's side: start, any intermediate points, end
+        (bar = 25, off = 0).
+    hits : tuple of bool
+        For each point after the first, whether it was marked ``*``.
+    count : int
+        The ``(n)`` repeat, 1 when absent.
+    line, column : int
+        Where the token is.
+    text : str
+        The token as written.
+    """
+
+    points: tuple[int, ...]
+    hits: tuple[bool, ...]
+    count: int
+    line: int
+    column: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """A roll and its play: ``52: 13/8 13/11``.
+
+    ``moves`` is ``()`` for an empty play or ``Cannot Move`` and ``None`` when the play is
+    unknown (``???``). ``move`` is the ``N)`` label of the line (None on unlabelled lines).
+    """
+
+    player: int
+    roll: Roll
+    moves: tuple[WrittenMove, ...] | None
+    move: int | None
+    line: int
+    column: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CubeRecord:
+    """A cube action: ``action`` is ``double``, ``take``, ``drop``, ``beaver`` or ``raccoon``;
+    ``value`` is the cube value written after ``=>`` (None for take and drop)."""
+
+    player: int
+    action: str
+    value: int | None
+    move: int | None
+    line: int
+    column: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    """``Wins N point(s) [and the match]`` (``wins`` True) or ``Losses N point(s)``."""
+
+    player: int
+    points: int
+    wins: bool
+    match_won: bool
+    move: int | None
+    line: int
+    column: int
+    text: str
+
+
+Action = TurnRecord | CubeRecord | ResultRecord
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game: its number, the score line (names and scores before the game) and its
+    actions in the order written (left column before right column on each line)."""
+
+    number: int
+    names: tuple[str, str]
+    scores: tuple[int, int]
+    actions: tuple[Action, ...]
+    line: int
+    column: int
+
+    @property
+    def turns(self) -> tuple[TurnRecord, ...]:
+        """The rolls written in this game (dances and unknown plays included)."""
+        return tuple(a for a in self.actions if isinstance(a, TurnRecord))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One match: its length in points (0 = money session), header tags, games."""
+
+    length: int
+    tags: dict[str, str] = field(hash=False, compare=True)
+    games: tuple[GameRecord, ...]
+    line: int
+    column: int
+    file: str | None = None
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players' names: the ``Player 1``/``Player 2`` tags, else the first score line."""
+        tagged = (self.tags.get("Player 1"), self.tags.get("Player 2"))
+        first = self.games[0].names if self.games else ("", "")
+        return tuple(t if t else f for t, f in zip(tagged, first))
