@@ -215,7 +215,7 @@ class MatchState:
         Money-game rules (XGID only; a Match ID does not record them).
     beavers : int
         XGID only: 1 when the doubled player has beavered (``B``), 2 when the doubler has then
-        raccooned (``R``); needs ``doubled``.
+        raccooned (``R``); needs ``doubled`` and a money game.
     max_cube : int
         XGID only: the largest cube allowed, a power of two (XG's default is 1024).
 
@@ -248,7 +248,8 @@ class MatchState:
     def __post_init__(self):
         set_ = object.__setattr__
         if not _is_power_of_two(self.cube) or self.cube > _MAX_CUBE:
-            raise NardyError(f"cube must be a power of two from 1 to {_MAX_CUBE}, got {self.cube!r}")
+            raise NardyError(f"cube must be a power of two from 1 to {_MAX_CUBE}, "
+                             f"got {self.cube!r}")
         if self.cube_owner not in (None, 0, 1):
             raise NardyError(f"cube owner must be None, 0 or 1, got {self.cube_owner!r}")
         if self.player not in (0, 1):
@@ -282,8 +283,10 @@ class MatchState:
             raise NardyError("the Jacoby and beaver rules are for money games (match length 0)")
         if self.doubled and self.dice is not None:
             raise NardyError(f"a double is offered before the roll, but the dice are {self.dice}")
-        if self.beavers not in (0, 1, 2) or (self.beavers and not self.doubled):
-            raise NardyError(f"beavers must be 0, or 1..2 with a double offered, got {self.beavers!r}")
+        if self.beavers not in (0, 1, 2) or (self.beavers and (not self.doubled
+                                                                or self.match_length)):
+            raise NardyError(f"beavers must be 0, or 1..2 in a money game with a double "
+                             f"offered, got {self.beavers!r}")
         if not _is_power_of_two(self.max_cube):
             raise NardyError(f"max cube must be a power of two, got {self.max_cube!r}")
 
@@ -422,7 +425,8 @@ def xgid(position: Position, state: MatchState) -> str:
     with a double offered as GNU Backgammon's ``set xgid`` reads them.
     """
     if position.turn != state.player:
-        raise NardyError(f"position has player {position.turn} on roll, state player {state.player}")
+        raise NardyError(f"position has player {position.turn} on roll, "
+                         f"state player {state.player}")
     if state.game_state != GameState.PLAYING or state.resigned:
         raise NardyError("an XGID records a game being played, without a resignation")
     if state.turn != _xg_decider(state.player, state.doubled, state.beavers):
@@ -537,7 +541,8 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
     score[_XG_BOTTOM], score[_XG_TOP] = score_bottom, score_top
     try:
         state = MatchState(cube=1 << log_cube, cube_owner=owners[cube_position], player=player,
-                           crawford=bool(length and rules), turn=_xg_decider(player, doubled, beavers),
+                           crawford=bool(length and rules),
+                           turn=_xg_decider(player, doubled, beavers),
                            doubled=doubled, dice=dice, match_length=length, score=tuple(score),
                            jacoby=bool(not length and rules & 1),
                            beavers_allowed=bool(not length and rules & 2), beavers=beavers,

@@ -139,15 +139,28 @@ class _Records(Transformer):
         names = tuple(s[0] for s in scores) + ("",) * (2 - len(scores))
         values = tuple(s[1] for s in scores) + (0,) * (2 - len(scores))
         split = _split_column(lines, scores)
-        actions = []
+        placed = []
         for move, entries in lines:
             players = [0, 1] if len(entries) == 2 else \
                 [int(entry[1].column >= split) for entry in entries]
-            # One site writes the loser's "Losses" beside the winner's "Wins" wherever.
+            placed.append((move, entries, players))
+        # One site writes the loser's "Losses" (in either column, or unnumbered at the left)
+        # and the winner's "Wins" (sometimes far to the right on the same line). A "Wins" on a
+        # line of its own is placed by its column; then every "Losses" is the other player's.
+        # On a line with both, the "Losses" is placed by its column and the "Wins" is the
+        # other player's.
+        winners = [p for _, entries, players in placed
+                   if not any(e[0] == "result" and not e[3] for e in entries)
+                   for p, e in zip(players, entries) if e[0] == "result" and e[3]]
+        actions = []
+        for move, entries, players in placed:
             losers = [p for p, e in zip(players, entries) if e[0] == "result" and not e[3]]
             for player, entry in zip(players, entries):
-                if losers and entry[0] == "result" and entry[3]:
-                    player = 1 - losers[0]
+                if entry[0] == "result":
+                    if entry[3] and losers:
+                        player = 1 - losers[0]
+                    elif not entry[3] and winners:
+                        player = 1 - winners[0]
                 actions.append(_record(entry, player, move, self.source_lines))
         return GameRecord(int(number), names[:2], values[:2], tuple(actions),
                           number.line, number.column)

@@ -140,11 +140,12 @@ def test_xgid_and_gnubg_ids_of_one_position_agree():
 
 
 def test_xgid_double_offered_and_match_fields():
-    text = "XGID=-b----E-C---eE---c-e----B-:2:-1:-1:D:4:1:1:7:10"
+    text = "XGID=-b----E-C---eE---c-e----B-:2:-1:-1:D:4:1:0:7:10"
     position, state = parse_xgid(text)
     assert position == Position.start(0)
-    assert (state.cube, state.cube_owner, state.player, state.turn, state.doubled) == (4, 0, 0, 1, True)
-    assert (state.score, state.match_length, state.crawford, state.dice) == ((1, 4), 7, True, None)
+    assert (state.cube, state.cube_owner, state.player, state.turn) == (4, 0, 0, 1)
+    assert state.doubled
+    assert (state.score, state.match_length, state.crawford, state.dice) == ((1, 4), 7, False, None)
     assert xgid(position, state) == text
 
 
@@ -212,7 +213,8 @@ def test_position_id_wrong_length(text):
     assert "characters" in raises_quoting(position_from_id, text)
 
 
-@pytest.mark.parametrize("text", ["4HPwATDgc/AB*A", "4HPwATDgc/ABM=", "4HPwATDgc-ABMA", "4HPwATDgc/ABMé"])
+@pytest.mark.parametrize("text", ["4HPwATDgc/AB*A", "4HPwATDgc/ABM=", "4HPwATDgc-ABMA",
+                                  "4HPwATDgc/ABMé"])
 def test_position_id_bad_characters(text):
     assert "base64" in raises_quoting(position_from_id, text)
 
@@ -276,7 +278,7 @@ def test_match_id_crawford_in_money_game():
 
 
 @pytest.mark.parametrize("text, words", [
-    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0", "fields"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3", "fields"),
     ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10:1", "fields"),
     ("XGID=-b----E-C---eE---c-e----B:0:0:1:52:0:0:3:0:10", "26"),
     ("XGID=-b----E-C---eE---c-e--*-B-:0:0:1:52:0:0:3:0:10", "'*'"),

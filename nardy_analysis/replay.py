@@ -1,0 +1,489 @@
+"""Replay match records against the rules.
+
+Every game is replayed from the starting position. Each written play must reach the position
+of a legal play of its roll (``RULES.md``: entering from the bar, open points, hits, bearing
+off, the forced-play rules); cube actions, results and score lines are checked too. A record
+that breaks a rule becomes a :class:`~nardy_analysis.errors.RuleViolation` naming the file,
+game, move, line:column, the text, the Position ID before it and the rule, in plain words.
+
+Lenient mode (the default) records the violation, stops replaying that game and goes on
+with the next; strict mode raises the first violation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from os import PathLike
+
+from .errors import RuleViolation
+from .ids import position_id
+from .notation import read_mat
+from .position import BAR, CHECKERS, OFF, Play, Position, Roll, _apply_step, _undo_step
+from .records import CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord
+from .rules import STANDARD, Rules
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedTurn:
+    """A roll as replayed.
+
+    Attributes
+    ----------
+    record : TurnRecord
+        What the file says.
+    before : Position
+        The position before the roll, the roller on roll.
+    after : Position or None
+        The position after the play (the opponent on roll); None when the play is unknown
+        (``???``) or was not replayed because it broke the rules.
+    play : Play or None
+        The play as the board decides it (hits marked by the board, not by ``*``).
+    cube_value : int
+        Cube value when the roll was thrown.
+    cube_owner : int or None
+        Owner of the cube (None: centred).
+    """
+
+    record: TurnRecord
+    before: Position
+    after: Position | None
+    play: Play | None
+    cube_value: int
+    cube_owner: int | None
+
+    @property
+    def player(self) -> int:
+        return self.record.player
+
+    @property
+    def roll(self) -> Roll:
+        return self.record.roll
+
+
+@dataclass
+class ReplayedGame:
+    """One replayed game: its turns, how it ended, and any rule violations.
+
+    ``winner`` and ``points`` come from the result written in the file (None when the file
+    ends before the game does); ``ending`` is ``single``, ``gammon`` or ``backgammon`` for a
+    game borne off to the end, ``drop`` for a dropped double, ``resign`` for a game given up,
+    None for an unfinished game. ``complete`` is True when every play was replayed.
+    """
+
+    record: GameRecord
+    turns: list[ReplayedTurn] = field(default_factory=list)
+    errors: list[RuleViolation] = field(default_factory=list)
+    winner: int | None = None
+    points: int | None = None
+    ending: str | None = None
+    final: Position | None = None
+    complete: bool = True
+
+    @property
+    def number(self) -> int:
+        return self.record.number
+
+
+@dataclass
+class ReplayedMatch:
+    """A replayed match: its record, the rules used and its games."""
+
+    record: MatchRecord
+    rules: Rules
+    games: list[ReplayedGame]
+
+    @property
+    def errors(self) -> list[RuleViolation]:
+        """Every rule violation found in the match, in file order."""
+        return [e for g in self.games for e in g.errors]
+
+
+def replay_file(path: str | PathLike, rules: Rules | None = None,
+                strict: bool = False) -> list[ReplayedMatch]:
+    """Read and replay every match in a ``.mat`` file.
+
+    Parameters
+    ----------
+    path : str or path-like
+    rules : Rules, optional
+        Rules to use instead of those the file's header tags state.
+    strict : bool
+        Raise the first violation instead of collecting it.
+
+    Raises
+    ------
+    OSError, DecodeError, NotationError
+        The file cannot be read, decoded or parsed.
+    RuleViolation
+        In strict mode, the first record that breaks the rules.
+    """
+    return [replay_match(m, rules, strict) for m in read_mat(path)]
+
+
+def replay_match(match: MatchRecord, rules: Rules | None = None,
+                 strict: bool = False) -> ReplayedMatch:
+    """Replay every game of a match record.
+
+    Parameters
+    ----------
+    match : MatchRecord
+    rules : Rules, optional
+        The rules to apply; by default :data:`~nardy_analysis.rules.STANDARD` updated by the
+        match's header tags (``Variation``, ``Crawford``, ``Jacoby``, ``Beaver``,
+        ``CubeLimit``).
+    strict : bool
+        Raise the first violation instead of collecting it.
+
+    Returns
+    -------
+    ReplayedMatch
+    """
+    if rules is None:
+        rules = STANDARD.with_tags(match.tags)
+    marks_hits = any(any(m.hits) for g in match.games for t in g.turns for m in t.moves or ())
+    games = []
+    score = None  # running score from the results written
+    crawford_played = False
+    for game in match.games:
+        replayer = _GameReplayer(match, game, rules, strict, marks_hits)
+        if score is not None and tuple(game.scores) != score:
+            replayer.violation("score", f"score line says {game.scores[0]}-{game.scores[1]}, "
+                               f"but the results before it make {score[0]}-{score[1]}",
+                               game.line, game.column, _score_text(game), None)
+        crawford = (match.length > 0 and rules.crawford and not crawford_played
+                    and (match.length - 1) in game.scores
+                    and max(game.scores) == match.length - 1
+                    and game.scores.count(match.length - 1) == 1)
+        crawford_played = crawford_played or crawford
+        replayed = replayer.run(crawford)
+        games.append(replayed)
+        score = list(game.scores)
+        if replayed.winner is not None and replayed.points:
+            score[replayed.winner] += replayed.points
+        score = tuple(score)
+    return ReplayedMatch(match, rules, games)
+
+
+def _score_text(game: GameRecord) -> str:
+    return "   ".join(f"{n} : {s}" for n, s in zip(game.names, game.scores))
+
+
+class _Stop(Exception):
+    """Stops replaying a game after a violation (lenient mode)."""
+
+
+class _GameReplayer:
+    def __init__(self, match: MatchRecord, game: GameRecord, rules: Rules, strict: bool,
+                 marks_hits: bool):
+        self.match = match
+        self.game = game
+        self.rules = rules
+        self.strict = strict
+        self.marks_hits = marks_hits
+        self.result = ReplayedGame(game)
+        self.position = Position.start()
+        self.started = False
+        self.cube = 1
+        self.owner: int | None = None
+        self.offer: tuple[int, int] | None = None  # (doubler, value offered)
+        self.dropped: tuple[int, int] | None = None  # (doubler, cube value before the double)
+        self.move: int | None = None
+
+    def violation(self, kind, message, line, column, text, position, stop=False):
+        error = RuleViolation(kind, message, file=self.match.file, game=self.game.number,
+                              move=self.move, line=line, column=column, text=text,
+                              position_id=position_id(position) if position else None)
+        if self.strict:
+            raise error
+        self.result.errors.append(error)
+        if stop:
+            raise _Stop
+
+    def run(self, crawford: bool) -> ReplayedGame:
+        self.crawford = crawford
+        actions = self.game.actions
+        try:
+            for index, action in enumerate(actions):
+                if action.move is not None:
+                    self.move = action.move
+                if isinstance(action, TurnRecord):
+                    self.turn(action, actions[index + 1:])
+                elif isinstance(action, CubeRecord):
+                    self.cube_action(action)
+                else:
+                    self.game_result(action)
+        except _Stop:
+            self.result.complete = False
+            for action in actions:
+                if isinstance(action, ResultRecord) and self.result.winner is None:
+                    self.result.winner = action.player if action.wins else 1 - action.player
+                    self.result.points = action.points
+        self.result.final = self.position
+        return self.result
+
+    def fail(self, kind, message, record, stop=True):
+        self.violation(kind, message, record.line, record.column, record.text, self.position,
+                       stop=stop)
+
+    # -- rolls ---------------------------------------------------------------------------
+    def turn(self, record: TurnRecord, following):
+        if self.result.winner is not None or self.position.is_over:
+            self.fail("after_end", "a roll after the game has ended", record)
+        if self.offer is not None:
+            self.fail("cube", "a roll while a double is pending (no take or drop)", record)
+        if not self.started:
+            self.started = True
+            self.position = self.position.with_turn(record.player)
+            if record.roll.is_double and not self.rules.opening_doubles:
+                self.fail("opening_roll", "the first roll of a game cannot be a double "
+                          "(each player throws one die; ties are thrown again)", record,
+                          stop=False)
+        elif record.player != self.position.turn:
+            self.fail("turn_order", f"player {record.player + 1} rolls out of turn", record)
+        before = self.position
+        if record.moves is None:
+            self.result.turns.append(ReplayedTurn(record, before, None, None, self.cube,
+                                                  self.owner))
+            if any(isinstance(a, (TurnRecord, CubeRecord)) for a in following):
+                self.fail("unknown_play", "the play is not recorded (???) and the game goes "
+                          "on, so the rest of it cannot be checked", record)
+            self.result.complete = False
+            return
+        after, play = self.match_play(record, following)
+        self.result.turns.append(ReplayedTurn(record, before, after, play, self.cube,
+                                              self.owner))
+        self.position = after
+
+    def match_play(self, record: TurnRecord, following) -> tuple[Position, Play]:
+        """Find the legal play the written moves describe."""
+        position, roll = self.position, record.roll
+        hops = []
+        for written in record.moves:
+            for _ in range(written.count):
+                for i in range(len(written.hits)):
+                    hops.append((written.points[i], written.points[i + 1], written.hits[i]))
+        candidates = _realise(position, roll.dice, hops, self.rules)
+        if not candidates:
+            self.fail("illegal_play", _why_illegal(position, roll, hops, self.rules), record)
+        full = len(roll.dice)
+        if self.rules.forced_play and all(used < full for _, used, _ in candidates.values()):
+            legal = position.legal_plays(roll, self.rules)
+            allowed = {p: c for p, c in candidates.items() if p in legal}
+            if not allowed:
+                self.fail("forced_play", _why_forced(roll, legal, candidates), record)
+            candidates = allowed
+        if len(candidates) > 1 and self.marks_hits:
+            marked = {p: c for p, c in candidates.items() if c[2]}
+            candidates = marked or candidates
+        if len(candidates) > 1:
+            candidates = _by_next_turn(candidates, following, self.rules) or candidates
+        if len(candidates) > 1:
+            options = " or ".join(sorted(str(c[0]) for c in candidates.values()))
+            self.fail("ambiguous", f"the play can be read as {options}; the board after it "
+                      "differs and the file does not say which", record)
+        (after, (play, _, _)), = candidates.items()
+        return after, play
+
+    # -- cube ----------------------------------------------------------------------------
+    def cube_action(self, record: CubeRecord):
+        player, action = record.player, record.action
+        if action == "double":
+            if not self.rules.cube:
+                self.fail("cube", "the cube is not used under these rules", record, stop=False)
+            elif self.crawford:
+                self.fail("cube", "no doubling in the Crawford game", record, stop=False)
+            elif self.owner not in (None, player):
+                self.fail("cube", f"player {player + 1} doubles but the opponent owns the cube",
+                          record, stop=False)
+            elif self.started and player != self.position.turn:
+                self.fail("cube", f"player {player + 1} doubles when it is not their turn to "
+                          "roll", record, stop=False)
+            elif not self.started:
+                self.fail("cube", "a double before the opening roll", record, stop=False)
+            self.check_value(record, 2 * self.cube)
+            self.offer = (player, 2 * self.cube)
+            return
+        if self.offer is None:
+            self.fail("cube", f"{record.text!r} with no double offered", record, stop=False)
+            return
+        doubler, value = self.offer
+        if action == "raccoon":
+            if player != doubler:
+                self.fail("cube", "only the doubler may raccoon", record, stop=False)
+            self.check_value(record, 2 * value)
+            self.offer = (doubler, 2 * value)
+            self.owner = doubler
+            return
+        if player == doubler and action != "raccoon":
+            self.fail("cube", f"player {player + 1} answers their own double", record,
+                      stop=False)
+        if action == "drop":
+            self.dropped = (doubler, self.cube)
+            self.offer = None
+            return
+        if action == "beaver":
+            if not self.rules.beavers or self.match.length > 0:
+                self.fail("cube", "beavers are allowed only in money play with the beaver "
+                          "option", record, stop=False)
+            self.check_value(record, 2 * value)
+            value *= 2
+        self.cube, self.owner, self.offer = value, player, None
+
+    def check_value(self, record: CubeRecord, expected: int):
+        if record.value is not None and record.value != expected:
+            self.fail("cube", f"the cube goes to {expected}, not {record.value}", record,
+                      stop=False)
+        limit = self.rules.cube_limit
+        if limit and expected > limit:
+            self.fail("cube", f"the cube would exceed its limit of {limit}", record, stop=False)
+
+    # -- results -------------------------------------------------------------------------
+    def game_result(self, record: ResultRecord):
+        winner = record.player if record.wins else 1 - record.player
+        if self.result.winner is not None:
+            if (winner, record.points) != (self.result.winner, self.result.points):
+                self.fail("result", "two different results for one game", record, stop=False)
+            return
+        self.result.winner, self.result.points = winner, record.points
+        position = self.position
+        if position.is_over:
+            if position.borne_off(winner) != CHECKERS:
+                self.fail("result", f"player {winner + 1} is said to win but player "
+                          f"{2 - winner} bore off all checkers", record, stop=False)
+                return
+            ending, multiple = _ending(position, winner, self.rules, self.cube,
+                                       self.match.length == 0)
+            self.result.ending = ending
+            expected = {self.cube * multiple}
+        elif self.dropped is not None:
+            self.result.ending = "drop"
+            doubler, value = self.dropped
+            expected = {value}
+            if winner != doubler:
+                self.fail("result", f"player {winner + 1} is said to win, but player "
+                          f"{doubler + 1}'s double was dropped", record, stop=False)
+        else:
+            self.result.ending = "resign"
+            top = 3 if self.rules.backgammons else 2 if self.rules.gammons else 1
+            expected = {self.cube * k for k in range(1, top + 1)}
+        if self.match.length:
+            # gnubg writes the full points; sites cap them at what the winner needs for the
+            # match, some never below the cube. All three are accepted.
+            needed = self.match.length - self.game.scores[winner]
+            expected |= {capped for points in expected
+                         for capped in (min(points, needed), max(self.cube, min(points, needed)))}
+        if record.points not in expected:
+            self.fail("result", f"{record.points} points is not a possible result here "
+                      f"(expected {' or '.join(map(str, sorted(expected)))} with the cube at "
+                      f"{self.cube})", record, stop=False)
+        if record.match_won and self.match.length and \
+                self.game.scores[winner] + record.points < self.match.length:
+            self.fail("result", "'and the match' but the winner has not reached "
+                      f"{self.match.length} points", record, stop=False)
+
+
+def _ending(position: Position, winner: int, rules: Rules, cube: int,
+            money: bool) -> tuple[str, int]:
+    """How a borne-off game ends and its multiple of the cube (RULES.md, scoring)."""
+    loser = position.board[1 - winner]
+    if loser[OFF] or not rules.gammons or (money and rules.jacoby and cube == 1):
+        return "single", 1
+    if rules.backgammons and (loser[BAR] or any(loser[19:25])):
+        return "backgammon", 3
+    return "gammon", 2
+
+
+def _realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:
+    """Every way of playing the written hops with the dice.
+
+    Each hop ``(start, end, marked)`` is one checker's journey, taken by one or more
+    single-die steps; journeys may interleave (a merged ``9/off`` may wait for ``5/off``).
+    Returns {resulting position: (Play, dice used, agrees with the ``*`` marks)}.
+    """
+    me, opp = position.lists()
+    turn = position.turn
+    found: dict[Position, tuple[Play, int, bool]] = {}
+    steps = []
+    seen = set()
+
+    def search(remaining, journeys, agrees):
+        if not journeys:
+            after = Position.after(me, opp, turn)
+            old = found.get(after)
+            if old is None or (agrees and not old[2]):
+                found[after] = (Play(tuple(steps)), len(steps), agrees)
+            return
+        state = (tuple(me), tuple(opp), remaining, tuple(sorted(journeys)), agrees)
+        if state in seen:
+            return
+        seen.add(state)
+        for j, (point, end, marked) in enumerate(journeys):
+            if (point, end, marked) in journeys[:j]:
+                continue
+            for die in set(remaining):
+                if end > 0 and point - die < end:
+                    continue
+                move = _apply_step(me, opp, point, die, rules)
+                if move is None:
+                    continue
+                steps.append(move)
+                i = remaining.index(die)
+                rest = remaining[:i] + remaining[i + 1:]
+                if move.end == end:
+                    search(rest, journeys[:j] + journeys[j + 1:], agrees and move.hit == marked)
+                else:
+                    search(rest, journeys[:j] + ((move.end, end, marked),) + journeys[j + 1:],
+                           agrees and not move.hit)
+                steps.pop()
+                _undo_step(me, opp, move)
+
+    search(tuple(dice), tuple(hops), True)
+    return found
+
+
+def _by_next_turn(candidates: dict, following, rules: Rules) -> dict:
+    """Keep the candidate positions from which the opponent's next written play is playable."""
+    for action in following:
+        if isinstance(action, TurnRecord):
+            if action.moves is None:
+                return {}
+            hops = [(w.points[i], w.points[i + 1], w.hits[i])
+                    for w in action.moves for _ in range(w.count) for i in range(len(w.hits))]
+            return {p: c for p, c in candidates.items()
+                    if _realise(p.with_turn(action.player), action.roll.dice, hops, rules)}
+    return {}
+
+
+def _point_name(point: int) -> str:
+    return "the bar" if point == BAR else "off" if point == OFF else f"point {point}"
+
+
+def _why_illegal(position: Position, roll: Roll, hops, rules: Rules) -> str:
+    """A plain-words reason why the written hops cannot be played with the roll."""
+    me, opp = position.on_roll, position.opponent
+    dice = roll.dice
+    needed = 0
+    for start, end, _ in hops:
+        if me[start] == 0 and all(h[1] != start for h in hops):
+            return f"no checker on {_point_name(start)} to move"
+        if me[BAR] and start != BAR and not any(h[0] == BAR for h in hops):
+            return f"a checker on the bar must enter before {start}/{end} is played"
+        if end > 0 and opp[25 - end] >= 2:
+            return f"{_point_name(end)} is closed (the opponent has {opp[25 - end]} checkers there)"
+        if end == OFF and any(me[7:26]) and not any(h[0] > 6 for h in hops):
+            return "cannot bear off while checkers are outside the home board"
+        needed += start - end
+    if end != OFF and needed > sum(dice):
+        return f"the moves take {needed} pips but {roll} gives {sum(dice)}"
+    return f"the moves cannot be played with {roll} (no order of single-die steps " \
+           "lands only on open points)"
+
+
+def _why_forced(roll: Roll, legal: dict, candidates: dict) -> str:
+    used = max(c[1] for c in candidates.values())
+    most = max((len(p) for p in legal.values()), default=0)
+    example = next(iter(legal.values()))
+    if used < most:
+        return (f"plays {used} of the roll's {len(roll.dice)} steps when {most} can be played "
+                f"(e.g. {example})")
+    return f"when only one die can be played, the larger ({roll.high}) must be (e.g. {example})"
