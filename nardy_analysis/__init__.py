@@ -1,0 +1,15 @@
+"""nardy_analysis: read, replay and analyse short nardy (backgammon) match records."""
+
+from .errors import (DecodeError, IllegalPlayError, NardyError, NotationError, PositionIdError,
+                     RuleViolation)
+from .ids import match_from_id, match_id, parse_xgid, position_from_id, position_id, xgid
+from .notation import parse_mat, read_mat
+from .position import ALL_ROLLS, Move, Play, Position, Roll
+from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_file, replay_match
+from .rules import LENIENT, STANDARD, TAVLA, Rules
+
+__all__ = ["ALL_ROLLS", "DecodeError", "IllegalPlayError", "LENIENT", "Move", "NardyError",
+           "NotationError", "Play", "Position", "PositionIdError", "ReplayedGame",
+           "ReplayedMatch", "ReplayedTurn", "Rules", "RuleViolation", "STANDARD", "TAVLA",
+           "match_from_id", "match_id", "parse_mat", "parse_xgid", "position_from_id",
+           "position_id", "read_mat", "replay_file", "replay_match", "xgid"]

@@ -162,8 +162,9 @@ class _Records(Transformer):
                     elif not entry[3] and winners:
                         player = 1 - winners[0]
                 actions.append(_record(entry, player, move, self.source_lines))
+        first = scores[0][2]
         return GameRecord(int(number), names[:2], values[:2], tuple(actions),
-                          number.line, number.column)
+                          number.line, number.column, first.line, first.column)
 
     def match(self, children):
         length, *games = children

@@ -90,7 +90,9 @@ Action = TurnRecord | CubeRecord | ResultRecord
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game: its number, the score line (names and scores before the game) and its
-    actions in the order written (left column before right column on each line)."""
+    actions in the order written (left column before right column on each line).
+    ``line``/``column`` locate the ``Game N`` number, ``score_line``/``score_column`` the
+    score line."""
 
     number: int
     names: tuple[str, str]
@@ -98,6 +100,8 @@ class GameRecord:
     actions: tuple[Action, ...]
     line: int
     column: int
+    score_line: int
+    score_column: int
 
     @property
     def turns(self) -> tuple[TurnRecord, ...]:

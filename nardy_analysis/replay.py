@@ -149,7 +149,7 @@ def replay_match(match: MatchRecord, rules: Rules | None = None,
         if score is not None and tuple(game.scores) != score:
             replayer.violation("score", f"score line says {game.scores[0]}-{game.scores[1]}, "
                                f"but the results before it make {score[0]}-{score[1]}",
-                               game.line, game.column, _score_text(game), None)
+                               game.score_line, game.score_column, _score_text(game), None)
         crawford = (match.length > 0 and rules.crawford and not crawford_played
                     and (match.length - 1) in game.scores
                     and max(game.scores) == match.length - 1
@@ -186,6 +186,7 @@ class _GameReplayer:
         self.cube = 1
         self.owner: int | None = None
         self.offer: tuple[int, int] | None = None  # (doubler, value offered)
+        self.raccoon_by: int | None = None  # the doubler, just after a beaver
         self.dropped: tuple[int, int] | None = None  # (doubler, cube value before the double)
         self.move: int | None = None
 
@@ -227,6 +228,7 @@ class _GameReplayer:
 
     # -- rolls ---------------------------------------------------------------------------
     def turn(self, record: TurnRecord, following):
+        self.raccoon_by = None
         if self.result.winner is not None or self.position.is_over:
             self.fail("after_end", "a roll after the game has ended", record)
         if self.offer is not None:
@@ -257,20 +259,26 @@ class _GameReplayer:
     def match_play(self, record: TurnRecord, following) -> tuple[Position, Play]:
         """Find the legal play the written moves describe."""
         position, roll = self.position, record.roll
-        hops = []
+        hops, sources = [], []
         for written in record.moves:
             for _ in range(written.count):
                 for i in range(len(written.hits)):
                     hops.append((written.points[i], written.points[i + 1], written.hits[i]))
+                    sources.append(written)
         candidates = _realise(position, roll.dice, hops, self.rules)
         if not candidates:
-            self.fail("illegal_play", _why_illegal(position, roll, hops, self.rules), record)
+            message, culprit = _why_illegal(position, roll, hops)
+            where = sources[culprit] if culprit is not None else record
+            self.violation("illegal_play", message, where.line, where.column, record.text,
+                           position, stop=True)
         full = len(roll.dice)
         if self.rules.forced_play and all(used < full for _, used, _ in candidates.values()):
             legal = position.legal_plays(roll, self.rules)
             allowed = {p: c for p, c in candidates.items() if p in legal}
             if not allowed:
-                self.fail("forced_play", _why_forced(roll, legal, candidates), record)
+                where = record.moves[0] if record.moves else record
+                self.violation("forced_play", _why_forced(roll, legal, candidates), where.line,
+                               where.column, record.text, position, stop=True)
             candidates = allowed
         if len(candidates) > 1 and self.marks_hits:
             marked = {p: c for p, c in candidates.items() if c[2]}
@@ -303,18 +311,19 @@ class _GameReplayer:
             self.check_value(record, 2 * self.cube)
             self.offer = (player, 2 * self.cube)
             return
+        raccoon_by, self.raccoon_by = self.raccoon_by, None
+        if action == "raccoon":
+            if raccoon_by != player:
+                self.fail("cube", "a raccoon must follow at once a beaver of the player's own "
+                          "double", record, stop=False)
+            self.check_value(record, 2 * self.cube)
+            self.cube, self.owner = 2 * self.cube, player
+            return
         if self.offer is None:
             self.fail("cube", f"{record.text!r} with no double offered", record, stop=False)
             return
         doubler, value = self.offer
-        if action == "raccoon":
-            if player != doubler:
-                self.fail("cube", "only the doubler may raccoon", record, stop=False)
-            self.check_value(record, 2 * value)
-            self.offer = (doubler, 2 * value)
-            self.owner = doubler
-            return
-        if player == doubler and action != "raccoon":
+        if player == doubler:
             self.fail("cube", f"player {player + 1} answers their own double", record,
                       stop=False)
         if action == "drop":
@@ -327,6 +336,7 @@ class _GameReplayer:
                           "option", record, stop=False)
             self.check_value(record, 2 * value)
             value *= 2
+            self.raccoon_by = doubler
         self.cube, self.owner, self.offer = value, player, None
 
     def check_value(self, record: CubeRecord, expected: int):
@@ -404,7 +414,6 @@ def _realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> d
     turn = position.turn
     found: dict[Position, tuple[Play, int, bool]] = {}
     steps = []
-    seen = set()
 
     def search(remaining, journeys, agrees):
         if not journeys:
@@ -413,10 +422,6 @@ def _realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> d
             if old is None or (agrees and not old[2]):
                 found[after] = (Play(tuple(steps)), len(steps), agrees)
             return
-        state = (tuple(me), tuple(opp), remaining, tuple(sorted(journeys)), agrees)
-        if state in seen:
-            return
-        seen.add(state)
         for j, (point, end, marked) in enumerate(journeys):
             if (point, end, marked) in journeys[:j]:
                 continue
@@ -458,25 +463,28 @@ def _point_name(point: int) -> str:
     return "the bar" if point == BAR else "off" if point == OFF else f"point {point}"
 
 
-def _why_illegal(position: Position, roll: Roll, hops, rules: Rules) -> str:
-    """A plain-words reason why the written hops cannot be played with the roll."""
+def _why_illegal(position: Position, roll: Roll, hops) -> tuple[str, int | None]:
+    """Why the written hops cannot be played with the roll: a reason in plain words and the
+    index of the hop to blame (None when no single hop is)."""
     me, opp = position.on_roll, position.opponent
-    dice = roll.dice
-    needed = 0
-    for start, end, _ in hops:
+    for index, (start, end, _) in enumerate(hops):
+        move = f"{_point_name(start)} to {_point_name(end)}"
         if me[start] == 0 and all(h[1] != start for h in hops):
-            return f"no checker on {_point_name(start)} to move"
+            return f"no checker on {_point_name(start)} to move", index
         if me[BAR] and start != BAR and not any(h[0] == BAR for h in hops):
-            return f"a checker on the bar must enter before {start}/{end} is played"
+            return f"a checker on the bar must enter before {move} is played", index
         if end > 0 and opp[25 - end] >= 2:
-            return f"{_point_name(end)} is closed (the opponent has {opp[25 - end]} checkers there)"
-        if end == OFF and any(me[7:26]) and not any(h[0] > 6 for h in hops):
-            return "cannot bear off while checkers are outside the home board"
-        needed += start - end
-    if end != OFF and needed > sum(dice):
-        return f"the moves take {needed} pips but {roll} gives {sum(dice)}"
-    return f"the moves cannot be played with {roll} (no order of single-die steps " \
-           "lands only on open points)"
+            return (f"{_point_name(end)} is closed (the opponent has {opp[25 - end]} "
+                    "checkers there)"), index
+        if end == OFF and sum(me[7:26]) > sum(s > 6 and 0 < e <= 6 for s, e, _ in hops):
+            return "cannot bear off while checkers are outside the home board", index
+        if start <= end:
+            return f"checkers move towards home; {move} goes the wrong way", index
+    needed = sum(start - end for start, end, _ in hops if end != OFF)
+    if needed > sum(roll.dice):
+        return f"the moves take {needed} pips but {roll} gives {sum(roll.dice)}", None
+    return (f"the moves cannot be played with {roll} (no order of single-die steps lands "
+            "only on open points)"), None
 
 
 def _why_forced(roll: Roll, legal: dict, candidates: dict) -> str:

@@ -4,8 +4,8 @@ For every sampled position and every one of the 21 rolls, the SET of boards our
 :meth:`Position.legal_plays` reaches must equal the set gnubg's ``moves()`` reaches (gnubg applies
 the same forced-play rules: both dice if possible, else the larger; as many steps of a double
 as possible). The positions are reachable ones: random games from the start played with our
-own legal plays and a seeded random generator (half the players greedily make home points and
-hit, so that blitzes, closed boards, checkers on the bar and contact bear-offs all occur); a
+own legal plays and a seeded random generator (70 % of the players greedily make home points
+and hit, so that blitzes, closed boards, checkers on the bar and contact bear-offs all occur); a
 hypothesis test adds arbitrary valid positions on top.
 
 gnubg board layout: ``[opponent, player_on_roll]``, each 25 ints from that player's own side,
@@ -43,7 +43,7 @@ def gnubg_board(position: Position) -> list[list[int]]:
 
 
 def board_after(result: Position, mover: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """A position reached by ``mover``'s play, as gnubg's ``(opponent, mover)`` pair of 25-tuples."""
+    """A position reached by ``mover``'s play as gnubg's ``(opponent, mover)`` 25-tuples."""
     return tuple(result.board[1 - mover][1:BAR + 1]), tuple(result.board[mover][1:BAR + 1])
 
 
@@ -61,7 +61,7 @@ def theirs(position: Position, roll: Roll) -> set:
 
 def describe(position: Position, roll: Roll) -> str:
     mine, gnu = ours(position, roll), theirs(position, roll)
-    return (f"roll {roll}, {'player %d' % position.turn} on roll\n{position}\n"
+    return (f"roll {roll}, player {position.turn} on roll\n{position}\n"
             f"on roll (0..25): {position.on_roll}\nopponent (0..25): {position.opponent}\n"
             f"{len(mine)} ours vs {len(gnu)} gnubg; only ours: {sorted(mine - gnu)[:3]}; "
             f"only gnubg: {sorted(gnu - mine)[:3]}")
@@ -120,7 +120,7 @@ def category(position: Position) -> str:
 
 @lru_cache(maxsize=None)
 def sample_positions() -> tuple[Position, ...]:
-    """SAMPLE_SIZE distinct reachable positions: the rare kinds up to a quota, then a random share."""
+    """SAMPLE_SIZE distinct reachable positions: rare kinds up to a quota, then a random share."""
     rng = random.Random(SEED)
     pool = sorted(set(_play_games(rng, POOL_SIZE)), key=lambda p: (p.board, p.turn))
     rng.shuffle(pool)
@@ -145,7 +145,7 @@ def test_board_layout_matches_gnubg():
     after 24/23 24/22 for the player on roll the ID is gnubg's for that board."""
     start = Position.start()
     assert gnubg.position_id(gnubg_board(start)) == "4HPwATDgc/ABMA"
-    # the 21 from the start, as gnubg generates it: (opponent, mover) with the mover's 24-point split
+    # 21 from the start, as gnubg generates it: (opponent, mover), the mover's 24-point split
     keys = gnubg.moves(gnubg_board(start), 2, 1)
     boards = {tuple(tuple(s) for s in gnubg.board_from_position_key(k)) for k in keys}
     side = [0] * 25
@@ -156,7 +156,7 @@ def test_board_layout_matches_gnubg():
 
 
 def test_gnubg_dance_is_empty_and_ours_is_the_empty_play():
-    """One checker on the bar against a closed board: gnubg returns no key, we return one empty play."""
+    """On the bar against a closed board: gnubg returns no key, we return one empty play."""
     me = [0] * 26
     me[BAR], me[6] = 1, 14
     opp = [0] * 26
@@ -184,7 +184,7 @@ def test_sample_covers_the_hard_cases():
 
 
 def test_comparison_has_teeth():
-    """Engines with other rules differ from gnubg on the sample, so equality above means something."""
+    """Engines with other rules differ from gnubg on the sample: the equality below has teeth."""
     positions = sample_positions()[::8]
     rolls = [Roll(6, 5), Roll(4, 2), Roll(3, 3)]
     lenient = sum(ours(p, r, LENIENT) != theirs(p, r) for p in positions for r in rolls)

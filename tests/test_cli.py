@@ -1,0 +1,82 @@
+"""The ``nardy`` command line: summaries, JSON objects, exit status."""
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from nardy_analysis.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_games"
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_replay_of_a_good_file_exits_0():
+    result = run("replay", str(SAMPLES / "BackgammonStudio_5407469.mat"))
+    assert result.exit_code == 0, result.output
+    assert "98 turns: ok" in result.output
+
+
+def test_json_objects_and_exit_1_for_violations():
+    result = run("replay", "--json", "--no-progress", str(SAMPLES / "broken"))
+    assert result.exit_code == 1
+    objects = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(objects) == len(list((SAMPLES / "broken").glob("*.mat")))
+    for obj in objects:
+        assert set(obj) >= {"file", "matches", "games", "turns", "errors"}
+        assert obj["errors"]
+        for error in obj["errors"]:
+            assert set(error) >= {"game", "move", "line", "column", "text", "kind",
+                                  "message", "position_id"}
+    kinds = {e["kind"] for obj in objects for e in obj["errors"]}
+    assert {"syntax", "illegal_play", "forced_play", "result"} <= kinds
+
+
+def test_folder_counts_turns_of_every_file(tmp_path):
+    result = run("replay", "--json", str(SAMPLES))
+    objects = [json.loads(line) for line in result.stdout.splitlines()]
+    studio = next(o for o in objects if o["file"].endswith("BackgammonStudio_5407469.mat"))
+    assert (studio["matches"], studio["games"], studio["turns"]) == (1, 2, 98)
+
+
+def test_usage_errors_exit_2():
+    assert run("replay").exit_code == 2
+    assert run("replay", "/no/such/file.mat").exit_code == 2
+    assert run("replay", "--rules", "chess", str(SAMPLES)).exit_code == 2
+
+
+def test_unreadable_text_is_reported_not_raised(tmp_path):
+    bad = tmp_path / "bad.mat"
+    bad.write_bytes(b" 3 point match\n\n Game 1\n a : 0  b : 0\n  1) 31: 8/5 6/x5\n")
+    result = run("replay", "--json", str(tmp_path))
+    (obj,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.exit_code == 1
+    assert obj["errors"][0]["kind"] == "syntax"
+    assert (obj["errors"][0]["line"], obj["errors"][0]["column"]) == (5, 14)
+
+
+def test_module_entry_point():
+    done = subprocess.run([sys.executable, "-m", "nardy_analysis", "replay", "--json",
+                           str(SAMPLES / "BackgammonStudio_5407469.mat")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["turns"] == 98
+
+
+@pytest.mark.skipif(os.environ.get("CI") is None and not (ROOT / ".venv").exists(),
+                    reason="builds a wheel; run in CI")
+def test_wheel_ships_the_grammar(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                    str(tmp_path), str(ROOT)], check=True)
+    (wheel,) = tmp_path.glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "nardy_analysis/grammars/mat.lark" in names

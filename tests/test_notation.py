@@ -1,0 +1,221 @@
+"""The .mat reader: quirks of real exporters, records, and syntax errors with line:column."""
+
+import codecs
+
+import pytest
+
+from nardy_analysis import DecodeError, NotationError, Roll, parse_mat
+from nardy_analysis.notation import decode
+from nardy_analysis.records import CubeRecord, ResultRecord, TurnRecord
+
+GALAXY = """\
+; [Site "BackgammonGalaxy"]
+; [Player 1 "alice"]
+; [Player 2 "bob"]
+; [Player 1 Elo "1534,20"]
+; [Variation "Backgammon"]
+
+3 point match
+
+ Game 1
+ alice : 0                       bob : 0
+  1) 42: 8/4 6/4                 65: 24/18 18/13
+  2) 42: 13/9 13/11              62: 24/18 18/16
+  3)  Doubles => 2                Drops
+      Wins 1 point
+"""
+
+
+def test_galaxy_match_records():
+    (match,) = parse_mat(GALAXY, "g.mat")
+    assert match.length == 3
+    assert match.tags["Player 1 Elo"] == "1534,20"
+    assert match.names == ("alice", "bob")
+    (game,) = match.games
+    assert (game.number, game.names, game.scores) == (1, ("alice", "bob"), (0, 0))
+    kinds = [type(a).__name__ for a in game.actions]
+    assert kinds == ["TurnRecord"] * 4 + ["CubeRecord", "CubeRecord", "ResultRecord"]
+    first = game.actions[0]
+    assert (first.player, first.roll, first.move, first.line, first.column) == \
+        (0, Roll(4, 2), 1, 11, 6)
+    assert first.text == "42: 8/4 6/4"
+    assert [m.points for m in first.moves] == [(8, 4), (6, 4)]
+    assert [(m.line, m.column) for m in first.moves] == [(11, 10), (11, 14)]
+    assert game.actions[1].player == 1 and game.actions[1].column == 34
+    double, drop, result = game.actions[4:]
+    assert (double.player, double.action, double.value) == (0, "double", 2)
+    assert (drop.player, drop.action) == (1, "drop")
+    assert (result.player, result.points, result.wins, result.match_won) == (0, 1, True, False)
+
+
+@pytest.mark.parametrize("variant", [
+    lambda t: t.replace("\n", "\r\n"),
+    lambda t: t.replace("\n", "\r"),
+    lambda t: "\ufeff" + t,
+    lambda t: t.rstrip("\n"),
+    lambda t: t.replace("\n", "   \n"),
+    lambda t: t.replace("\n\n", "\n\n\n\n"),
+    lambda t: t.replace(" Game 1", "; a comment line\n Game 1"),
+])
+def test_line_ends_bom_spaces_and_comments_do_not_change_the_records(variant):
+    plain = parse_mat(GALAXY)[0]
+    other = parse_mat(variant(GALAXY))[0]
+    assert [(type(a), a.player, getattr(a, "roll", None)) for a in other.games[0].actions] == \
+        [(type(a), a.player, getattr(a, "roll", None)) for a in plain.games[0].actions]
+    assert other.tags == plain.tags
+
+
+def test_move_notations():
+    text = """ 0 point match
+
+ Game 1
+ Ivan Ivanov, Jr : 0            Jürgen : 0
+  1) 25: 13/11 6/1               64: Bar/21 25/19*
+  2) 33: 8/5*(2) 6/3(2)          55: 15/0 6/off
+  3) 65: 24/13 13/7*/5           43: ????
+  4) 21: Cannot Move             11:
+  5) 44: bar/21 21/17 17/13 13/9
+"""
+    (match,) = parse_mat(text)
+    (game,) = match.games
+    assert game.names == ("Ivan Ivanov, Jr", "Jürgen")
+    turns = game.turns
+    assert turns[0].roll == Roll(5, 2)
+    assert [m.points for m in turns[1].moves] == [(25, 21), (25, 19)]
+    assert turns[1].moves[1].hits == (True,)
+    assert [(m.points, m.hits, m.count) for m in turns[2].moves] == \
+        [((8, 5), (True,), 2), ((6, 3), (False,), 2)]
+    assert [m.points for m in turns[3].moves] == [(15, 0), (6, 0)]
+    assert [(m.points, m.hits) for m in turns[4].moves] == \
+        [((24, 13), (False,)), ((13, 7, 5), (True, False))]
+    assert turns[5].moves is None  # ???? : play unknown
+    assert turns[6].moves == () and turns[7].moves == ()  # Cannot Move, empty play
+    assert turns[8].moves[0].points == (25, 21)
+
+
+def test_left_column_empty_and_lone_entries_by_column():
+    text = """ 5 point match
+
+ Game 1
+ alice : 0                       bob : 0
+  1)                             52: 13/11 6/1
+  2) 31: 8/5 6/5
+  3)                              Doubles => 2
+  4)  Takes                      64: 24/18 13/9
+                                  Wins 2 points and the match
+"""
+    game = parse_mat(text)[0].games[0]
+    assert [a.player for a in game.actions] == [1, 0, 1, 0, 1, 1]
+    result = game.actions[-1]
+    assert isinstance(result, ResultRecord) and result.match_won and result.points == 2
+
+
+def test_empty_second_name_and_two_matches():
+    text = """; [Player 2 ""]
+ 1 point match
+
+ Game 1
+ alice : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+      Wins 1 point and the match
+
+; [Site "x"]
+ 1 point match
+
+ Game 1
+ alice : 0                        : 0
+  1) 31: 8/5 6/5
+"""
+    first, second = parse_mat(text)
+    assert first.games[0].names == ("alice", "")
+    assert first.games[0].actions[1].player == 1
+    assert second.tags == {"Site": "x"} and second.games[0].names == ("alice", "")
+
+
+def test_site_losses_beside_wins():
+    text = """ 3 point match
+
+ Game 1
+ a : 0                           b : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2)  Losses 2 point                                               Wins 2 point and the match
+
+ Game 2
+ a : 0                           b : 2
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2) 22: 13/11 13/11 6/4 6/4      2)  Losses 1 point                                               Wins 1 point and the match
+
+ Game 3
+ a : 1                           b : 2
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+ Losses 1 point
+
+      Wins 1 point and the match
+"""
+    games = parse_mat(text)[0].games
+    results = [[(r.player, r.wins) for r in g.actions if isinstance(r, ResultRecord)]
+               for g in games]
+    assert results[0] == [(0, False), (1, True)]
+    assert results[1] == [(1, False), (0, True)]
+    assert results[2] == [(1, False), (0, True)]
+
+
+def test_cube_actions():
+    text = """ 0 point match
+
+ Game 1
+ a : 0                           b : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2)  Doubles => 2                Beavers => 4
+  3)  Raccoons => 8
+"""
+    actions = parse_mat(text)[0].games[0].actions
+    cubes = [(a.player, a.action, a.value) for a in actions if isinstance(a, CubeRecord)]
+    assert cubes == [(0, "double", 2), (1, "beaver", 4), (0, "raccoon", 8)]
+
+
+@pytest.mark.parametrize("text, line, column, found", [
+    (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/x5\n", 5, 14, "6/x5"),
+    (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31 8/5 6/5\n", 5, 6, "31"),
+    (" Game 1\n a : 0   b : 0\n", 1, 2, "Game"),
+    (" 3 point match\n\n Game 1\n a : x   b : 0\n", 4, 6, "x"),
+    (" 3 points match\n", 1, 9, "s"),
+    (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5   Doubles => \n", 5, 31, ""),
+    (" 3 point match\n\n Game 1\n a : 0   b : 0\n  2)  Wins one point\n", 5, 12, "one"),
+])
+def test_syntax_errors_give_line_column_and_caret(text, line, column, found):
+    with pytest.raises(NotationError) as info:
+        parse_mat(text, "bad.mat")
+    error = info.value
+    assert (error.line, error.column) == (line, column)
+    assert error.file == "bad.mat"
+    assert f"bad.mat:{line}:{column}:" in str(error)
+    assert "expected" in error.message
+    if found:
+        assert repr(found) in error.message
+    caret_line = str(error).splitlines()[-1]
+    assert caret_line.index("^") - 4 == column - 1
+
+
+def test_decode_encodings():
+    name = "Иван Петров"
+    assert decode(name.encode("cp1251")) == name
+    assert decode("Jürgen Müller".encode("cp1252")) == "Jürgen Müller"
+    assert decode(codecs.BOM_UTF8 + name.encode()) == name
+    assert decode(name.encode("utf-16")) == name
+    assert decode(name.encode()) == name
+
+
+def test_undecodable_bytes_give_their_offset():
+    with pytest.raises(DecodeError) as info:
+        decode(b"abc \x98\x98 xyz")
+    assert info.value.offset == 4
+    assert "offset 4" in str(info.value)
+
+
+def test_records_are_immutable():
+    turn = parse_mat(GALAXY)[0].games[0].actions[0]
+    assert isinstance(turn, TurnRecord)
+    with pytest.raises(AttributeError):
+        turn.player = 1
+    assert hash(turn) == hash(parse_mat(GALAXY)[0].games[0].actions[0])
