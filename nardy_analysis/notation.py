@@ -203,7 +203,11 @@ class _Reader:
     """The LALR parser with its record builder and comment collector (built once)."""
 
     def __init__(self):
-        grammar = files("nardy_analysis.grammars").joinpath("mat.lark").read_text("utf-8")
+        try:
+            grammar = files("nardy_analysis.grammars").joinpath("mat.lark").read_text("utf-8")
+        except ModuleNotFoundError:  # run from a source checkout: grammars/ beside the package
+            grammar = (Path(__file__).resolve().parents[1] / "grammars" / "mat.lark").read_text(
+                "utf-8")
         self.records = _Records()
         self.comments: list[tuple[int, str]] = []  # (line, text) of each comment line
         self.lark = Lark(grammar, parser="lalr", lexer="contextual",

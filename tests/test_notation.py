@@ -219,3 +219,19 @@ def test_records_are_immutable():
     with pytest.raises(AttributeError):
         turn.player = 1
     assert hash(turn) == hash(parse_mat(GALAXY)[0].games[0].actions[0])
+
+
+def test_every_sample_has_the_expected_counts():
+    import csv
+    from pathlib import Path
+
+    from nardy_analysis import read_mat
+    samples = Path(__file__).resolve().parents[1] / "sample_games"
+    with open(samples / "EXPECTED.tsv", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    assert len(rows) == len(list(samples.glob("*.mat")))
+    for row in rows:
+        matches = read_mat(samples / row["file"])
+        counts = (len(matches), sum(len(m.games) for m in matches),
+                  sum(len(g.turns) for m in matches for g in m.games))
+        assert counts == (int(row["matches"]), int(row["games"]), int(row["turns"])), row["file"]
