@@ -9,51 +9,75 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from .errors import NardyError, NotationError
-from .replay import replay_file
+from .errors import DecodeError, NardyError, NotationError, RuleViolation
+from .ids import parse_xgid, position_from_id
+from .notation import read_mat
+from .replay import replay_match
 from .rules import VARIANTS
+from .shots import shots as find_shots
+from .shots import throws
 
 _PATTERNS = ("*.mat", "*.txt")
 
 
 def _files(paths: tuple[str, ...]) -> list[Path]:
-    """The match files named: files as given, folders searched recursively."""
+    """The match files named: files as given, folders searched recursively.
+
+    Anything found under a folder by name (a folder called ``x.mat``, a dangling link) is
+    kept, so that reading it reports the problem. A folder with no match file is reported on
+    stderr.
+    """
     found = []
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            found += sorted({f for pattern in _PATTERNS for f in path.rglob(pattern)
-                             if f.is_file()})
+            inside = sorted({f for pattern in _PATTERNS for f in path.rglob(pattern)})
+            if not inside:
+                click.echo(f"{path}: no *.mat or *.txt files", err=True)
+            found += inside
         else:
             found.append(path)
     return found
 
 
-def _replay_one(path: Path, rules, strict: bool) -> dict:
-    """Replay one file into the JSON summary object of ``nardy replay --json``."""
+def _error(kind: str, message: str, line: int = 0, column: int = 0, text: str = "") -> dict:
+    return {"game": None, "move": None, "line": line, "column": column, "text": text,
+            "kind": kind, "message": message, "position_id": None}
+
+
+def _replay_one(path: Path, variant, strict: bool) -> dict:
+    """Read and replay one file into the JSON summary object of ``nardy replay --json``.
+
+    Counts come from what the file says (every roll written is a turn), so a game stopped
+    by a violation still counts all its rolls.
+    """
     summary = {"file": str(path), "matches": 0, "games": 0, "turns": 0, "errors": []}
+    errors = summary["errors"]
     try:
-        matches = replay_file(path, rules, strict)
+        records = read_mat(path)
+    except DecodeError as error:
+        errors.append(_error("encoding", error.message))
+        return summary
     except NotationError as error:
-        summary["errors"].append({"game": None, "move": None, "line": error.line,
-                                  "column": error.column, "text": error.source_line.strip(),
-                                  "kind": "syntax", "message": error.message,
-                                  "position_id": None})
+        errors.append(_error("syntax", error.message, error.line, error.column,
+                             error.source_line.strip()))
         return summary
-    except (NardyError, OSError) as error:
-        if hasattr(error, "to_dict"):
-            summary["errors"].append(error.to_dict())
-        else:
-            summary["errors"].append({"game": None, "move": None, "line": 0, "column": 0,
-                                      "text": "", "kind": "io", "message": str(error),
-                                      "position_id": None})
+    except OSError as error:
+        errors.append(_error("io", f"cannot read the file: {error.strerror or error}"))
         return summary
-    summary["matches"] = len(matches)
-    summary["games"] = sum(len(m.games) for m in matches)
-    summary["turns"] = sum(len(g.turns) for m in matches for g in m.games)
-    summary["errors"] = [e.to_dict() for m in matches for e in m.errors]
-    for error in summary["errors"]:
-        del error["file"]
+    if not records:
+        errors.append(_error("empty", "no match in the file (no 'N point match' line)"))
+    summary["matches"] = len(records)
+    summary["games"] = sum(len(m.games) for m in records)
+    summary["turns"] = sum(len(g.turns) for m in records for g in m.games)
+    try:
+        for record in records:
+            errors += [e.to_dict() for e in replay_match(record, strict=strict,
+                                                         variant=variant).errors]
+    except RuleViolation as error:
+        errors.append(error.to_dict())
+    for error in errors:
+        error.pop("file", None)
     return summary
 
 
@@ -69,22 +93,24 @@ def main():
 @click.option("--strict", is_flag=True,
               help="Stop each file at its first violation instead of the game's.")
 @click.option("--rules", type=click.Choice(sorted(VARIANTS)), default=None,
-              help="Rules to apply instead of those the files' header tags state.")
+              help="Variant to apply instead of the files' Variation tag (their Crawford, "
+                   "Jacoby, Beaver and CubeLimit tags still apply).")
 @click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when there are several files).")
+              help="Progress bar on stderr (default: for several files on a terminal).")
 def replay(paths, as_json, strict, rules, progress):
     """Replay match files (or folders of *.mat and *.txt files) and check every play.
 
     Exit status: 0 when every file was read and replayed without a violation, 1 when any
-    was not, 2 for usage errors.
+    was not (or a folder held no match file), 2 for usage errors.
     """
     files = _files(paths)
-    rules = VARIANTS[rules] if rules else None
-    show = progress if progress is not None else len(files) > 1
-    failed = 0
+    variant = VARIANTS[rules] if rules else None
+    show = progress if progress is not None else len(files) > 1 and sys.stderr.isatty()
+    empty = [p for p in paths if Path(p).is_dir() and not any(f.is_relative_to(p) for f in files)]
+    failed = len(empty)
     totals = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0}
     for path in tqdm(files, disable=not show, unit="file", file=sys.stderr):
-        summary = _replay_one(path, rules, strict)
+        summary = _replay_one(path, variant, strict)
         failed += bool(summary["errors"])
         totals["files"] += 1
         for key in ("matches", "games", "turns"):
@@ -95,18 +121,64 @@ def replay(paths, as_json, strict, rules, progress):
         else:
             _print_summary(summary)
     if not as_json and len(files) > 1:
-        click.echo(f"total: {totals['files']} files, {totals['matches']} matches, "
-                   f"{totals['games']} games, {totals['turns']} turns, "
-                   f"{totals['errors']} errors in {failed} files")
+        click.echo(f"total: {_count(totals['files'], 'file')}, "
+                   f"{_count(totals['matches'], 'match')}, {_count(totals['games'], 'game')}, "
+                   f"{_count(totals['turns'], 'turn')}, {_count(totals['errors'], 'error')}; "
+                   f"{failed} of {len(files) + len(empty)} paths failed")
     sys.exit(1 if failed else 0)
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("ch") else "s")
+
+
 def _print_summary(summary: dict) -> None:
-    status = "ok" if not summary["errors"] else f"{len(summary['errors'])} error(s)"
-    click.echo(f"{summary['file']}: {summary['matches']} match(es), {summary['games']} "
-               f"game(s), {summary['turns']} turns: {status}")
+    status = "ok" if not summary["errors"] else _count(len(summary["errors"]), "error")
+    click.echo(f"{summary['file']}: {_count(summary['matches'], 'match')}, "
+               f"{_count(summary['games'], 'game')}, {_count(summary['turns'], 'turn')}: "
+               f"{status}")
     for e in summary["errors"]:
-        where = f"game {e['game']}, move {e['move']}, " if e["game"] is not None else ""
+        where = f"{e['line']}:{e['column']}: " if e["line"] else ""
+        where += "".join(f"{key} {e[key]}, " for key in ("game", "move") if e[key] is not None)
         position = f" [position {e['position_id']}]" if e["position_id"] else ""
-        click.echo(f"  {e['line']}:{e['column']}: {where}{e['kind']}: {e['message']}\n"
-                   f"      {e['text']}{position}")
+        click.echo(f"  {where}{e['kind']}: {e['message']}")
+        if e["text"]:
+            click.echo(f"      {e['text']}{position}")
+
+
+def _position(text: str):
+    """A Position from a gnubg Position ID (player 0 on roll) or an XGID."""
+    if text.startswith("XGID=") or text.count(":") >= 8:
+        return parse_xgid(text)[0]
+    return position_from_id(text)
+
+
+@main.command()
+@click.argument("positions", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per position.")
+@click.option("--rules", type=click.Choice(sorted(VARIANTS)), default="standard",
+              help="Rules for the legal plays.")
+def shots(positions, as_json, rules):
+    """Hitting rolls (out of 36) for the player on roll of each POSITION.
+
+    POSITION is a gnubg Position ID (the player whose side it is written from is on roll)
+    or an XGID. Blot points are numbered from the side of the player on roll.
+    """
+    try:
+        parsed = [_position(text) for text in positions]
+    except NardyError as error:
+        raise click.BadParameter(str(error), param_hint="POSITION") from None
+    for position in parsed:
+        result = find_shots(position, VARIANTS[rules])
+        if as_json:
+            click.echo(json.dumps(result.to_dict()))
+            continue
+        click.echo(str(position))
+        click.echo(f"shots: {result.count}/36 ({result.probability:.1%}): "
+                   f"{' '.join(map(str, result.rolls)) or 'none'}")
+        for point, rolls in sorted(result.blots.items()):
+            click.echo(f"  blot on point {point}: {throws(rolls)}/36 "
+                       f"{' '.join(map(str, rolls))}")
+        if result.double_hits:
+            click.echo(f"  double hits: {result.double_hit_count}/36 "
+                       f"{' '.join(map(str, result.double_hits))}")

@@ -97,8 +97,9 @@ class RuleViolation(NardyError):
 
     def __str__(self) -> str:
         where = f"{self.file}:" if self.file else ""
-        return (f"{where}{self.line}:{self.column}: game {self.game}, move {self.move}: "
-                f"{self.message} [{self.kind}] in {self.text!r}"
+        move = f", move {self.move}" if self.move is not None else ""
+        return (f"{where}{self.line}:{self.column}: game {self.game}{move}: "
+                f"{self.message} [{self.kind}] in '{self.text}'"
                 + (f" (position {self.position_id})" if self.position_id else ""))
 
     def to_dict(self) -> dict:

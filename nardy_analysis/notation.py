@@ -292,10 +292,14 @@ def read_mat(path: str | PathLike) -> list[MatchRecord]:
     return parse_mat(decode(path.read_bytes(), str(path)), str(path))
 
 
-_NAMES = {"MOVE": "a move such as 24/18", "ROLL": "a roll such as 52:",
+_NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dice 1..6)",
           "MOVE_NUMBER": "a move number such as 12)", "INT": "a number", "_NL": "end of line",
           "NAME": "a player name", "COLON": "':'", "CANNOT_MOVE": "'Cannot Move'",
-          "UNKNOWN": "'???'", "$END": "end of file"}
+          "UNKNOWN": "'???'", "$END": "end of file", "DOUBLES": "'Doubles'",
+          "TAKES": "'Takes'", "DROPS": "'Drops'", "BEAVERS": "'Beavers'",
+          "RACCOONS": "'Raccoons'", "WINS": "'Wins'", "LOSSES": "'Losses'",
+          "_POINTS": "'point'", "MATCH_END": "'and the match'", "GAME": "'Game'",
+          "POINT": "'point'", "MATCH": "'match'", "__ANON_0": "'=>'"}
 
 
 def _notation_error(exc: UnexpectedInput, source_lines: list[str], file) -> NotationError:
@@ -312,7 +316,7 @@ def _notation_error(exc: UnexpectedInput, source_lines: list[str], file) -> Nota
         expected = exc.expected
     names = sorted({_NAMES.get(name, name.strip('"').lower() if name.startswith('"')
                                else name.replace("_", " ").lower()) for name in expected or ()})
-    message = f"unexpected {found!r}" if found else "unexpected end of line"
+    message = f"unexpected '{found}'" if found else "unexpected end of line"
     if names:
         message += "; expected " + ", ".join(names)
     return NotationError(message, line, column, source_lines[line - 1] if line <= len(source_lines) else "", file)

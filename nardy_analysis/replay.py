@@ -98,17 +98,15 @@ class ReplayedMatch:
         return [e for g in self.games for e in g.errors]
 
 
-def replay_file(path: str | PathLike, rules: Rules | None = None,
-                strict: bool = False) -> list[ReplayedMatch]:
+def replay_file(path: str | PathLike, rules: Rules | None = None, strict: bool = False,
+                variant: Rules | None = None) -> list[ReplayedMatch]:
     """Read and replay every match in a ``.mat`` file.
 
     Parameters
     ----------
     path : str or path-like
-    rules : Rules, optional
-        Rules to use instead of those the file's header tags state.
-    strict : bool
-        Raise the first violation instead of collecting it.
+    rules, strict, variant
+        As for :func:`replay_match`.
 
     Raises
     ------
@@ -117,29 +115,32 @@ def replay_file(path: str | PathLike, rules: Rules | None = None,
     RuleViolation
         In strict mode, the first record that breaks the rules.
     """
-    return [replay_match(m, rules, strict) for m in read_mat(path)]
+    return [replay_match(m, rules, strict, variant) for m in read_mat(path)]
 
 
-def replay_match(match: MatchRecord, rules: Rules | None = None,
-                 strict: bool = False) -> ReplayedMatch:
+def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = False,
+                 variant: Rules | None = None) -> ReplayedMatch:
     """Replay every game of a match record.
 
     Parameters
     ----------
     match : MatchRecord
     rules : Rules, optional
-        The rules to apply; by default :data:`~nardy_analysis.rules.STANDARD` updated by the
-        match's header tags (``Variation``, ``Crawford``, ``Jacoby``, ``Beaver``,
-        ``CubeLimit``).
+        The rules to apply, whatever the header tags say. By default
+        :data:`~nardy_analysis.rules.STANDARD` updated by the match's header tags
+        (``Variation``, ``Crawford``, ``Jacoby``, ``Beaver``, ``CubeLimit``).
     strict : bool
         Raise the first violation instead of collecting it.
+    variant : Rules, optional
+        A variant chosen by the caller in place of the ``Variation`` tag; the other tags
+        still refine it. Ignored when ``rules`` is given.
 
     Returns
     -------
     ReplayedMatch
     """
     if rules is None:
-        rules = STANDARD.with_tags(match.tags)
+        rules = (variant or STANDARD).with_tags(match.tags, variation=variant is None)
     marks_hits = any(any(m.hits) for g in match.games for t in g.turns for m in t.moves or ())
     games = []
     score = None  # running score from the results written
@@ -265,6 +266,12 @@ class _GameReplayer:
                 for i in range(len(written.hits)):
                     hops.append((written.points[i], written.points[i + 1], written.hits[i]))
                     sources.append(written)
+        for (start, end, _), written in zip(hops, sources):
+            if start > BAR or end >= BAR:
+                self.violation("illegal_play", f"{written.text}: there is no point "
+                               f"{max(start, end)} to move {'from' if start > BAR else 'to'} "
+                               "(points are 1..24, the bar 25, off 0)", written.line,
+                               written.column, record.text, position, stop=True)
         candidates = _realise(position, roll.dice, hops, self.rules)
         if not candidates:
             message, culprit = _why_illegal(position, roll, hops)

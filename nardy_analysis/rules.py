@@ -56,17 +56,18 @@ class Rules:
     beavers: bool = True
     cube_limit: int | None = None
 
-    def with_tags(self, tags: Mapping[str, str]) -> "Rules":
+    def with_tags(self, tags: Mapping[str, str], variation: bool = True) -> "Rules":
         """These rules updated by a match file's header tags.
 
-        Reads ``Variation`` (``Backgammon``, ``Tavla``, ...), ``Crawford``, ``Jacoby``, ``Beaver``
-        and ``CubeLimit`` (values ``On``/``Off``/``Yes``/``No``/``True``/``False``, a number for
-        the limit). Unknown tags and values are ignored.
+        Reads ``Variation`` (``Backgammon``, ``Tavla``, ...; skipped when ``variation`` is
+        False), ``Crawford``, ``Jacoby``, ``Beaver`` and ``CubeLimit`` (values
+        ``On``/``Off``/``Yes``/``No``/``True``/``False``, a number for the limit). Unknown
+        tags and values are ignored.
         """
         rules = self
-        variation = tags.get("Variation", "").strip().lower()
-        if variation in VARIANTS:
-            rules = replace(VARIANTS[variation], cube_limit=rules.cube_limit)
+        name = tags.get("Variation", "").strip().lower() if variation else ""
+        if name in VARIANTS:
+            rules = replace(VARIANTS[name], cube_limit=rules.cube_limit)
         flags = {"Crawford": "crawford", "Jacoby": "jacoby", "Beaver": "beavers"}
         for tag, field in flags.items():
             value = _flag(tags.get(tag))

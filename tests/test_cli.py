@@ -80,3 +80,35 @@ def test_wheel_ships_the_grammar(tmp_path):
     (wheel,) = tmp_path.glob("*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "nardy_analysis/grammars/mat.lark" in names
+
+
+def test_files_that_cannot_be_used_are_reported_and_the_run_goes_on(tmp_path):
+    (tmp_path / "x.mat").mkdir()
+    (tmp_path / "empty.mat").write_bytes(b"")
+    (tmp_path / "cp.mat").write_bytes(b"\x98\x98 3 point match\n")
+    (tmp_path / "dangling.mat").symlink_to(tmp_path / "nowhere.mat")
+    (tmp_path / "good.mat").write_bytes((SAMPLES / "BackgammonStudio_5407469.mat").read_bytes())
+    (tmp_path / "nothing").mkdir()
+    result = run("replay", "--json", str(tmp_path), str(tmp_path / "nothing"))
+    assert result.exit_code == 1
+    objects = {Path(o["file"]).name: o for o in map(json.loads, result.stdout.splitlines())}
+    kinds = {name: [e["kind"] for e in o["errors"]] for name, o in objects.items()}
+    assert kinds == {"x.mat": ["io"], "empty.mat": ["empty"], "cp.mat": ["encoding"],
+                     "dangling.mat": ["io"], "good.mat": []}
+    assert "nothing: no *.mat or *.txt files" in result.stderr
+
+
+def test_turns_count_every_roll_written_even_after_a_violation():
+    result = run("replay", "--json", str(SAMPLES / "broken" / "forced_play_violation.mat"))
+    assert json.loads(result.stdout)["turns"] == 2
+    strict = run("replay", "--json", "--strict",
+                 str(SAMPLES / "broken" / "forced_play_violation.mat"))
+    obj = json.loads(strict.stdout)
+    assert (obj["turns"], [e["kind"] for e in obj["errors"]]) == (2, ["forced_play"])
+
+
+def test_rules_option_keeps_the_cube_tags():
+    # The money session has a Jacoby tag: a gammon with the cube never turned scores 1.
+    path = str(SAMPLES / "money_beaver_raccoon.mat")
+    assert run("replay", path).exit_code == 0
+    assert run("replay", "--rules", "standard", path).exit_code == 0

@@ -192,7 +192,7 @@ def test_syntax_errors_give_line_column_and_caret(text, line, column, found):
     assert f"bad.mat:{line}:{column}:" in str(error)
     assert "expected" in error.message
     if found:
-        assert repr(found) in error.message
+        assert f"'{found}'" in error.message
     caret_line = str(error).splitlines()[-1]
     assert caret_line.index("^") - 4 == column - 1
 

@@ -174,3 +174,11 @@ def test_corpus_replays_and_flags_only_known_records():
             found |= {(path.name, e.line, e.column, e.kind) for e in match.errors}
     assert files >= 1700 and games >= 5000 and turns >= 210_000
     assert found == known
+
+
+def test_points_outside_the_board_are_illegal_not_a_crash():
+    error = only_error(replay_text("  1) 31: 30/27 13/10\n"))
+    assert (error.kind, error.line, error.column) == ("illegal_play", 5, 10)
+    assert "no point 30" in error.message
+    error = only_error(replay_text("  1) 31: 13/99\n"))
+    assert "no point 99" in error.message

@@ -1,0 +1,175 @@
+"""Exact hit probabilities: book values, brute force over legal plays, bar entry, the CLI."""
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nardy_analysis import ALL_ROLLS, LENIENT, STANDARD, NardyError, Position, Roll
+from nardy_analysis.cli import main
+from nardy_analysis.ids import position_id
+from nardy_analysis.shots import entering_rolls, shots, throws
+
+# Shots at a lone blot d pips from a lone hitter with nothing in between, out of 36 (the
+# standard table, e.g. Magriel, "Backgammon", ch. "Hitting"; also gnubg's manual).
+BOOK = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3,
+        13: 0, 14: 0, 15: 1, 16: 1, 17: 0, 18: 1, 19: 0, 20: 1, 21: 0, 22: 0, 23: 0, 24: 1}
+
+
+def side(**points):
+    """26 counts from keyword points like p24=1, bar=1; the rest borne off."""
+    counts = [0] * 26
+    for name, n in points.items():
+        counts[25 if name == "bar" else int(name[1:])] = n
+    counts[0] = 15 - sum(counts)
+    return counts
+
+
+def lone_blot(distance: int, blockers=()) -> Position:
+    """My lone checker (on 24, or on the bar for 24 pips) and the opponent's blot
+    ``distance`` pips ahead; ``blockers`` are my points the opponent has closed."""
+    start = 25 if distance == 24 else 24
+    me = side(**{"bar" if start == 25 else "p24": 1})
+    opp = [0] * 26
+    opp[25 - (start - distance)] = 1
+    for point in blockers:
+        opp[25 - point] = 2
+    opp[0] = 15 - sum(opp)
+    return Position.from_mover(me, opp)
+
+
+@pytest.mark.parametrize("distance, expected", sorted(BOOK.items()))
+def test_book_values_for_a_lone_blot(distance, expected):
+    result = shots(lone_blot(distance))
+    assert result.count == expected
+    assert result.probability == pytest.approx(expected / 36)
+    (point,) = result.blots
+    assert throws(result.blots[point]) == expected
+
+
+def test_blockers_cut_the_indirect_shots():
+    # A blot 8 away: 6 throws (62 26 53 35 44 22). Block my 20-point: 4-4 (24/20/16) and
+    # 2-2 (24/22/20/18/16) need it, and 6-2 can still go 24/18/16, so 6-2 and 5-3 remain.
+    open_board = shots(lone_blot(8))
+    blocked = shots(lone_blot(8, blockers=(20,)))
+    assert {str(r) for r in open_board.rolls} == {"62", "53", "44", "22"}
+    assert {str(r) for r in blocked.rolls} == {"62", "53"}
+    assert blocked.count == 4
+
+
+def test_a_checker_on_the_bar_must_enter_first():
+    # Hitter on the bar, blot on my 20-point, my other checkers on 13 (behind nothing).
+    me = side(bar=1, p13=14)
+    opp = [0] * 26
+    opp[25 - 20] = 1
+    opp[0] = 14
+    result = shots(Position.from_mover(me, opp))
+    # Any roll with a 5 enters on 20 and hits (11 throws); 4-1 (bar/21/20* or bar/24/20*),
+    # 3-2 (bar/22/20* or bar/23/20*) hit with both dice; 13/... can never reach 20.
+    assert result.count == 11 + 2 + 2
+
+
+@pytest.mark.parametrize("closed", range(0, 7))
+def test_bar_entry_table(closed):
+    me = side(bar=1, p6=5)
+    opp = side(**{f"p{p}": 2 for p in range(1, closed + 1)})
+    position = Position.from_mover(me, opp)
+    assert throws(entering_rolls(position)) == 36 - closed * closed
+    two = Position.from_mover(side(bar=2, p6=5), opp)
+    assert throws(entering_rolls(two, every_checker=True)) == (6 - closed) ** 2
+
+
+def test_entering_rolls_needs_a_checker_on_the_bar():
+    with pytest.raises(NardyError):
+        entering_rolls(Position.start())
+
+
+def brute_force(position, rules):
+    """Hits of every legal play of every roll, straight from Position.legal_plays."""
+    by_blot, double = {}, set()
+    for roll in ALL_ROLLS:
+        for play in position.legal_plays(roll, rules).values():
+            ends = {m.end for m in play.moves if m.hit}
+            for end in ends:
+                by_blot.setdefault(end, set()).add(roll)
+            if len(ends) > 1:
+                double.add(roll)
+    return by_blot, double
+
+
+def random_positions(seed: int, games: int):
+    """Positions along random legal games (contact, hits, bar, bear-off all occur)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        position = Position.start(rng.randrange(2))
+        while not position.is_over:
+            yield position
+            plays = list(position.legal_plays(rng.choice(ALL_ROLLS)))
+            position = rng.choice(plays)
+
+
+@pytest.mark.parametrize("rules", [STANDARD, LENIENT], ids=lambda r: r.name)
+def test_agrees_with_brute_force_over_legal_plays(rules):
+    checked = 0
+    for position in random_positions(seed=7, games=12):
+        result = shots(position, rules)
+        by_blot, double = brute_force(position, rules)
+        assert {p: set(r) for p, r in result.blots.items() if r} == by_blot, position
+        assert set(result.double_hits) == double, position
+        assert set(result.rolls) == set().union(set(), *by_blot.values())
+        checked += 1
+    assert checked > 500
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_blocked_boards_agree_with_brute_force(data):
+    """Arbitrary positions with many blocks and blots (not only reachable ones)."""
+    me, opp = [0] * 26, [0] * 26
+    for counts, taken in ((me, set()), (opp, set())):
+        for _ in range(15):
+            point = data.draw(st.sampled_from([0, 25] + list(range(1, 25))))
+            counts[point] += 1
+    for point in range(1, 25):  # no point shared: give it to whoever has more
+        if me[point] and opp[25 - point]:
+            if me[point] >= opp[25 - point]:
+                opp[0] += opp[25 - point]
+                opp[25 - point] = 0
+            else:
+                me[0] += me[point]
+                me[point] = 0
+    position = Position.from_mover(me, opp)
+    result = shots(position)
+    by_blot, double = brute_force(position, STANDARD)
+    assert {p: set(r) for p, r in result.blots.items() if r} == by_blot
+    assert set(result.double_hits) == double
+
+
+def test_double_hits():
+    # Two blots 1 and 2 pips from two hitters: 2-1 hits both.
+    me = side(p24=1, p23=1)
+    opp = [0] * 26
+    opp[25 - 22] = 1
+    opp[25 - 21] = 1
+    opp[0] = 13
+    result = shots(Position.from_mover(me, opp))
+    assert Roll(2, 1) in result.double_hits
+    assert result.double_hit_count >= 2
+
+
+def test_cli_shots_json_and_bad_ids():
+    position = lone_blot(6)
+    runner = CliRunner()
+    done = runner.invoke(main, ["shots", "--json", position_id(position)])
+    assert done.exit_code == 0, done.output
+    obj = json.loads(done.output)
+    assert obj["position_id"] == position_id(position)
+    assert obj["rolls"] == 17
+    assert obj["blots"] == [{"point": 18, "hitting_rolls": obj["hitting_rolls"]}]
+    text = runner.invoke(main, ["shots", position_id(position)])
+    assert "shots: 17/36" in text.output
+    bad = runner.invoke(main, ["shots", "4HPwATDgc/ABM!"])
+    assert bad.exit_code == 2 and "4HPwATDgc/ABM!" in bad.output
