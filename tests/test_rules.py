@@ -1,0 +1,35 @@
+"""Rule variants as data and the header tags that set them."""
+
+import pytest
+
+from nardy_analysis import LENIENT, STANDARD, TAVLA, NardyError, Rules
+
+
+def test_tags_set_the_rules():
+    rules = STANDARD.with_tags({"Variation": "Tavla", "Crawford": "Off", "Jacoby": "On",
+                                "Beaver": "No", "CubeLimit": "64"})
+    assert rules.name == "tavla" and rules.opening_doubles and not rules.backgammons
+    assert (rules.crawford, rules.jacoby, rules.beavers, rules.cube_limit) == \
+        (False, True, False, 64)
+
+
+def test_unknown_tags_and_values_change_nothing():
+    assert STANDARD.with_tags({"Variation": "Narde", "Crawford": "maybe",
+                               "CubeLimit": "abc", "Site": "x"}) == STANDARD
+
+
+def test_a_chosen_variant_ignores_the_variation_tag_but_not_the_others():
+    rules = LENIENT.with_tags({"Variation": "Backgammon", "Jacoby": "On"}, variation=False)
+    assert rules.name == "lenient" and rules.jacoby
+
+
+def test_override_and_unknown_options():
+    assert STANDARD.override(crawford=False).crawford is False
+    with pytest.raises(NardyError):
+        STANDARD.override(gamons=False)
+
+
+def test_variants_are_values():
+    assert TAVLA == Rules(name="tavla", opening_doubles=True, backgammons=False)
+    assert hash(LENIENT) == hash(Rules(name="lenient", forced_play=False,
+                                       bear_off_any_with_larger=True))
