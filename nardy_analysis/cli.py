@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from importlib import import_module
 from pathlib import Path
 
 import click
@@ -16,29 +17,9 @@ from .replay import replay_match
 from .rules import VARIANTS
 from .shots import shots as find_shots
 from .shots import throws
+from .sources import match_files
 
-_PATTERNS = ("*.mat", "*.txt")
-
-
-def _files(paths: tuple[str, ...]) -> list[Path]:
-    """The match files named: files as given, folders searched recursively.
-
-    Anything found under a folder by name (a folder called ``x.mat``, a dangling link) is
-    kept, so that reading it reports the problem. A folder with no match file is reported on
-    stderr.
-    """
-    found = []
-    for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            inside = sorted({f for pattern in _PATTERNS for f in path.rglob(pattern)})
-            if not inside:
-                click.echo(f"{path}: no *.mat or *.txt files", err=True)
-            found += inside
-        else:
-            found.append(path)
-    return found
-
+_files = match_files  # kept until every command imports match_files from .sources
 
 def _error(kind: str, message: str, line: int = 0, column: int = 0, text: str = "") -> dict:
     return {"game": None, "move": None, "line": line, "column": column, "text": text,
@@ -81,7 +62,23 @@ def _replay_one(path: Path, variant, strict: bool) -> dict:
     return summary
 
 
-@click.group()
+class _Commands(click.Group):
+    """The command group; commands in other modules are imported only when used, so that
+    ``nardy replay`` does not wait for pandas and matplotlib to load."""
+
+    LAZY = {"stats": "frames", "plot": "plots"}
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
+
+    def get_command(self, ctx, name):
+        if name in self.LAZY and name not in self.commands:
+            module = import_module(f".{self.LAZY[name]}", __package__)
+            self.add_command(getattr(module, name), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="nardy-analysis")
 def main():
     """Read, replay and analyse nardy (backgammon) match records."""
@@ -103,7 +100,7 @@ def replay(paths, as_json, strict, rules, progress):
     Exit status: 0 when every file was read and replayed without a violation, 1 when any
     was not (or a folder held no match file), 2 for usage errors.
     """
-    files = _files(paths)
+    files = match_files(paths)
     variant = VARIANTS[rules] if rules else None
     show = progress if progress is not None else len(files) > 1 and sys.stderr.isatty()
     empty = [p for p in paths if Path(p).is_dir() and not any(f.is_relative_to(p) for f in files)]

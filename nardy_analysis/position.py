@@ -364,6 +364,11 @@ class Position:
         biggest = max(d for n, d, _ in found.values() if n == most)
         return {pos: play for pos, (n, d, play) in found.items() if n == most and d == biggest}
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for notebooks (see :func:`nardy_analysis.board.board_svg`)."""
+        from .board import board_svg
+        return board_svg(self)
+
     def __str__(self) -> str:
         """An ASCII board from the side of the player on roll: X is on roll, O is not."""
         me, opp = self.on_roll, self.opponent

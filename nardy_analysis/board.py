@@ -1,0 +1,177 @@
+"""SVG pictures of positions: a backgammon board with points, checkers, bar and trays.
+
+The board is seen from one player's side (by default the player on roll): their home board
+is bottom right, their points are numbered 1..24 counter-clockwise from there, they move
+from the top left round to the bottom right and bear off into the lower tray on the right.
+Player 0 has light checkers, player 1 dark ones, whoever is on roll. A stack of more than
+five checkers shows five with the count on the outermost.
+"""
+
+from __future__ import annotations
+
+from os import PathLike
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from .ids import position_id
+from .position import BAR, CHECKERS, OFF, Position, Roll
+
+POINT = 40            # width of a point, in SVG user units
+RADIUS = 18           # checker radius
+STACK = 5             # checkers drawn on a point before the count is written instead
+MARGIN = 26           # room for the point numbers above and below the board
+TRIANGLE = 2 * RADIUS * STACK
+HEIGHT = 2 * TRIANGLE + 60
+HALF = 6 * POINT
+TRAY = 48
+LEFT = 12             # x of the left half
+BAR_X = LEFT + HALF   # x of the bar
+RIGHT = BAR_X + POINT  # x of the right half
+TRAY_X = RIGHT + HALF + 12
+WIDTH = TRAY_X + TRAY + 12
+TOP = MARGIN
+BOTTOM = TOP + HEIGHT
+FOOTER = 44
+COLOURS = {"frame": "#6b4226", "board": "#e8d3a9", "dark": "#9c3d2f", "light": "#2f5d50",
+           "checker": ("#f4efe1", "#2b2b2b"), "edge": ("#6d6a60", "#000000"),
+           "count": ("#000000", "#ffffff")}
+
+
+def _point_x(point: int) -> float:
+    """Centre x of a point numbered from the viewer's side."""
+    if point <= 6:
+        return RIGHT + HALF - (point - 0.5) * POINT
+    if point <= 12:
+        return BAR_X - (point - 6.5) * POINT
+    if point <= 18:
+        return LEFT + (point - 12.5) * POINT
+    return RIGHT + (point - 18.5) * POINT
+
+
+def _checkers(x: float, count: int, player: int, top: bool, start: float) -> list[str]:
+    """Circles for a stack of ``count`` checkers from ``start`` (y of the first centre),
+    going down when ``top`` else up; more than STACK show STACK with the count."""
+    parts = []
+    step = 2 * RADIUS if top else -2 * RADIUS
+    for i in range(min(count, STACK)):
+        y = start + i * step
+        parts.append(f'<circle class="checker player{player}" cx="{x:g}" cy="{y:g}" '
+                     f'r="{RADIUS - 1}" fill="{COLOURS["checker"][player]}" '
+                     f'stroke="{COLOURS["edge"][player]}" stroke-width="1.5"/>')
+    if count > STACK:
+        parts.append(f'<text class="stack" x="{x:g}" y="{start + (STACK - 1) * step + 5:g}" '
+                     f'text-anchor="middle" font-size="15" font-weight="bold" '
+                     f'fill="{COLOURS["count"][player]}">{count}</text>')
+    return parts
+
+
+def _tray(count: int, player: int, top: bool) -> list[str]:
+    """Borne-off checkers as slabs in the upper (``top``) or lower tray, and their count."""
+    parts = []
+    slab = (TRIANGLE - 20) / CHECKERS
+    for i in range(count):
+        y = TOP + 8 + i * slab if top else BOTTOM - 8 - (i + 1) * slab
+        parts.append(f'<rect class="off player{player}" x="{TRAY_X + 6}" y="{y:g}" '
+                     f'width="{TRAY - 12}" height="{slab - 1:g}" rx="2" '
+                     f'fill="{COLOURS["checker"][player]}" stroke="{COLOURS["edge"][player]}"/>')
+    y = TOP + TRIANGLE + 8 if top else BOTTOM - TRIANGLE - 2
+    parts.append(f'<text x="{TRAY_X + TRAY / 2:g}" y="{y:g}" text-anchor="middle" '
+                 f'font-size="12" fill="#ffffff">off {count}</text>')
+    return parts
+
+
+def _dice(roll: Roll, player: int) -> list[str]:
+    """The two dice of ``roll`` in the middle of the viewer's right half."""
+    parts = []
+    for i, die in enumerate((roll.high, roll.low)):
+        x = RIGHT + HALF / 2 - 36 + i * 40
+        y = TOP + HEIGHT / 2 - 16
+        parts.append(f'<rect class="die" x="{x:g}" y="{y:g}" width="32" height="32" rx="5" '
+                     f'fill="{COLOURS["checker"][player]}" stroke="{COLOURS["edge"][player]}"/>'
+                     f'<text x="{x + 16:g}" y="{y + 23:g}" text-anchor="middle" font-size="20" '
+                     f'fill="{COLOURS["count"][player]}">{die}</text>')
+    return parts
+
+
+def board_svg(position: Position, side: int | None = None, names=None,
+              roll: Roll | None = None, width: int = 520) -> str:
+    """An SVG picture of a position, as a string.
+
+    Parameters
+    ----------
+    position : Position
+    side : int, optional
+        The player (0 or 1) whose side the board is seen from: their points are numbered
+        1..24 and their checkers move towards the bottom right. Default: the player on roll.
+    names : pair of str, optional
+        Names of players 0 and 1 for the captions (default ``player 0``, ``player 1``).
+    roll : Roll, optional
+        Dice to draw on the board, in the colour of the player on roll.
+    width : int
+        Width of the picture in pixels; the height follows.
+
+    Returns
+    -------
+    str
+        A standalone ``<svg>`` document: 24 points, one circle (class ``checker``) per
+        checker on the board or the bar (at most five per stack), borne-off checkers as
+        slabs in the trays, point numbers, and a caption per player with their pip count
+        (pips) and checkers borne off; the player on roll is marked with a triangle.
+    """
+    side = position.turn if side is None else side
+    names = names or ("player 0", "player 1")
+    me, opp = position.board[side], position.board[1 - side]
+    full_height = BOTTOM + MARGIN + FOOTER
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+             f'height="{round(width * full_height / WIDTH)}" viewBox="0 0 {WIDTH} {full_height}" '
+             f'font-family="sans-serif">',
+             f'<title>Position {escape(position_id(position))}, player {position.turn} '
+             f'on roll</title>',
+             f'<rect x="0" y="{TOP - 8}" width="{WIDTH}" height="{HEIGHT + 16}" '
+             f'fill="{COLOURS["frame"]}"/>']
+    for x in (LEFT, RIGHT):
+        parts.append(f'<rect x="{x}" y="{TOP}" width="{HALF}" height="{HEIGHT}" '
+                     f'fill="{COLOURS["board"]}"/>')
+    for tray_y in (TOP, BOTTOM - TRIANGLE):
+        parts.append(f'<rect x="{TRAY_X}" y="{tray_y}" width="{TRAY}" height="{TRIANGLE}" '
+                     f'fill="#4a2d19"/>')
+    for point in range(1, 25):
+        x, top = _point_x(point), point > 12
+        base, tip = (TOP, TOP + TRIANGLE) if top else (BOTTOM, BOTTOM - TRIANGLE)
+        colour = COLOURS["dark"] if point % 2 else COLOURS["light"]
+        parts.append(f'<polygon class="point" points="{x - POINT / 2:g},{base} '
+                     f'{x + POINT / 2:g},{base} {x:g},{tip}" fill="{colour}"/>')
+        label_y = TOP - 12 if top else BOTTOM + 20
+        parts.append(f'<text class="point-number" x="{x:g}" y="{label_y}" text-anchor="middle" '
+                     f'font-size="13">{point}</text>')
+        for player, count in ((side, me[point]), (1 - side, opp[25 - point])):
+            if count:
+                start = TOP + RADIUS if top else BOTTOM - RADIUS
+                parts += _checkers(x, count, player, top, start)
+    # Checkers on the bar wait beside the board half they enter: the viewer's on top.
+    centre = BAR_X + POINT / 2
+    parts += _checkers(centre, me[BAR], side, False, TOP + HEIGHT / 2 - RADIUS - 4)
+    parts += _checkers(centre, opp[BAR], 1 - side, True, TOP + HEIGHT / 2 + RADIUS + 4)
+    parts += _tray(opp[OFF], 1 - side, True)
+    parts += _tray(me[OFF], side, False)
+    if roll is not None:
+        parts += _dice(roll, position.turn)
+    for row, player in enumerate((1 - side, side)):
+        marker = "\u25b6 " if player == position.turn else ""
+        colour = "light" if player == 0 else "dark"
+        parts.append(f'<text class="caption" x="{LEFT}" y="{BOTTOM + MARGIN + 16 + 20 * row}" '
+                     f'font-size="14">{escape(marker + str(names[player]))} ({colour}): '
+                     f'{position.pip_count(player)} pips, {position.borne_off(player)} off'
+                     f'</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def save_board(position: Position, path: str | PathLike, **options) -> Path:
+    """Write :func:`board_svg` of ``position`` to ``path`` (UTF-8) and return the path.
+
+    ``options`` are those of :func:`board_svg`.
+    """
+    path = Path(path)
+    path.write_text(board_svg(position, **options), encoding="utf-8")
+    return path

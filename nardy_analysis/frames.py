@@ -1,0 +1,285 @@
+"""Per-turn DataFrames of replayed matches, and the ``nardy stats`` command.
+
+:func:`turns_frame` gives one row per turn (every roll written, dances and unknown ``???``
+plays included; cube actions are not turns) in tidy long form. "The player" is the one who
+rolled; points are numbered from the player's own side (1..24, bar 25, off 0). Values that
+need the position after the play are missing (``<NA>`` or NaN) for an unknown play.
+
+Columns
+-------
+file : str
+    The match file (missing for a match parsed from text).
+match_id : str
+    The ``Match ID`` header tag, else the file's stem (``stem:N`` for the N-th of several
+    matches in one file).
+match_length : int
+    Points to win the match; 0 for a money session.
+game : int
+    Game number as written in the file.
+turn : int
+    The roll's order in the game, 1, 2, ...
+move : Int64
+    The ``N)`` label of the line (both players' rolls on a line share it).
+player, opponent : str
+    Names from the file (the ``Player 1``/``Player 2`` tags, else the first score line);
+    a player who appears in many files is followed by name.
+side : int
+    The player's column: 0 left, 1 right.
+dice : str
+    The roll, larger die first (``"52"``, ``"33"``).
+roll_high, roll_low : int
+    The dice, 1..6.
+play : str
+    The play in normalised notation (``str(Play)``: ``"13/11(2) 6/4*"``, ``"Cannot Move"``);
+    missing when unknown.
+cube_value : int
+    Cube value when the roll was thrown.
+cube_owner : Int64
+    Side owning the cube (0 or 1); ``<NA>`` when centred.
+pips_before, opponent_pips_before : int
+    Pip counts (pips) of the player and of the opponent before the roll.
+pips_after, opponent_pips_after : Int64
+    The same after the play.
+pip_lead : int
+    ``opponent_pips_before - pips_before`` in pips: positive when the player leads the race.
+bar, opponent_bar, off, opponent_off : Int64
+    Checkers on the bar and borne off, of the player and of the opponent, after the play.
+phase : str
+    ``"contact"`` or ``"race"`` before the roll; see :func:`phase`.
+blots : Int64
+    The player's blots (points 1..24 holding one checker) after the play.
+blot_points : list of int
+    Their points, ascending (empty list for none).
+opponent_shots : Int64
+    Rolls out of 36 on which the opponent's next roll can hit at least one of those blots
+    (``shots(after).count``, exact, through the legal plays: :mod:`nardy_analysis.shots`).
+opponent_hit : boolean
+    Whether the opponent's next play hit; ``<NA>`` when there is no next play in the game
+    or it is unknown.
+hits : Int64
+    Opposing checkers this play hit (sent to the bar).
+position_id_before, position_id_after : str
+    gnubg Position IDs of the position before the roll (player on roll) and after the play
+    (opponent on roll).
+"""
+
+from __future__ import annotations
+
+import sys
+from itertools import groupby
+from os import PathLike
+from pathlib import Path
+
+import click
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from .errors import NardyError
+from .ids import position_id
+from .position import BAR, OFF, Position
+from .replay import ReplayedMatch, ReplayedTurn, replay_file
+from .rules import Rules
+from .shots import shots
+from .sources import match_files
+
+DTYPES = {
+    "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
+    "turn": "int64", "move": "Int64", "player": "object", "opponent": "object",
+    "side": "int64", "dice": "object", "roll_high": "int64", "roll_low": "int64",
+    "play": "object", "cube_value": "int64", "cube_owner": "Int64",
+    "pips_before": "int64", "opponent_pips_before": "int64", "pips_after": "Int64",
+    "opponent_pips_after": "Int64", "pip_lead": "int64", "bar": "Int64",
+    "opponent_bar": "Int64", "off": "Int64", "opponent_off": "Int64", "phase": "object",
+    "blots": "Int64", "blot_points": "object", "opponent_shots": "Int64",
+    "opponent_hit": "boolean", "hits": "Int64", "position_id_before": "object",
+    "position_id_after": "object",
+}
+"""The columns of :func:`turns_frame` in order, with their pandas dtypes."""
+
+
+def phase(position: Position) -> str:
+    """``"race"`` when no checker of either side can meet one of the other, else ``"contact"``.
+
+    A race is a position where every checker of one player has passed every checker of the
+    other (no checker has an opposing one ahead of it on its way home): the rearmost checker
+    of the player on roll is nearer home than the opponent's rearmost one, seen along the
+    same path. A checker on the bar is the rearmost possible; a finished game is a race.
+
+    Parameters
+    ----------
+    position : Position
+
+    Returns
+    -------
+    str
+    """
+    me, opp = position.on_roll, position.opponent
+    # My rearmost checker, and the opponent's rearmost one seen from my side (their bar is my 0).
+    mine = max((p for p in range(1, BAR + 1) if me[p]), default=OFF)
+    theirs = min((25 - q for q in range(1, BAR + 1) if opp[q]), default=BAR + 1)
+    return "race" if mine < theirs else "contact"
+
+
+def turns_frame(source, rules: Rules | None = None) -> pd.DataFrame:
+    """One row per turn of the matches in ``source`` (columns: the module docstring).
+
+    Parameters
+    ----------
+    source : ReplayedMatch, path, or list of them
+        A replayed match, a ``.mat`` file, a folder (searched recursively for ``*.mat`` and
+        ``*.txt``), or a list mixing these.
+    rules : Rules, optional
+        Rules to replay files with instead of those their header tags state (matches given
+        already replayed keep theirs).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns and dtypes as in :data:`DTYPES`; turns in file, game and roll order.
+
+    Raises
+    ------
+    OSError, DecodeError, NotationError
+        A file cannot be read, decoded or parsed.
+    """
+    rows = [row for matches in _file_matches(source, rules)
+            for number, match in enumerate(matches, 1)
+            for row in _match_rows(match, number, len(matches))]
+    return pd.DataFrame(rows, columns=list(DTYPES)).astype(DTYPES)
+
+
+def hit_rates(frame: pd.DataFrame, bins: int | None = None,
+              confidence: float = 0.95) -> pd.DataFrame:
+    """Observed against expected hits of exposed blots, grouped by their hit probability.
+
+    An exposure is a turn after which the player had blots and the opponent's next play is
+    known; it was hit when that play hit. The expected chance of a hit is the opponent's
+    shots / 36: the chance that the next throw *can* hit (a player may choose not to).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A turns frame (:func:`turns_frame`).
+    bins : int, optional
+        Group by the exact shot count (0..36 rolls) when None, else into this many
+        equal-width bins of the probability over [0, 1].
+    confidence : float
+        Confidence level (0..1) of the intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per non-empty group: ``group`` (shot count or probability interval),
+        ``expected`` (mean probability, 0..1), ``exposures``, ``hits``, ``observed``
+        (hits / exposures) and ``ci_low``, ``ci_high``: the exact (Clopper-Pearson) binomial
+        interval of ``scipy.stats.binomtest(hits, exposures).proportion_ci(confidence)``.
+    """
+    from scipy.stats import binomtest  # here: scipy.stats takes a second to import
+
+    exposed = frame[(frame["blots"].fillna(0) > 0) & frame["opponent_hit"].notna()]
+    shots_ = exposed["opponent_shots"].astype(int)
+    group = shots_ if bins is None else pd.cut(shots_ / 36, np.linspace(0, 1, bins + 1),
+                                               include_lowest=True)
+    rows = []
+    for key, rows_ in exposed.groupby(group, observed=True):
+        n, k = len(rows_), int(rows_["opponent_hit"].sum())
+        interval = binomtest(k, n).proportion_ci(confidence_level=confidence)
+        rows.append({"group": key, "expected": rows_["opponent_shots"].mean() / 36,
+                     "exposures": n, "hits": k, "observed": k / n,
+                     "ci_low": interval.low, "ci_high": interval.high})
+    return pd.DataFrame(rows, columns=["group", "expected", "exposures", "hits", "observed",
+                                       "ci_low", "ci_high"])
+
+
+def _file_matches(source, rules):
+    """The matches of ``source`` as lists, one list per file (in file order)."""
+
+    items = [source] if isinstance(source, (ReplayedMatch, str, PathLike)) else source
+    for key, group in groupby(items, lambda i: i.record.file if isinstance(i, ReplayedMatch)
+                              else id(i)):
+        group = list(group)
+        if isinstance(group[0], ReplayedMatch):
+            yield group
+        else:
+            for path in match_files(tuple(group)):
+                yield replay_file(path, rules)
+
+
+def _match_rows(match: ReplayedMatch, number: int, of: int):
+    """The rows of the ``number``-th of ``of`` matches of a file."""
+    record = match.record
+    match_id = record.tags.get("Match ID")
+    if not match_id and record.file:
+        stem = Path(record.file).stem
+        match_id = stem if of == 1 else f"{stem}:{number}"
+    names = record.names
+    for game in match.games:
+        for index, turn in enumerate(game.turns):
+            following = game.turns[index + 1] if index + 1 < len(game.turns) else None
+            yield _row(match, match_id, names, game.number, index + 1, turn, following)
+
+
+def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: ReplayedTurn,
+         following: ReplayedTurn | None) -> dict:
+    side, before, after = turn.player, turn.before, turn.after
+    row = {
+        "file": match.record.file, "match_id": match_id, "match_length": match.record.length,
+        "game": game, "turn": number, "move": turn.record.move, "player": names[side],
+        "opponent": names[1 - side], "side": side, "dice": str(turn.roll),
+        "roll_high": turn.roll.high, "roll_low": turn.roll.low,
+        "play": None if turn.play is None else str(turn.play),
+        "cube_value": turn.cube_value, "cube_owner": turn.cube_owner,
+        "pips_before": before.pip_count(side),
+        "opponent_pips_before": before.pip_count(1 - side),
+        "pip_lead": before.pip_count(1 - side) - before.pip_count(side),
+        "phase": phase(before), "position_id_before": position_id(before),
+        "opponent_hit": None if following is None or following.play is None
+        else any(move.hit for move in following.play.moves),
+    }
+    if after is not None:
+        mine, theirs = after.board[side], after.board[1 - side]
+        blots = [p for p in range(1, BAR) if mine[p] == 1]
+        row.update({
+            "pips_after": after.pip_count(side), "opponent_pips_after": after.pip_count(1 - side),
+            "bar": mine[BAR], "opponent_bar": theirs[BAR], "off": mine[OFF],
+            "opponent_off": theirs[OFF], "blots": len(blots), "blot_points": blots,
+            "opponent_shots": shots(after, match.rules).count if blots else 0,
+            "hits": sum(move.hit for move in turn.play.moves),
+            "position_id_after": position_id(after),
+        })
+    return row
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the per-turn table as CSV (blot_points as a [..] list).")
+@click.option("--parquet", "parquet_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the per-turn table as Parquet (needs pyarrow).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when there are several files).")
+def stats(paths, csv_file, parquet_file, progress):
+    """Per-turn statistics of match files (or folders of *.mat and *.txt files).
+
+    One row per turn; the nardy_analysis.frames docstring describes the columns. Without
+    --csv or --parquet the CSV goes to stdout. A file that cannot be read is skipped with a
+    message on stderr. Exit status: 0 when every file was read, 1 when any was skipped,
+    2 for usage errors.
+    """
+
+    files = match_files(paths)
+    show = progress if progress is not None else len(files) > 1
+    frames, skipped = [], 0
+    for path in tqdm(files, disable=not show, unit="file", file=sys.stderr):
+        try:
+            frames.append(turns_frame(path))
+        except (NardyError, OSError) as error:
+            skipped += 1
+            click.echo(f"skipped {path}: {error}", err=True)
+    frame = pd.concat(frames, ignore_index=True) if frames else turns_frame([])
+    if parquet_file:
+        frame.to_parquet(parquet_file, index=False)
+    if csv_file or not parquet_file:
+        frame.to_csv(csv_file or sys.stdout, index=False)
+    sys.exit(1 if skipped else 0)

@@ -1,0 +1,241 @@
+"""Charts of replayed games, drawn from per-turn frames, and the ``nardy plot`` command.
+
+Every chart takes a long-form frame as :func:`~nardy_analysis.frames.turns_frame` returns it
+(or rows of one), draws on ``ax`` (default: the current Axes) and returns the Axes; none
+calls ``plt.show()``. Games are told apart by ``file``, ``match_id`` and ``game``.
+"""
+
+from __future__ import annotations
+
+import click
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .errors import NardyError
+from .frames import hit_rates, turns_frame
+from .replay import replay_file
+
+GAME = ["file", "match_id", "game"]
+"""Columns that identify a game in a turns frame."""
+
+
+def _one_game(data: pd.DataFrame, game: int | None) -> pd.DataFrame:
+    """The rows of one game, in turn order; raises NardyError unless exactly one game."""
+    if game is not None:
+        data = data[data["game"] == game]
+    count = len(data[GAME].drop_duplicates())
+    if count != 1:
+        raise NardyError(f"expected the turns of one game, got {count} games"
+                         + (f" numbered {game}" if game is not None else "")
+                         + "; select one with data[data.game == N] or game=N")
+    return data.sort_values("turn")
+
+
+def _names(turns: pd.DataFrame) -> list[str]:
+    """The players' names by side (0, 1) in one game's turns."""
+    first = turns.iloc[0]
+    side = int(first["side"])
+    names = [first["opponent"]] * 2
+    names[side] = first["player"]
+    return names
+
+
+def _title(ax, turns: pd.DataFrame, what: str) -> None:
+    first = turns.iloc[0]
+    ax.set_title(f"{what}: match {first['match_id']}, game {first['game']}")
+
+
+def pip_race(data: pd.DataFrame, game: int | None = None, ax=None):
+    """Both players' pip counts through a game, with hits and cube turns marked.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        A turns frame holding one game (or select it with ``game``).
+    game : int, optional
+        The game number to draw when ``data`` holds several games of one match.
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One line per player (label: the name): x is the turn (0 = the start, t = after the
+        t-th roll), y the pip count in pips, missing after an unknown play. A line labelled
+        ``hit`` marks with triangles the pip count of the player hit, after the hitting
+        play; dotted vertical lines mark where the cube was turned (before the roll).
+
+    Raises
+    ------
+    NardyError
+        ``data`` does not hold exactly one game (with that number).
+    """
+    turns = _one_game(data, game)
+    ax = ax if ax is not None else plt.gca()
+    names = _names(turns)
+    mover = turns["side"].to_numpy()
+    first = turns.iloc[0]
+    x = np.concatenate([[0], turns["turn"].to_numpy()])
+    pips = {}
+    for side in (0, 1):
+        start = first["pips_before"] if first["side"] == side else first["opponent_pips_before"]
+        after = np.where(mover == side, turns["pips_after"], turns["opponent_pips_after"])
+        pips[side] = np.concatenate([[start], pd.array(after, dtype="Float64")
+                                     .to_numpy(dtype=float, na_value=np.nan)])
+        ax.plot(x, pips[side], label=names[side])
+    hit = (turns["hits"].fillna(0) > 0).to_numpy()
+    victim = np.where(mover == 0, pips[1][1:], pips[0][1:])
+    ax.plot(x[1:][hit], victim[hit], linestyle="none", marker="v", color="black", label="hit")
+    cube = turns["cube_value"].to_numpy()
+    previous = np.concatenate([[1], cube[:-1]])
+    for turn, value in zip(turns["turn"][cube != previous], cube[cube != previous]):
+        ax.axvline(turn - 1, linestyle=":", color="grey")
+        ax.annotate(f"cube {value}", (turn - 1, 1), xycoords=("data", "axes fraction"),
+                    rotation=90, va="top", ha="right", fontsize="small", color="grey")
+    ax.set_xlabel("turn (rolls played)")
+    ax.set_ylabel("pip count (pips)")
+    _title(ax, turns, "Pip race")
+    ax.legend()
+    return ax
+
+
+def blot_exposure(data: pd.DataFrame, game: int | None = None, ax=None):
+    """The blots each player left in a game and the opponent's shots at them, turn by turn.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        A turns frame holding one game (or select it with ``game``).
+    game : int, optional
+        The game number to draw when ``data`` holds several games of one match.
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One bar container per player (label: the name): a bar at each of the player's turns
+        that left blots the opponent can hit, height the opponent's shots (rolls out of 36),
+        with the number of blots left written above it; a line labelled ``hit`` marks with
+        crosses, above the bars, the turns whose blots the opponent hit on the next roll.
+
+    Raises
+    ------
+    NardyError
+        ``data`` does not hold exactly one game (with that number).
+    """
+    turns = _one_game(data, game)
+    ax = ax if ax is not None else plt.gca()
+    names = _names(turns)
+    exposed = turns[turns["opponent_shots"].fillna(0) > 0]
+    for side in (0, 1):
+        rows = exposed[exposed["side"] == side]
+        bars = ax.bar(rows["turn"], rows["opponent_shots"].astype(int), label=names[side],
+                      color=f"C{side}")
+        ax.bar_label(bars, labels=[str(n) for n in rows["blots"]], fontsize="small")
+    hit = exposed[exposed["opponent_hit"].fillna(False).astype(bool)]
+    ax.plot(hit["turn"], hit["opponent_shots"].astype(int) + 3.5, linestyle="none", marker="X",
+            markersize=8, color="black", label="hit")  # above the bar and its label
+    ax.set_ylim(0, 41)
+    ax.set_xlim(0, turns["turn"].max() + 1)
+    ax.set_xlabel("turn (rolls played); bars labelled with the blots left")
+    ax.set_ylabel("opponent's shots (rolls out of 36)")
+    _title(ax, turns, "Blot exposure")
+    ax.legend()
+    return ax
+
+
+def blot_locations(data: pd.DataFrame, ax=None):
+    """Where blots are left: how many blots were left on each point, over many games.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        A turns frame (any number of games).
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        24 bars, x the point 1..24 from the side of the player who left the blot, height
+        the number of blots left there after a play (a blot left on two turns counts twice).
+    """
+    ax = ax if ax is not None else plt.gca()
+    points = data["blot_points"].dropna().explode().dropna().astype(int)
+    counts = points.value_counts().reindex(range(1, 25), fill_value=0)
+    ax.bar(counts.index, counts.to_numpy())
+    ax.set_xticks(range(1, 25))
+    ax.tick_params(axis="x", labelsize="small")
+    ax.set_xlabel("point (from the side of the player who left the blot)")
+    ax.set_ylabel("blots left after a play")
+    ax.set_title(f"Where blots are left ({len(points)} blots, {len(data)} turns)")
+    return ax
+
+
+def hit_calibration(data: pd.DataFrame, bins: int | None = None, confidence: float = 0.95,
+                    ax=None):
+    """Observed against expected hits: how often exposed blots were hit, by hit probability.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        A turns frame (any number of games).
+    bins, confidence
+        Passed to :func:`~nardy_analysis.frames.hit_rates`.
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        An error-bar container (label ``observed``): one point per group of exposures, x the
+        mean hit probability (opponent's shots / 36), y the fraction hit, bars the binomial
+        confidence interval; and the diagonal y = x (label ``expected``). A player hits
+        less often than they can, so points below the diagonal are expected.
+    """
+    ax = ax if ax is not None else plt.gca()
+    table = hit_rates(data, bins, confidence)
+    ax.plot([0, 1], [0, 1], linestyle="--", color="grey", label="expected")
+    ax.errorbar(table["expected"], table["observed"],
+                yerr=[table["observed"] - table["ci_low"], table["ci_high"] - table["observed"]],
+                fmt="o", capsize=3, label="observed")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_aspect("equal")
+    ax.set_xlabel("hit probability (opponent's shots / 36)")
+    ax.set_ylabel(f"fraction hit ({confidence:.0%} binomial interval)")
+    ax.set_title(f"Observed vs expected hits ({int(table['exposures'].sum())} exposures)")
+    ax.legend()
+    return ax
+
+
+_KINDS = {"race": pip_race, "exposure": blot_exposure}
+
+
+@click.command()
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--game", type=int, required=True, help="The game number, as written in the file.")
+@click.option("--match", "match_number", type=int, default=1, show_default=True,
+              help="Which match of the file (1, 2, ...) for files holding several.")
+@click.option("--kind", type=click.Choice(sorted(_KINDS)), default="race", show_default=True,
+              help="race: both pip counts by turn; exposure: blots left and shots at them.")
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), required=True,
+              help="The picture file; its suffix picks the format (.png, .svg, .pdf).")
+def plot(path, game, match_number, kind, out):
+    """Draw a chart of one game of a match file.
+
+    Exit status: 0 when the picture was written, 1 when the file cannot be read, 2 for
+    usage errors (a game or match the file does not hold).
+    """
+    try:
+        matches = replay_file(path)
+    except (NardyError, OSError) as error:
+        raise click.ClickException(str(error))
+    if not 1 <= match_number <= len(matches):
+        raise click.BadParameter(f"{path} holds {len(matches)} match(es)", param_hint="--match")
+    frame = turns_frame(matches[match_number - 1])
+    if game not in set(frame["game"]):
+        raise click.BadParameter(f"match {match_number} of {path} has no game {game} with "
+                                 "turns", param_hint="--game")
+    figure = Figure(figsize=(10, 5), layout="constrained")  # Agg canvas, no pyplot state
+    _KINDS[kind](frame, game=game, ax=figure.subplots())
+    figure.savefig(out)

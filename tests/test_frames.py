@@ -1,0 +1,226 @@
+"""Per-turn frames: known values of a hand-checked game, shots against brute force, `stats`."""
+
+import csv
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from scipy.stats import binomtest
+
+from nardy_analysis import (ALL_ROLLS, Position, parse_mat, position_from_id, replay_file,
+                            replay_match)
+from nardy_analysis.frames import DTYPES, hit_rates, phase, stats, turns_frame
+from test_shots import side  # 26 counts from p24=1, bar=1...; the rest off
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_games"
+STUDIO = SAMPLES / "BackgammonStudio_5407469.mat"
+GOOD = sorted(SAMPLES.glob("*.mat"))
+UNTAGGED_TWO = (" 1 point match\n\n Game 1\n alice : 0                       bob : 0\n"
+                "  1) 42: 8/4 6/4                 31: 8/5 6/5\n\n"
+                " 1 point match\n\n Game 1\n carol : 0                       dave : 0\n"
+                "  1) 31: 8/5 6/5\n")
+
+
+@pytest.fixture(scope="module")
+def studio():
+    return turns_frame(STUDIO)
+
+
+@pytest.fixture(scope="module")
+def samples():
+    return turns_frame(GOOD)
+
+
+def test_columns_and_dtypes(studio):
+    assert list(studio.columns) == list(DTYPES)
+    assert {c: str(t) for c, t in studio.dtypes.items()} == DTYPES
+    assert turns_frame([]).columns.tolist() == list(DTYPES)
+
+
+def test_one_row_per_turn_written(samples):
+    # Turns counted from the files' bytes (sample_games/EXPECTED.tsv), dances and ??? included.
+    with open(SAMPLES / "EXPECTED.tsv", newline="") as table:
+        expected = {row["file"]: int(row["turns"]) for row in csv.DictReader(table,
+                                                                             delimiter="\t")}
+    counted = samples.groupby(samples["file"].map(lambda f: Path(f).name)).size().to_dict()
+    assert counted == expected
+
+
+def test_every_game_starts_at_167_pips_each(samples):
+    first = samples[samples["turn"] == 1]
+    assert len(first) == 23  # games in EXPECTED.tsv
+    assert (first["pips_before"] == 167).all() and (first["opponent_pips_before"] == 167).all()
+    assert (first["position_id_before"] == "4HPwATDgc/ABMA").all()  # gnubg's start ID
+
+
+def test_the_opening_of_a_hand_checked_game(studio):
+    # BackgammonStudio_5407469.mat, game 1, checked by hand from the file:
+    # 1) pdf633 53: 8/3 6/3          p9be6 63: 24/18 13/10
+    # 2) pdf633 43: 24/21 13/9       p9be6 52: 18/16* 16/11
+    # Start: 2 on the 24-point, 5 on 13, 3 on 8, 5 on 6 (167 pips).
+    game = studio[studio["game"] == 1].set_index("turn")
+    rows = game.loc[[1, 2, 3, 4]]
+    assert rows["player"].tolist() == ["pdf633", "p9be6", "pdf633", "p9be6"]
+    assert rows["opponent"].tolist() == ["p9be6", "pdf633", "p9be6", "pdf633"]
+    assert rows["side"].tolist() == [0, 1, 0, 1]
+    assert rows["move"].tolist() == [1, 1, 2, 2]
+    assert rows["dice"].tolist() == ["53", "63", "43", "52"]
+    assert rows["play"].tolist() == ["8/3 6/3", "24/18 13/10", "24/21 13/9", "18/16* 16/11"]
+    assert rows["pips_before"].tolist() == [167, 167, 159, 158]
+    assert rows["pips_after"].tolist() == [159, 158, 152, 151]
+    assert rows["opponent_pips_after"].tolist() == [167, 159, 158, 152 + 25 - 9]
+    assert rows["pip_lead"].tolist() == [0, -8, -1, -6]
+    assert rows["blot_points"].tolist() == [[], [10, 18, 24], [9, 21, 24], [10, 11, 24]]
+    assert rows["blots"].tolist() == [0, 3, 3, 3]
+    assert rows["hits"].tolist() == [0, 0, 0, 1]
+    assert rows["opponent_bar"].tolist() == [0, 0, 0, 1]
+    assert rows["opponent_hit"].tolist() == [False, False, True, True]
+    assert rows["phase"].tolist() == ["contact"] * 4
+    assert (rows["cube_value"] == 1).all() and rows["cube_owner"].isna().all()
+    assert rows["opponent_shots"].iloc[0] == 0
+    # 5) p9be6 66: 13/7*(2) 7/1*(2): a blot hit on the 7 and one on the 1.
+    assert game.loc[10, "hits"] == 2 and game.loc[10, "opponent_bar"] == 2
+
+
+def test_cube_value_and_owner_after_a_take(studio):
+    # "13)  Doubles => 2   Takes": pdf633 doubles after move 12, p9be6 (side 1) takes.
+    game = studio[studio["game"] == 1]
+    before, after = game[game["move"] <= 12], game[game["move"] >= 14]
+    assert (before["cube_value"] == 1).all() and before["cube_owner"].isna().all()
+    assert (after["cube_value"] == 2).all() and (after["cube_owner"] == 1).all()
+
+
+def test_the_last_bear_off_and_the_unknown_resignation(studio):
+    game1 = studio[studio["game"] == 1]
+    last = game1.iloc[-1]
+    assert last["play"] == "4/off 3/off(2) 1/off" and last["off"] == 15
+    assert last["pips_after"] == 0 and last["phase"] == "race" and pd.isna(last["opponent_hit"])
+    game2 = studio[studio["game"] == 2]
+    unknown = game2.iloc[-1]  # 31) 61: ????
+    assert unknown["dice"] == "61" and pd.isna(unknown["play"])
+    for column in ("pips_after", "blots", "opponent_shots", "hits", "position_id_after"):
+        assert pd.isna(unknown[column])
+    assert pd.isna(game2.iloc[-2]["opponent_hit"])
+
+
+def brute_force_shots(position: Position) -> int:
+    """Throws out of 36 with a legal play that hits (an oracle built on legal_plays only)."""
+    return sum(1 if roll.is_double else 2 for roll in ALL_ROLLS
+               if any(move.hit for play in position.legal_plays(roll).values()
+                      for move in play.moves))
+
+
+def test_opponent_shots_against_brute_force(samples):
+    matches = [m for path in GOOD[:4] for m in replay_file(path)]
+    frame = turns_frame(matches)
+    turns = [t for m in matches for g in m.games for t in g.turns]
+    assert len(frame) == len(turns)
+    for (_, row), turn in zip(frame.iterrows(), turns):
+        if turn.after is not None:
+            assert row["opponent_shots"] == brute_force_shots(turn.after), row["position_id_after"]
+    # Only a blot can be hit, and only when some roll can hit it.
+    hit = samples[samples["opponent_hit"].fillna(False)]
+    assert len(hit) > 10
+    assert (hit["blots"] > 0).all() and (hit["opponent_shots"] > 0).all()
+
+
+def test_sources_give_the_same_rows(studio):
+    matches = replay_file(STUDIO)
+    for source in (matches[0], matches, str(STUDIO), [STUDIO]):
+        pd.testing.assert_frame_equal(turns_frame(source), studio)
+
+
+def test_folders_and_many_files(tmp_path, samples):
+    folder = tmp_path / "deep" / "er"
+    folder.mkdir(parents=True)
+    (folder / "a.mat").write_bytes(STUDIO.read_bytes())
+    frame = turns_frame([tmp_path, GOOD[0]])
+    assert len(frame) == 98 + 31
+    assert frame["file"].iloc[0].endswith("a.mat") and frame["match_id"].iloc[0] == "5407469"
+
+
+def test_match_ids_from_tags_or_the_file_stem(samples, tmp_path):
+    ids = samples.groupby(samples["file"].map(lambda f: Path(f).stem))["match_id"].unique()
+    assert list(ids["two_matches_anonymous"]) == ["7001", "7002"]
+    assert list(ids["cp1251_cyrillic_names"]) == ["cp1251_cyrillic_names"]  # no header tags
+    path = tmp_path / "club.mat"
+    path.write_text(UNTAGGED_TWO)
+    assert turns_frame(path)["match_id"].tolist() == ["club:1", "club:1", "club:2"]
+    (match,) = parse_mat(UNTAGGED_TWO.split("\n\n 1 point")[0])
+    frame = turns_frame(replay_match(match))
+    assert frame["match_id"].isna().all() and frame["file"].isna().all()
+
+
+def test_a_player_is_followed_by_name_across_files(samples):
+    # p9d29 plays in two real Backgammon Galaxy files (the left column in both).
+    rows = samples[samples["player"] == "p9d29"]
+    assert {Path(f).name: set(s) for f, s in rows.groupby("file")["side"]} == {
+        "BackgammonGalaxy_3868853.mat": {0}, "BackgammonGalaxy_4440667.mat": {0}}
+    cyrillic = samples[samples["file"].str.contains("cp1251")]
+    assert set(cyrillic["player"]) == {"Дмитрий", "Иван Иванов"}
+
+
+@pytest.mark.parametrize("mine, theirs, expected", [
+    # my rearmost checker on my 12 = their 13; their rearmost on their 12 = my 13: passed.
+    (side(p12=3, p6=5), side(p12=2, p1=4), "race"),
+    (side(p14=1, p6=5), side(p12=2, p1=4), "contact"),   # my 14 is behind their 12 (my 13)
+    (side(p12=3), side(p14=1), "contact"),                 # facing: my 12, their 14 (my 11)
+    (side(p6=2), side(bar=1, p6=2), "contact"),            # a checker on the bar
+    (side(p1=1), side(p1=1), "race"),
+    (side(), side(p6=2), "race"),                          # a finished game
+])
+def test_phase(mine, theirs, expected):
+    for turn in (0, 1):
+        assert phase(Position.from_mover(mine, theirs, turn)) == expected
+        assert phase(Position.from_mover(theirs, mine, turn)) == expected
+    assert phase(Position.start()) == "contact"
+
+
+def test_no_hit_is_possible_in_a_race(samples):
+    race = samples[samples["phase"] == "race"]
+    assert len(race) > 50
+    for pid, side in zip(race["position_id_before"], race["side"]):
+        position = position_from_id(pid, turn=side)
+        assert brute_force_shots(position) == 0
+        assert brute_force_shots(position.with_turn(1 - side)) == 0
+
+
+def test_hit_rates_groups_and_binomial_intervals():
+    frame = pd.DataFrame({"blots": [1, 1, 1, 2, 1, 0, 1],
+                          "opponent_shots": [11, 11, 11, 11, 36, 0, 20],
+                          "opponent_hit": pd.array([True, False, False, True, True, None, None],
+                                                   dtype="boolean")})
+    table = hit_rates(frame)
+    assert table["group"].tolist() == [11, 36]
+    assert table["exposures"].tolist() == [4, 1] and table["hits"].tolist() == [2, 1]
+    assert table["expected"].tolist() == pytest.approx([11 / 36, 1.0])
+    interval = binomtest(2, 4).proportion_ci(confidence_level=0.9)
+    low = hit_rates(frame, confidence=0.9).iloc[0]
+    assert (low["ci_low"], low["ci_high"]) == pytest.approx((interval.low, interval.high))
+    binned = hit_rates(frame, bins=2)
+    assert binned["exposures"].tolist() == [4, 1]
+
+
+def test_stats_writes_csv_and_parquet(tmp_path, studio):
+    out_csv, out_parquet = tmp_path / "t.csv", tmp_path / "t.parquet"
+    result = CliRunner().invoke(stats, [str(STUDIO), str(GOOD[0]), "--csv", str(out_csv),
+                                        "--parquet", str(out_parquet), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    read = pd.read_csv(out_csv)
+    assert len(read) == 98 + 31 and list(read.columns) == list(DTYPES)
+    parquet = pd.read_parquet(out_parquet)
+    assert len(parquet) == 98 + 31
+    assert list(parquet["blot_points"].iloc[3]) == list(studio["blot_points"].iloc[3])
+
+
+def test_stats_to_stdout_and_skipped_files(tmp_path):
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 1 point match\n\n Game 1\n a : 0    b : 0\n  1) 31: 8/x5\n")
+    result = CliRunner().invoke(stats, [str(SAMPLES / "mac_cr_right_starts.mat"), str(bad)])
+    assert result.exit_code == 1
+    assert "skipped" in result.stderr and "bad.mat" in result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split(",")[:3] == ["file", "match_id", "match_length"]
+    assert len(lines) == 1 + 8
