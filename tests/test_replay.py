@@ -182,3 +182,26 @@ def test_points_outside_the_board_are_illegal_not_a_crash():
     assert "no point 30" in error.message
     error = only_error(replay_text("  1) 31: 13/99\n"))
     assert "no point 99" in error.message
+
+
+def test_a_merged_move_the_board_cannot_settle_is_reported_as_ambiguous():
+    # No '*' anywhere: bob's 13/6 with 4-3 goes via his 9-point (alice's blot: a hit) or
+    # via his 10-point (no hit); the game ends at once, so nothing settles it.
+    error = only_error(replay_text("  1) 62: 24/16                   43: 13/6\n"
+                                   "                                  Wins 1 point\n"))
+    assert (error.kind, error.line, error.column) == ("ambiguous", 5, 34)
+    assert "13/9*" in error.message and "13/10" in error.message
+
+
+def test_the_next_play_settles_a_merged_move():
+    # Alice's next play enters from the bar, so bob's 13/6 must have hit on the way.
+    game = replay_text("  1) 62: 24/16                   43: 13/6\n"
+                       "  2) 31: bar/22 6/5\n").games[0]
+    assert not game.errors
+    assert str(game.turns[1].play) == "13/9* 9/6"
+
+
+def test_hit_marks_settle_a_merged_move_in_a_file_that_marks_hits():
+    game = replay_text("  1) 62: 24/16                   43: 13/9*/6\n"
+                       "                                  Wins 1 point\n").games[0]
+    assert not game.errors and game.turns[1].play.moves[0].hit
