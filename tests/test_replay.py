@@ -202,6 +202,13 @@ def test_the_next_play_settles_a_merged_move():
 
 
 def test_hit_marks_settle_a_merged_move_in_a_file_that_marks_hits():
-    game = replay_text("  1) 62: 24/16                   43: 13/9*/6\n"
-                       "                                  Wins 1 point\n").games[0]
-    assert not game.errors and game.turns[1].play.moves[0].hit
+    # The match marks hits (game 2 has a '*'), so game 1's unmarked 13/6 went via 10.
+    text = (HEADER.format(length=5)
+            + "  1) 62: 24/16                   43: 13/6\n"
+            + "                                  Wins 1 point\n\n"
+            + " Game 2\n alice : 0                       bob : 1\n"
+            + "  1) 62: 24/16                   43: 13/9*/6\n")
+    first, second = replay_match(parse_mat(text)[0]).games
+    assert not first.errors and not second.errors
+    assert str(first.turns[1].play) == "13/10 10/6"
+    assert str(second.turns[1].play) == "13/9* 9/6"
