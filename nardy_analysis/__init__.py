@@ -10,6 +10,6 @@ from .rules import LENIENT, STANDARD, TAVLA, Rules
 
 __all__ = ["ALL_ROLLS", "DecodeError", "IllegalPlayError", "LENIENT", "Move", "NardyError",
            "NotationError", "Play", "Position", "PositionIdError", "ReplayedGame",
-           "ReplayedMatch", "ReplayedTurn", "Rules", "RuleViolation", "STANDARD", "TAVLA",
+           "ReplayedMatch", "ReplayedTurn", "Roll", "Rules", "RuleViolation", "STANDARD", "TAVLA",
            "match_from_id", "match_id", "parse_mat", "parse_xgid", "position_from_id",
            "position_id", "read_mat", "replay_file", "replay_match", "xgid"]

@@ -19,8 +19,6 @@ from .shots import shots as find_shots
 from .shots import throws
 from .sources import match_files
 
-_files = match_files  # kept until every command imports match_files from .sources
-
 def _error(kind: str, message: str, line: int = 0, column: int = 0, text: str = "") -> dict:
     return {"game": None, "move": None, "line": line, "column": column, "text": text,
             "kind": kind, "message": message, "position_id": None}
@@ -66,7 +64,7 @@ class _Commands(click.Group):
     """The command group; commands in other modules are imported only when used, so that
     ``nardy replay`` does not wait for pandas and matplotlib to load."""
 
-    LAZY = {"stats": "frames", "plot": "plots"}
+    LAZY = {"stats": "frames", "plot": "plots", "audit": "audit"}
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(self.LAZY))

@@ -73,15 +73,13 @@ from pathlib import Path
 import click
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
-from .errors import NardyError
 from .ids import position_id
 from .position import BAR, OFF, Position
 from .replay import ReplayedMatch, ReplayedTurn, replay_file
 from .rules import Rules
 from .shots import shots
-from .sources import match_files
+from .sources import match_files, read_each
 
 DTYPES = {
     "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
@@ -268,15 +266,7 @@ def stats(paths, csv_file, parquet_file, progress):
     2 for usage errors.
     """
 
-    files = match_files(paths)
-    show = progress if progress is not None else len(files) > 1
-    frames, skipped = [], 0
-    for path in tqdm(files, disable=not show, unit="file", file=sys.stderr):
-        try:
-            frames.append(turns_frame(path))
-        except (NardyError, OSError) as error:
-            skipped += 1
-            click.echo(f"skipped {path}: {error}", err=True)
+    frames, skipped = read_each(paths, turns_frame, progress)
     frame = pd.concat(frames, ignore_index=True) if frames else turns_frame([])
     if parquet_file:
         frame.to_parquet(parquet_file, index=False)

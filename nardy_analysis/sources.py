@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable, TypeVar
+
+from tqdm import tqdm
+
+from .errors import NardyError
+
+T = TypeVar("T")
 
 PATTERNS = ("*.mat", "*.txt")
 """File names searched for in folders."""
@@ -28,3 +34,23 @@ def match_files(paths: Iterable[str | Path]) -> list[Path]:
         else:
             found.append(path)
     return found
+
+
+def read_each(paths: Iterable[str | Path], build: Callable[[Path], T],
+              progress: bool | None = None) -> tuple[list[T], int]:
+    """``build(path)`` for every match file named, with a progress bar on stderr.
+
+    A file that cannot be read (``NardyError`` or ``OSError``) is reported on stderr and
+    skipped. The bar shows by default when there are several files and stderr is a
+    terminal. Returns the results and how many files were skipped.
+    """
+    files = match_files(paths)
+    show = progress if progress is not None else len(files) > 1 and sys.stderr.isatty()
+    results, skipped = [], 0
+    for path in tqdm(files, disable=not show, unit="file", file=sys.stderr):
+        try:
+            results.append(build(path))
+        except (NardyError, OSError) as error:
+            skipped += 1
+            print(f"skipped {path}: {error}", file=sys.stderr)
+    return results, skipped

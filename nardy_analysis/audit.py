@@ -1,0 +1,806 @@
+"""Dice fairness audit: are the rolls in a set of match records what fair dice would throw?
+
+The data source and the statistics are separate. :func:`rolls_frame` turns replayed matches
+into a tidy frame with one row per roll; :func:`dice_tests` takes such a frame (from match
+files, from :func:`simulate_rolls`, or from anywhere else) and returns one row per test and
+group; :func:`audit_dice` does both and returns a :class:`DiceAudit` report with a text summary
+and plots. ``nardy audit`` is the command line (:func:`audit`).
+
+Which rolls count: every roll a player threw, dances and unknown (``???``) plays included. The
+opening roll of a game is left out by default: under standard rules it cannot be a double
+(each player throws one die; RULES.md), so counting it would bias the doubles test. A ``.mat``
+file does not say which die is which, so 2-1 and 1-2 are one roll class: 21 classes, each
+double 1/36, every other class 2/36.
+
+The tests (``test`` column), each on every group (``all`` rolls, then each player or site):
+
+============== ======================================================================
+doubles        Doubles count against 1/6 of the rolls: exact two-sided binomial test
+               (``scipy.stats.binomtest``).
+roll_classes   The 21 roll classes against 1/36 (doubles) and 2/36 (others): Pearson
+               chi-square test of fit, 20 degrees of freedom (``scipy.stats.chisquare``).
+faces          Each face of the 2n dice against 1/6: Pearson chi-square, 5 degrees of freedom
+               (``scipy.stats.chisquare``); the two dice of a fair roll are independent.
+pips           Mean pips per roll (a double counts four times) against 294/36 = 8.1667:
+               z-test with the exact variance of one roll, 665/36 = 18.47 pips squared,
+               computed from the 36 equally likely throws (``scipy.stats.norm``).
+serial         Doubles after doubles: consecutive rolls of the same player in one game,
+               2x2 table (previous roll double or not x this roll double or not), Pearson
+               chi-square test of independence without continuity correction
+               (``scipy.stats.chi2_contingency``), or Fisher's exact test
+               (``scipy.stats.fisher_exact``) when an expected count is below 5.
+bar_entry      Rolls thrown with checkers on the bar: did at least one checker enter? With
+               k of the opponent's home points closed, a roll enters at least one checker
+               unless both dice show closed points, probability (36 - k^2)/36, whatever the
+               number of checkers on the bar. Poisson-binomial test (below).
+hits_on_blots  Rolls thrown while the opponent has a blot: was the roll one that can hit
+               (a legal play of it hits)? Probability ``shots(position).count / 36`` from
+               :func:`nardy_analysis.shots.shots`. Counting hitting rolls rather than hits
+               made keeps the player's choice (not hitting) out of a test of the dice.
+============== ======================================================================
+
+Poisson-binomial test (bar_entry, hits_on_blots): ``n`` rolls with success probabilities
+``p_i``; rolls with ``p_i`` 0 or 1 say nothing and are left out. Up to 10,000 rolls the exact
+distribution of the number of successes is computed by convolving the binomial distributions
+of the rolls sharing each ``p_i`` (``scipy.stats.binom.pmf``, ``numpy.convolve``) and the
+two-sided p-value sums the outcomes no more likely than the one observed (the rule of
+``scipy.stats.binomtest``); above 10,000 the normal approximation with continuity correction
+is used. Each ``p_i`` is fixed by the position, which earlier rolls shaped, so the sum of
+``y_i - p_i`` is a martingale under fair dice: the normal approximation holds by the
+martingale central limit theorem, and the exact distribution treats the ``p_i`` as given.
+
+Columns of the results: ``test``, ``group``, ``n`` (rolls, or dice for ``faces``, or pairs for
+``serial``), ``observed`` and ``expected`` (see below), ``statistic``, ``p_value``,
+``p_adjusted`` (Benjamini-Hochberg over every p-value of the report,
+``scipy.stats.false_discovery_control``), ``effect`` with a 95% confidence interval
+``ci_low``..``ci_high``, ``cell``, ``method`` and ``note``. ``effect`` is always observed minus
+expected per roll (a difference of rates, or of pips per roll):
+
+============== ====================================== =======================================
+test           observed / expected                    effect (95% CI)
+============== ====================================== =======================================
+doubles        doubles                                doubles rate - 1/6 (Clopper-Pearson)
+roll_classes   count of the class furthest from its   its rate - 1/36 or 2/36 (Clopper-
+               expectation (``cell``, by standardised Pearson; the cell is chosen by the
+               residual)                              data, so the interval is optimistic)
+faces          count of the face furthest from 2n/6   its rate per die - 1/6 (Clopper-Pearson)
+pips           mean pips per roll / 8.1667            mean - 8.1667 (normal, sample s.d.)
+serial         doubles after doubles / under          doubles rate after a double - after a
+               independence                           non-double (Wald)
+bar_entry      rolls that entered / sum of p_i        (observed - expected) / n (normal,
+hits_on_blots  hitting rolls / sum of p_i             sample s.d. of the residuals)
+============== ====================================== =======================================
+
+Too few rolls: a chi-square test whose expected counts fall below 5 in a cell, or a z-test
+on fewer than 30 rolls, gets no p-value, only a ``note`` saying so; an exact test that could
+not reach p < 0.05 whatever the dice showed keeps its p-value and says so in ``note``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+from typing import Iterable
+
+import click
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from . import audit_plots
+from .errors import NardyError
+from .position import ALL_ROLLS, BAR
+from .records import MatchRecord
+from .replay import ReplayedMatch, replay_file, replay_match
+from .shots import shots
+from .sources import match_files, read_each
+
+TESTS = ("doubles", "roll_classes", "faces", "pips", "serial", "bar_entry", "hits_on_blots")
+"""The tests, in report order."""
+
+ROLL_COLUMNS = ("file", "match", "game", "move", "player", "roll_high", "roll_low", "opening")
+"""Columns :func:`dice_tests` needs in its rolls frame."""
+
+ROLLS_DTYPES = {
+    "file": "object", "match": "int64", "game": "int64", "move": "Int64", "side": "int64",
+    "player": "object", "site": "object", "dice": "object", "roll_high": "int64",
+    "roll_low": "int64", "opening": "bool", "on_bar": "Int64", "closed_points": "Int64",
+    "entered": "boolean", "shots": "Int64", "hitting_roll": "boolean",
+}
+"""The columns of :func:`rolls_frame` in order, with their pandas dtypes."""
+
+ALPHA = 0.05
+"""Level of the notes and of the flags in summaries and plots."""
+
+EXACT_LIMIT = 10_000
+"""Largest number of rolls for the exact Poisson-binomial distribution."""
+
+# The 36 equally likely throws, as the 21 classes of ALL_ROLLS.
+_CLASS = np.zeros((7, 7), dtype=np.int64)
+for _i, _roll in enumerate(ALL_ROLLS):
+    _CLASS[_roll.high, _roll.low] = _i
+_THROWS = np.array([1 if r.is_double else 2 for r in ALL_ROLLS])  # throws of 36 per class
+CLASS_PROBABILITY = _THROWS / 36
+"""Probability (0..1) of each roll class of ``ALL_ROLLS`` with fair dice."""
+_DOUBLE = np.array([r.is_double for r in ALL_ROLLS])
+_PIPS = np.array([r.pips for r in ALL_ROLLS], dtype=float)
+_FACES = np.array([[(r.high == f) + (r.low == f) for f in range(1, 7)] for r in ALL_ROLLS],
+                  dtype=float)  # class x face: how many dice of the roll show the face
+MEAN_PIPS = float(CLASS_PROBABILITY @ _PIPS)
+"""Mean pips per roll with fair dice, 294/36 = 8.1667 (a double counts four times)."""
+VAR_PIPS = float(CLASS_PROBABILITY @ (_PIPS - MEAN_PIPS) ** 2)
+"""Variance of the pips of one roll with fair dice, 665/36 = 18.47 pips squared."""
+
+_Z = stats.norm.ppf(1 - ALPHA / 2)
+
+
+# -- the rolls ---------------------------------------------------------------------------------
+
+def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True) -> pd.DataFrame:
+    """One row per roll written in the replayed matches.
+
+    Parameters
+    ----------
+    matches : iterable of ReplayedMatch
+    positions : bool
+        Fill the columns that need the replayed position before each roll (bar entry and
+        shots). Shots cost a legal-play search per roll, so this is the slow part.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``file``, ``match`` (1-based index of the match in its file), ``game`` (number as
+        written), ``move`` (the ``N)`` label), ``side`` (0 left column, 1 right), ``player``
+        (name; ``player 1``/``player 2`` when the file has none), ``site`` (the ``Site`` tag,
+        ``unknown`` without one), ``dice`` (the roll's notation, larger die first),
+        ``roll_high``, ``roll_low`` (the dice, 1..6), ``opening`` (first roll of its game),
+        and from the positions: ``on_bar`` (roller's checkers on the bar), ``closed_points``
+        (opponent's home points with two or more checkers, when the roller is on the bar),
+        ``entered`` (the roll enters a checker), ``shots`` (throws out of 36 that can hit,
+        when the opponent has a blot), ``hitting_roll`` (the roll can hit). The position
+        columns are missing (NA) for rolls not replayed (after a rule violation, or
+        ``positions=False``).
+
+    Notes
+    -----
+    Rolls come from the records, so the rolls of a game cut short by a rule violation all
+    count; positions exist only up to the violation.
+    """
+    rows = []
+    seen_files: dict[str, int] = {}
+    cache: dict = {}
+    for match in matches:
+        record = match.record
+        file = record.file or ""
+        seen_files[file] = seen_files.get(file, 0) + 1
+        names = [name or f"player {side + 1}" for side, name in enumerate(record.names)]
+        site = record.tags.get("Site", "").strip() or "unknown"
+        for game in match.games:
+            replayed = {id(t.record): t for t in game.turns}
+            for index, turn in enumerate(game.record.turns):
+                roll = turn.roll
+                row = [file, seen_files[file], game.number, turn.move, turn.player,
+                       names[turn.player], site, str(roll), roll.high, roll.low, index == 0]
+                done = replayed.get(id(turn))
+                row += (_position_facts(done.before, roll, match.rules, cache)
+                        if positions and done is not None else [pd.NA] * 5)
+                rows.append(row)
+    return pd.DataFrame(rows, columns=list(ROLLS_DTYPES)).astype(ROLLS_DTYPES)
+
+
+def _position_facts(before, roll, rules, cache) -> list:
+    """``on_bar, closed_points, entered, shots, hitting_roll`` for a roll thrown in ``before``.
+
+    A die ``d`` enters on the roller's point ``25 - d``, the opponent's point ``d``.
+    """
+    me, opponent = before.on_roll, before.opponent
+    closed = entered = pd.NA
+    if me[BAR]:
+        closed = sum(opponent[d] >= 2 for d in range(1, 7))
+        entered = opponent[roll.high] < 2 or opponent[roll.low] < 2
+    count = hitting = pd.NA
+    if 1 in opponent[1:25]:
+        key = (before, rules)
+        if key not in cache:
+            cache[key] = shots(before, rules)
+        found = cache[key]
+        count, hitting = found.count, roll in found.rolls
+    return [me[BAR], closed, entered, count, hitting]
+
+
+def simulate_rolls(n: int, *, players: int = 1, doubles: float | None = None,
+                   faces=None, positions: bool = True, seed=None) -> pd.DataFrame:
+    """Simulated rolls in the frame of :func:`rolls_frame`, from fair or loaded dice.
+
+    Parameters
+    ----------
+    n : int
+        Rolls per player.
+    players : int
+        Players, named ``sim 1``, ``sim 2``, ... (each one game of ``n`` rolls).
+    doubles : float, optional
+        Probability (0..1) of a double; the six doubles share it equally and the 15 other
+        classes share the rest equally. Default: what ``faces`` gives (1/6 for fair dice).
+    faces : sequence of 6 floats, optional
+        Probability of each face 1..6 of each die (both dice alike and independent).
+    positions : bool
+        Also simulate the position columns: about 10% of rolls are thrown from the bar
+        against 1..5 random closed points (``entered`` decided by the dice), about 40% at a
+        random set of hitting roll classes (``hitting_roll`` decided by the dice).
+    seed : int or numpy.random.Generator, optional
+
+    Returns
+    -------
+    pandas.DataFrame
+        With ``opening`` all False, so every roll is tested.
+    """
+    rng = np.random.default_rng(seed)
+    face = np.full(6, 1 / 6) if faces is None else np.asarray(faces, float) / np.sum(faces)
+    prob = np.array([face[r.high - 1] * face[r.low - 1] * (1 if r.is_double else 2)
+                     for r in ALL_ROLLS])
+    if doubles is not None:
+        prob = np.where(_DOUBLE, prob / prob[_DOUBLE].sum() * doubles,
+                        prob / prob[~_DOUBLE].sum() * (1 - doubles))
+    total = n * players
+    classes = rng.choice(len(ALL_ROLLS), size=total, p=prob / prob.sum())
+    high = np.array([r.high for r in ALL_ROLLS])[classes]
+    low = np.array([r.low for r in ALL_ROLLS])[classes]
+    frame = pd.DataFrame({
+        "file": "simulated", "match": 1, "game": 1, "move": np.tile(np.arange(1, n + 1), players),
+        "side": 0, "player": np.repeat([f"sim {i + 1}" for i in range(players)], n),
+        "site": "simulated", "dice": np.array([str(r) for r in ALL_ROLLS])[classes],
+        "roll_high": high, "roll_low": low, "opening": False})
+    if positions:
+        every = np.arange(total)
+        bar = rng.random(total) < 0.1
+        closed = rng.random((total, 6)).argsort(axis=1) < rng.integers(1, 6, total)[:, None]
+        exposed = rng.random(total) < 0.4
+        hitters = rng.random((exposed.sum(), len(ALL_ROLLS))) < rng.random((exposed.sum(), 1))
+        count, hits = np.zeros(total, dtype=np.int64), np.zeros(total, dtype=bool)
+        count[exposed] = hitters @ _THROWS
+        hits[exposed] = hitters[np.arange(len(hitters)), classes[exposed]]
+        frame["on_bar"] = bar.astype(np.int64)
+        frame["closed_points"] = pd.arrays.IntegerArray(closed.sum(axis=1), ~bar)
+        frame["entered"] = pd.arrays.BooleanArray(
+            ~(closed[every, high - 1] & closed[every, low - 1]), ~bar)
+        frame["shots"] = pd.arrays.IntegerArray(count, ~exposed)
+        frame["hitting_roll"] = pd.arrays.BooleanArray(hits, ~exposed)
+    return frame.astype({column: kind for column, kind in ROLLS_DTYPES.items() if column in frame})
+
+
+# -- the statistics ----------------------------------------------------------------------------
+
+def dice_tests(rolls: pd.DataFrame, by: str | None = None,
+               include_opening: bool = False) -> pd.DataFrame:
+    """Run every test of the module docstring on every group of rolls.
+
+    Parameters
+    ----------
+    rolls : pandas.DataFrame
+        One row per roll with at least the columns of :data:`ROLL_COLUMNS` (as made by
+        :func:`rolls_frame` or :func:`simulate_rolls`). With ``entered``/``closed_points``
+        the bar_entry test is run, with ``hitting_roll``/``shots`` the hits_on_blots test.
+    by : str, optional
+        A column to group by as well as ``all`` (``"player"`` or ``"site"``).
+    include_opening : bool
+        Count the opening roll of each game (for variants that allow an opening double).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test and group, tests in :data:`TESTS` order, ``all`` first; columns as
+        in the module docstring.
+
+    Raises
+    ------
+    NardyError
+        A needed column is missing.
+    """
+    missing = [c for c in ROLL_COLUMNS + ((by,) if by else ()) if c not in rolls.columns]
+    if missing:
+        raise NardyError(f"the rolls frame lacks the column(s) {', '.join(missing)}")
+    if not include_opening:
+        rolls = rolls[~rolls["opening"].to_numpy(bool)]
+    names, codes = _group_codes(rolls, by)
+    classes = _classes(rolls)
+    counts = _by_group(codes, classes, len(names), len(ALL_ROLLS))
+    parts = [_doubles(counts), _roll_classes(counts), _faces(counts), _pips(counts),
+             _serial(rolls, codes, len(names), _DOUBLE[classes])]
+    for test, prob, success in (("bar_entry", _entry_probability(rolls), "entered"),
+                                ("hits_on_blots", _shot_probability(rolls), "hitting_roll")):
+        if prob is not None:
+            hit = rolls[success].to_numpy(float, na_value=np.nan)
+            parts.append(_poisson_binomial(test, prob, hit, codes, len(names)))
+    frame = pd.concat([part.assign(group=names) for part in parts], ignore_index=True)
+    frame["n"] = frame["n"].astype(np.int64)
+    frame["p_adjusted"] = np.nan
+    tested = frame["p_value"].notna()
+    if tested.any():
+        frame.loc[tested, "p_adjusted"] = stats.false_discovery_control(
+            frame.loc[tested, "p_value"].to_numpy(float), method="bh")
+    columns = ["test", "group", "n", "observed", "expected", "statistic", "p_value",
+               "p_adjusted", "effect", "ci_low", "ci_high", "cell", "method", "note"]
+    return frame[columns]
+
+
+def _group_codes(rolls: pd.DataFrame, by: str | None) -> tuple[list[str], np.ndarray]:
+    """Group names (``all`` first) and, per roll, the code of its group (0 when ungrouped)."""
+    if by is None:
+        return ["all"], np.zeros(len(rolls), dtype=np.int64)
+    codes, uniques = pd.factorize(rolls[by].astype(str), sort=True)
+    return ["all", *uniques], codes + 1
+
+
+def _classes(rolls: pd.DataFrame) -> np.ndarray:
+    """Index in ``ALL_ROLLS`` of each roll's class."""
+    return _CLASS[rolls["roll_high"].to_numpy(np.int64), rolls["roll_low"].to_numpy(np.int64)]
+
+
+def _by_group(codes: np.ndarray, values: np.ndarray, groups: int, size: int) -> np.ndarray:
+    """``groups x size`` counts of ``values`` per group; row 0 (``all``) sums the others."""
+    table = np.bincount(codes * size + values, minlength=groups * size)
+    table = table.reshape(groups, size).astype(float)
+    if groups > 1:
+        table[0] = table[1:].sum(axis=0)
+    return table
+
+
+def _frame(test, n, observed, expected, statistic, p_value, effect, low, high, method,
+           note, cell=None) -> pd.DataFrame:
+    return pd.DataFrame({"test": test, "n": n, "observed": observed, "expected": expected,
+                         "statistic": statistic, "p_value": p_value, "effect": effect,
+                         "ci_low": low, "ci_high": high, "cell": cell, "method": method,
+                         "note": note})
+
+
+def _clopper_pearson(k, n) -> tuple[np.ndarray, np.ndarray]:
+    """95% Clopper-Pearson interval of a rate k/n (Clopper and Pearson 1934, via beta
+    quantiles; the interval of ``scipy.stats.binomtest(...).proportion_ci("exact")``)."""
+    k, n = np.asarray(k, float), np.asarray(n, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low = np.where(k > 0, stats.beta.ppf(ALPHA / 2, k, n - k + 1), 0.0)
+        high = np.where(k < n, stats.beta.ppf(1 - ALPHA / 2, k + 1, n - k), 1.0)
+    empty = n == 0
+    return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
+
+
+def _rate(k, n):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, k / np.where(n > 0, n, 1), np.nan)
+
+
+def _binomial_pvalue(k: int, n: int, p: float) -> float:
+    return stats.binomtest(int(k), int(n), p).pvalue
+
+
+def _doubles(counts: np.ndarray) -> pd.DataFrame:
+    """Exact binomial test of the doubles count against 1/6 (``scipy.stats.binomtest``)."""
+    n = counts.sum(axis=1)
+    k = counts[:, _DOUBLE].sum(axis=1)
+    p_value, note = np.full(len(n), np.nan), [""] * len(n)
+    for g in range(len(n)):
+        if n[g] == 0:
+            note[g] = "no rolls"
+            continue
+        p_value[g] = _binomial_pvalue(k[g], n[g], 1 / 6)
+        if n[g] < 100 and min(_binomial_pvalue(0, n[g], 1 / 6),
+                              _binomial_pvalue(n[g], n[g], 1 / 6)) > ALPHA:
+            note[g] = f"too few rolls: no count of doubles in {int(n[g])} rolls gives p < {ALPHA}"
+    low, high = _clopper_pearson(k, n)
+    rate = _rate(k, n)
+    return _frame("doubles", n, k, n / 6, rate, p_value, rate - 1 / 6, low - 1 / 6,
+                  high - 1 / 6, "exact binomial test (scipy.stats.binomtest), p = 1/6", note)
+
+
+def _fit(test: str, counts: np.ndarray, prob: np.ndarray, n: np.ndarray, labels, needed: int,
+         method: str) -> pd.DataFrame:
+    """Pearson chi-square test of fit of each row of ``counts`` (``scipy.stats.chisquare``).
+
+    ``n`` is the number of trials per row (dice or rolls); rows whose smallest expected
+    count is below 5 (fewer than ``needed`` rolls) get a note instead of a p-value.
+    """
+    expected = n[:, None] * prob
+    enough = expected.min(axis=1) >= 5
+    statistic = np.full(len(n), np.nan)
+    p_value = np.full(len(n), np.nan)
+    if enough.any():
+        result = stats.chisquare(counts[enough], expected[enough], axis=1)
+        statistic[enough], p_value[enough] = result.statistic, result.pvalue
+    with np.errstate(invalid="ignore", divide="ignore"):
+        residual = np.where(expected > 0, (counts - expected) / np.sqrt(expected), 0.0)
+    cell = np.abs(residual).argmax(axis=1)
+    rows = np.arange(len(n))
+    observed = counts[rows, cell]
+    low, high = _clopper_pearson(observed, n)
+    rate = _rate(observed, n)
+    note = ["" if ok else "no rolls" if size == 0 else
+            f"too few rolls: an expected count is below 5 (needs at least {needed} rolls)"
+            for ok, size in zip(enough, counts.sum(axis=1))]
+    return _frame(test, n, observed, expected[rows, cell], statistic, p_value,
+                  rate - prob[cell], low - prob[cell], high - prob[cell], method, note,
+                  [labels[c] if size else None for c, size in zip(cell, n)])
+
+
+def _roll_classes(counts: np.ndarray) -> pd.DataFrame:
+    """The 21 roll classes against 1/36 and 2/36: Pearson chi-square, 20 d.f."""
+    return _fit("roll_classes", counts, CLASS_PROBABILITY, counts.sum(axis=1),
+                [str(r) for r in ALL_ROLLS], 180,
+                "Pearson chi-square test of fit, 20 d.f. (scipy.stats.chisquare)")
+
+
+def _faces(counts: np.ndarray) -> pd.DataFrame:
+    """The faces of the 2n dice against 1/6 each: Pearson chi-square, 5 d.f."""
+    faces = counts @ _FACES
+    return _fit("faces", faces, np.full(6, 1 / 6), faces.sum(axis=1),
+                [f"face {f}" for f in range(1, 7)], 15,
+                "Pearson chi-square test of fit of the 2n dice, 5 d.f. (scipy.stats.chisquare)")
+
+
+def _pips(counts: np.ndarray) -> pd.DataFrame:
+    """Mean pips per roll: z = (mean - 294/36) / sqrt(665/36 / n), two-sided normal p-value.
+
+    The confidence interval of the mean uses the sample standard deviation.
+    """
+    n = counts.sum(axis=1)
+    total = counts @ _PIPS
+    squares = counts @ _PIPS ** 2
+    mean = _rate(total, n)
+    enough = n >= 30
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.where(enough, (mean - MEAN_PIPS) / np.sqrt(VAR_PIPS / n), np.nan)
+        sd = np.sqrt(np.maximum(squares - n * mean ** 2, 0) / (n - 1))
+        half = _Z * sd / np.sqrt(n)
+    p_value = 2 * stats.norm.sf(np.abs(z))
+    note = ["" if ok else "no rolls" if size == 0 else
+            "too few rolls for the normal approximation (fewer than 30)"
+            for ok, size in zip(enough, n)]
+    effect = mean - MEAN_PIPS
+    return _frame("pips", n, mean, np.where(n > 0, MEAN_PIPS, np.nan), z, p_value, effect,
+                  effect - half, effect + half,
+                  "z-test, exact variance 665/36 of one roll (scipy.stats.norm)", note)
+
+
+def _serial(rolls: pd.DataFrame, codes: np.ndarray, groups: int,
+            double: np.ndarray) -> pd.DataFrame:
+    """Doubles after doubles: 2x2 test of independence of consecutive rolls of one player.
+
+    Pairs are consecutive rolls of one player in one game (``file``, ``match``, ``game``,
+    ``player``), in frame order. Pearson chi-square without continuity correction
+    (``scipy.stats.chi2_contingency``), or Fisher's exact test (``scipy.stats.fisher_exact``)
+    when an expected count is below 5.
+    """
+    previous = (pd.Series(double, index=rolls.index)
+                .groupby([rolls["file"], rolls["match"], rolls["game"], rolls["player"]],
+                         sort=False).shift(1))
+    paired = previous.notna().to_numpy()
+    cell = 2 * (~previous[paired].astype(bool).to_numpy()) + (~double[paired])
+    tables = _by_group(codes[paired], cell.astype(np.int64), groups, 4)
+    n, observed, expected, statistic, p_value, method, note = ([] for _ in range(7))
+    after_double = tables[:, 0] + tables[:, 1]
+    after_other = tables[:, 2] + tables[:, 3]
+    for table in tables.reshape(groups, 2, 2):
+        total = table.sum()
+        rows, cols = table.sum(axis=1), table.sum(axis=0)
+        n.append(total)
+        observed.append(table[0, 0])
+        if total == 0 or rows.min() == 0 or cols.min() == 0:
+            expected.append(rows[0] * cols[0] / total if total else np.nan)
+            statistic.append(np.nan)
+            p_value.append(np.nan)
+            method.append("")
+            note.append("no pairs of consecutive rolls" if total == 0 else
+                        "too few rolls: no doubles or only doubles, nothing to compare")
+            continue
+        expect = np.outer(rows, cols) / total
+        expected.append(expect[0, 0])
+        if expect.min() < 5:
+            result = stats.fisher_exact(table)
+            method.append("Fisher's exact test, 2x2 (scipy.stats.fisher_exact)")
+            note.append("few pairs (an expected count below 5): exact test, little power")
+        else:
+            note.append("")
+            result = stats.chi2_contingency(table, correction=False)
+            method.append("Pearson chi-square test of independence, 2x2, 1 d.f. "
+                          "(scipy.stats.chi2_contingency)")
+        statistic.append(result.statistic)
+        p_value.append(result.pvalue)
+    rate_d = _rate(tables[:, 0], after_double)
+    rate_o = _rate(tables[:, 2], after_other)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = _Z * np.sqrt(rate_d * (1 - rate_d) / after_double
+                            + rate_o * (1 - rate_o) / after_other)
+    effect = rate_d - rate_o
+    return _frame("serial", n, observed, expected, statistic, p_value, effect, effect - half,
+                  effect + half, method, note)
+
+
+def _entry_probability(rolls: pd.DataFrame) -> np.ndarray | None:
+    """(36 - k^2)/36 for rolls thrown from the bar against k closed points, else NaN."""
+    if "closed_points" not in rolls.columns or "entered" not in rolls.columns:
+        return None
+    closed = rolls["closed_points"].to_numpy(float, na_value=np.nan)
+    return (36 - closed ** 2) / 36
+
+
+def _shot_probability(rolls: pd.DataFrame) -> np.ndarray | None:
+    """shots/36 for rolls thrown while the opponent has a blot, else NaN."""
+    if "shots" not in rolls.columns or "hitting_roll" not in rolls.columns:
+        return None
+    return rolls["shots"].to_numpy(float, na_value=np.nan) / 36
+
+
+def poisson_binomial_test(successes: int, probabilities) -> tuple[float, str]:
+    """Two-sided test of a count of successes in independent trials with unequal chances.
+
+    Parameters
+    ----------
+    successes : int
+        Trials that succeeded.
+    probabilities : array-like of float
+        Success probability (0..1) of each trial.
+
+    Returns
+    -------
+    p_value : float
+    method : str
+        ``"exact"`` (up to :data:`EXACT_LIMIT` trials: the distribution of the count is the
+        convolution of the binomial distributions of the trials sharing each probability,
+        ``scipy.stats.binom.pmf`` and ``numpy.convolve``; the p-value sums the outcomes no
+        more likely than the observed one, relative tolerance 1e-7, as
+        ``scipy.stats.binomtest`` does) or ``"normal"`` (more trials: normal approximation
+        with continuity correction, ``scipy.stats.norm``).
+    """
+    (p_value,), method = _poisson_binomial_pvalues(np.asarray(probabilities, float),
+                                                   [successes])
+    return p_value, method
+
+
+def _poisson_binomial_pvalues(p: np.ndarray, counts) -> tuple[list[float], str]:
+    """Two-sided p-values of several success counts (see :func:`poisson_binomial_test`)."""
+    if len(p) > EXACT_LIMIT:
+        mean, sd = p.sum(), np.sqrt((p * (1 - p)).sum())
+        return [min(1.0, 2 * stats.norm.sf(max(abs(k - mean) - 0.5, 0) / sd))
+                for k in counts], "normal"
+    values, sizes = np.unique(p, return_counts=True)
+    outcomes = np.concatenate([np.arange(size + 1) for size in sizes])
+    parts = stats.binom.pmf(outcomes, np.repeat(sizes, sizes + 1), np.repeat(values, sizes + 1))
+    pmf = np.ones(1)
+    for part in np.split(parts, np.cumsum(sizes + 1)[:-1]):
+        pmf = np.convolve(pmf, part)
+    return [min(1.0, pmf[pmf <= pmf[int(k)] * (1 + 1e-7)].sum()) for k in counts], "exact"
+
+
+def _poisson_binomial(test: str, prob: np.ndarray, success: np.ndarray, codes: np.ndarray,
+                      groups: int) -> pd.DataFrame:
+    """Observed successes against their exact probabilities, per group (see the module
+    docstring); rolls with probability 0 or 1 are left out."""
+    used = (prob > 0) & (prob < 1) & ~np.isnan(success)
+    prob, success, codes = prob[used], success[used], codes[used]
+    order = np.argsort(codes, kind="stable")
+    members = [order] + (np.split(order, np.searchsorted(codes[order], np.arange(2, groups)))
+                         if groups > 1 else [])
+    what = "rolls from the bar" if test == "bar_entry" else "rolls at an exposed blot"
+    rows = []
+    for index in members:
+        p, y = prob[index], success[index]
+        n = len(p)
+        if n == 0:
+            rows.append((0, 0.0, 0.0, np.nan, np.nan, np.nan, np.nan, np.nan, "",
+                         f"no {what} (or no positions)"))
+            continue
+        observed, expected = y.sum(), p.sum()
+        (p_value, *extremes), how = _poisson_binomial_pvalues(p, [observed, 0, n])
+        note = f"too few {what}: no count gives p < {ALPHA}" if min(extremes) > ALPHA else ""
+        half = _Z * np.std(y - p, ddof=1) / np.sqrt(n) if n > 1 else np.nan
+        effect = (observed - expected) / n
+        rows.append((n, observed, expected, (observed - expected) / np.sqrt((p * (1 - p)).sum()),
+                     p_value, effect, effect - half, effect + half,
+                     f"Poisson-binomial test, {how}", note))
+    return _frame(test, *zip(*rows))
+
+
+# -- the report --------------------------------------------------------------------------------
+
+@dataclass
+class DiceAudit:
+    """The result of :func:`audit_dice`.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        One row per test and group (see the module docstring).
+    rolls : pandas.DataFrame
+        The rolls tested (opening rolls already removed unless included).
+    by : str or None
+        The grouping column.
+    include_opening : bool
+    """
+
+    frame: pd.DataFrame
+    rolls: pd.DataFrame
+    by: str | None = None
+    include_opening: bool = False
+
+    def flagged(self, level: float = ALPHA) -> pd.DataFrame:
+        """Rows whose Benjamini-Hochberg adjusted p-value is below ``level``."""
+        return self.frame[self.frame["p_adjusted"] < level]
+
+    def cells(self, test: str = "roll_classes", group: str = "all") -> pd.DataFrame:
+        """Observed and expected counts of each roll class or face for one group.
+
+        Parameters
+        ----------
+        test : {"roll_classes", "faces"}
+        group : str
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``cell``, ``observed``, ``expected`` and ``low``/``high``, the central 95% range
+            of the count with fair dice (binomial quantiles, ``scipy.stats.binom.ppf``).
+        """
+        rolls = (self.rolls if group == "all"
+                 else self.rolls[self.rolls[self.by].astype(str) == group])
+        counts = np.bincount(_classes(rolls), minlength=len(ALL_ROLLS)).astype(float)
+        if test == "faces":
+            counts, prob, labels = counts @ _FACES, np.full(6, 1 / 6), list("123456")
+        elif test == "roll_classes":
+            prob, labels = CLASS_PROBABILITY, [str(r) for r in ALL_ROLLS]
+        else:
+            raise NardyError(f"cells are counted for roll_classes and faces, not {test!r}")
+        n = counts.sum()
+        return pd.DataFrame({"cell": labels, "observed": counts, "expected": n * prob,
+                             "low": stats.binom.ppf(ALPHA / 2, n, prob),
+                             "high": stats.binom.ppf(1 - ALPHA / 2, n, prob)})
+
+    def summary(self, level: float = ALPHA) -> str:
+        """A plain-text report: the tests over all rolls, then every flagged group."""
+        frame = self.frame
+        opening = "included" if self.include_opening else "excluded"
+        tested = int(frame["p_value"].notna().sum())
+        groups = f", {frame['group'].nunique() - 1} groups by {self.by}" if self.by else ""
+        lines = [f"Dice audit: {len(self.rolls):,} rolls (opening rolls {opening}){groups}; "
+                 f"Benjamini-Hochberg over {tested} p-values."]
+        lines += _table(frame[frame["group"] == "all"])
+        flagged = self.flagged(level)
+        if len(flagged) == 0:
+            lines.append(f"No test is significant at {level} after adjustment.")
+        else:
+            lines.append(f"Significant at {level} after adjustment ({len(flagged)}):")
+            lines += _table(flagged)
+        return "\n".join(lines)
+
+    def plot_faces(self, group: str = "all", ax=None):
+        """Face counts with the 95% range of fair dice; returns the Axes."""
+        return audit_plots.plot_cells(self.cells("faces", group), ax=ax,
+                                      title=f"Faces ({group})", xlabel="face")
+
+    def plot_roll_classes(self, group: str = "all", ax=None):
+        """Roll-class counts with the 95% range of fair dice; returns the Axes."""
+        return audit_plots.plot_cells(self.cells("roll_classes", group), ax=ax,
+                                      title=f"Roll classes ({group})", xlabel="roll")
+
+    def plot_doubles(self, ax=None, max_groups: int = 40):
+        """Doubles rate per group with 95% confidence intervals; returns the Axes."""
+        return audit_plots.plot_doubles(self.frame, ax=ax, max_groups=max_groups)
+
+    def plot_p_values(self, ax=None):
+        """Every p-value by test, flagged ones marked; returns the Axes."""
+        return audit_plots.plot_p_values(self.frame, ax=ax, level=ALPHA)
+
+    def to_html(self) -> str:
+        """A self-contained HTML report: summary, table and plots as embedded PNG."""
+        return audit_plots.report_html(self)
+
+
+def _table(frame: pd.DataFrame) -> list[str]:
+    def number(value: float) -> str:
+        return f"{value:>11,.0f}" if abs(value) >= 1000 else f"{value:>11.4g}"
+
+    lines = [f"  {'test':<14}{'group':<16}{'n':>8}{'observed':>11}{'expected':>11}"
+             f"{'p':>10}{'p adj.':>10}  effect [95% CI]"]
+    for row in frame.itertuples():
+        lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8}"
+                     f"{number(row.observed)}{number(row.expected)}{row.p_value:>10.3g}"
+                     f"{row.p_adjusted:>10.3g}  {row.effect:+.4f} "
+                     f"[{row.ci_low:+.4f}, {row.ci_high:+.4f}]"
+                     + (f" ({row.cell})" if isinstance(row.cell, str) else "")
+                     + (f"  {row.note}" if row.note else ""))
+    return lines
+
+
+def audit_dice(source, by: str | None = None, include_opening: bool = False,
+               positions: bool = True) -> DiceAudit:
+    """Audit the dice of match files, replayed matches or a rolls frame.
+
+    Parameters
+    ----------
+    source : pandas.DataFrame, or iterable of paths, ReplayedMatch or MatchRecord
+        A rolls frame (see :func:`rolls_frame`), or match files (folders are searched for
+        ``*.mat`` and ``*.txt``), replayed matches or match records, or one path.
+    by : {None, "player", "site"}
+        Test each player or site as well as all rolls together.
+    include_opening : bool
+        Count the opening roll of each game.
+    positions : bool
+        Replay positions for the bar_entry and hits_on_blots tests (slower).
+
+    Returns
+    -------
+    DiceAudit
+
+    Raises
+    ------
+    OSError, NardyError
+        A file cannot be read or parsed.
+    """
+    if isinstance(source, pd.DataFrame):
+        rolls = source
+    else:
+        rolls = rolls_frame(_replayed(source), positions)
+    frame = dice_tests(rolls, by, include_opening)
+    tested = rolls if include_opening else rolls[~rolls["opening"].to_numpy(bool)]
+    return DiceAudit(frame, tested, by, include_opening)
+
+
+def _replayed(source) -> Iterable[ReplayedMatch]:
+    if isinstance(source, (str, PathLike, ReplayedMatch, MatchRecord)):
+        source = [source]
+    for item in source:
+        if isinstance(item, ReplayedMatch):
+            yield item
+        elif isinstance(item, MatchRecord):
+            yield replay_match(item)
+        else:
+            for path in match_files([item]):
+                yield from replay_file(path)
+
+
+# -- the command line --------------------------------------------------------------------------
+
+@click.command("audit")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--by", type=click.Choice(["player", "site"]), default=None,
+              help="Test each player or each site as well as all rolls.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per test and group on stdout.")
+@click.option("--html", "html", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write a self-contained HTML report to this file.")
+@click.option("--include-opening", is_flag=True,
+              help="Count the opening roll of each game (variants with opening doubles).")
+@click.option("--positions/--no-positions", default=True,
+              help="Replay positions for the bar-entry and hits-on-blots tests (slower).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: several files and stderr a terminal).")
+def audit(paths, by, as_json, html, include_opening, positions, progress):
+    """Audit the dice of match files (or folders of *.mat and *.txt files) for fairness.
+
+    Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
+    entry and hits on exposed blots, with Benjamini-Hochberg adjusted p-values. Exit
+    status: 0 on success, 1 when a file could not be read (it is reported and skipped) or
+    no match file was found, 2 for usage errors.
+    """
+    frames, failed = read_each(paths, lambda path: rolls_frame(replay_file(path), positions),
+                               progress)
+    rolls = pd.concat(frames, ignore_index=True) if frames else rolls_frame([])
+    report = audit_dice(rolls, by, include_opening)
+    if as_json:
+        for record in report.frame.to_dict("records"):
+            click.echo(json.dumps({key: _json_value(value) for key, value in record.items()},
+                                  ensure_ascii=False))
+    else:
+        click.echo(report.summary())
+    if html:
+        Path(html).write_text(report.to_html(), encoding="utf-8")
+    sys.exit(1 if failed or not frames else 0)
+
+
+def _json_value(value):
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return None
+    if isinstance(value, np.generic):
+        return value.item()
+    return value

@@ -1,0 +1,361 @@
+"""Dice fairness audit: the statistics against scipy and book values, the rolls taken from
+replayed matches, calibration on simulated dice, plots, HTML and ``nardy audit``."""
+
+import csv
+import json
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from click.testing import CliRunner  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from scipy import stats  # noqa: E402
+
+from nardy_analysis import ALL_ROLLS, NardyError, Position, Roll, replay_file  # noqa: E402
+from nardy_analysis.audit import (MEAN_PIPS, TESTS, VAR_PIPS, audit, audit_dice,  # noqa: E402
+                                  dice_tests, poisson_binomial_test, rolls_frame,
+                                  simulate_rolls)
+from nardy_analysis.shots import shots  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_games"
+STUDIO = SAMPLES / "BackgammonStudio_5407469.mat"
+CORPUS = ROOT.parent / "shared" / "corpus" / "mat"
+
+
+def frame_of(dice, **columns) -> pd.DataFrame:
+    """A rolls frame of one player's rolls ``[(high, low), ...]`` in one game."""
+    dice = list(dice)
+    return pd.DataFrame({"file": "t.mat", "match": 1, "game": 1,
+                         "move": range(1, len(dice) + 1), "player": "alice",
+                         "roll_high": [max(d) for d in dice], "roll_low": [min(d) for d in dice],
+                         "opening": False, **columns})
+
+
+def row(frame: pd.DataFrame, test: str, group: str = "all") -> pd.Series:
+    (index,) = frame.index[(frame["test"] == test) & (frame["group"] == group)]
+    return frame.loc[index]
+
+
+THROWS = list(product(range(1, 7), repeat=2))  # the 36 equally likely throws
+
+
+# -- the statistics ----------------------------------------------------------------------------
+
+def test_fair_dice_constants_from_the_36_throws():
+    # Books give 8 1/6 pips per roll (doubles counted four times).
+    pips = [Roll(a, b).pips for a, b in THROWS]
+    mean = Fraction(sum(pips), 36)
+    assert mean == Fraction(49, 6) and MEAN_PIPS == pytest.approx(49 / 6)
+    assert VAR_PIPS == pytest.approx(float(sum((p - mean) ** 2 for p in pips) / 36))
+    assert VAR_PIPS == pytest.approx(665 / 36)
+
+
+def test_every_throw_once_fits_perfectly():
+    results = dice_tests(frame_of(THROWS * 10))
+    assert list(results["test"]) == list(TESTS[:5])
+    doubles = row(results, "doubles")
+    assert (doubles.n, doubles.observed, doubles.expected) == (360, 60, 60)
+    assert doubles.p_value == pytest.approx(1.0)
+    for test in ("roll_classes", "faces"):
+        assert row(results, test).statistic == pytest.approx(0)
+        assert row(results, test).p_value == pytest.approx(1)
+    assert row(results, "faces").n == 720
+    assert row(results, "pips").observed == pytest.approx(49 / 6)
+    assert row(results, "pips").effect == pytest.approx(0)
+
+
+def test_doubles_test_is_scipys_binomial_test_with_clopper_pearson_interval():
+    dice = [(3, 3)] * 30 + [(4, 1)] * 120
+    doubles = row(dice_tests(frame_of(dice)), "doubles")
+    scipy_result = stats.binomtest(30, 150, 1 / 6)
+    interval = scipy_result.proportion_ci(confidence_level=0.95, method="exact")
+    assert doubles.p_value == pytest.approx(scipy_result.pvalue)
+    assert doubles.effect == pytest.approx(30 / 150 - 1 / 6)
+    assert doubles.ci_low + 1 / 6 == pytest.approx(interval.low)
+    assert doubles.ci_high + 1 / 6 == pytest.approx(interval.high)
+
+
+def test_roll_classes_use_1_and_2_of_36_and_name_the_worst_class():
+    dice = [d for d in THROWS for _ in range(10)] + [(6, 6)] * 20
+    result = row(dice_tests(frame_of(dice)), "roll_classes")
+    counts = np.array([10 * (1 if r.is_double else 2) + 20 * (str(r) == "66")
+                       for r in ALL_ROLLS])
+    expected = 380 * np.array([1 if r.is_double else 2 for r in ALL_ROLLS]) / 36
+    assert result.p_value == pytest.approx(stats.chisquare(counts, expected).pvalue)
+    assert (result.cell, result.observed) == ("66", 30)
+    assert result.expected == pytest.approx(380 / 36)
+
+
+def test_the_2009_bug_is_found():
+    # The site bug found in 2009: about 9% doubles and 7.6 pips per roll.
+    results = dice_tests(simulate_rolls(3000, doubles=0.09, seed=2009, positions=False))
+    assert row(results, "doubles").p_adjusted < 0.001
+    assert row(results, "pips").observed == pytest.approx(7.6, abs=0.15)
+    assert row(results, "pips").p_adjusted < 0.001
+    assert row(results, "faces").p_value > 0.01  # each die alone still looks fair
+
+
+def test_too_few_rolls_say_so_instead_of_a_p_value():
+    results = dice_tests(frame_of(THROWS[:10]))
+    for test in ("roll_classes", "pips"):
+        assert np.isnan(row(results, test).p_value)
+        assert "too few" in row(results, test).note
+    assert row(results, "doubles").note == ""  # ten doubles in ten rolls would be found
+    one = row(dice_tests(frame_of(THROWS[:1])), "doubles")
+    assert "too few" in one.note and one.p_value > 0.05  # exact: kept, but never small
+    assert "too few" in row(results, "faces").note  # 20 dice: 3.3 expected per face
+    assert "few pairs" in row(results, "serial").note and "Fisher" in row(results, "serial").method
+    assert row(dice_tests(frame_of(THROWS[:15])), "faces").note == ""  # 30 dice: 5 per face
+    empty = dice_tests(frame_of([]))
+    assert (empty["n"] == 0).all() and empty["p_value"].isna().all()
+
+
+def test_opening_rolls_are_left_out_unless_included():
+    frame = frame_of([(2, 1), (3, 3), (4, 4)])
+    frame["opening"] = [True, False, False]
+    assert row(dice_tests(frame), "doubles").n == 2
+    assert row(dice_tests(frame, include_opening=True), "doubles").n == 3
+
+
+def test_serial_dependence_of_doubles_is_detected():
+    rng = np.random.default_rng(5)
+    independent = simulate_rolls(3000, seed=5, positions=False)
+    assert row(dice_tests(independent), "serial").p_value > 0.05
+    # After a double, the next roll repeats it half of the time.
+    dice = [(6, 5)]
+    for _ in range(2999):
+        last = dice[-1]
+        dice.append(last if last[0] == last[1] and rng.random() < 0.5
+                    else tuple(rng.integers(1, 7, 2)))
+    serial = row(dice_tests(frame_of(dice)), "serial")
+    assert serial.p_value < 1e-6 and serial.effect > 0.2
+    assert serial.n == 2999  # pairs
+
+
+def test_serial_pairs_stay_within_one_players_game():
+    frame = frame_of([(1, 1), (2, 2), (3, 3), (4, 4)])
+    frame["player"] = ["a", "b", "a", "b"]
+    assert row(dice_tests(frame), "serial").n == 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 300), st.integers(1, 35), st.data())
+def test_poisson_binomial_with_one_probability_is_the_binomial_test(n, shots_, data):
+    k = data.draw(st.integers(0, n))
+    p_value, method = poisson_binomial_test(k, [shots_ / 36] * n)
+    assert method == "exact"
+    assert p_value == pytest.approx(stats.binomtest(k, n, shots_ / 36).pvalue, rel=1e-6)
+
+
+def test_poisson_binomial_normal_branch_agrees_with_the_exact_one():
+    p = np.resize(np.arange(1, 36) / 36, 10_000)
+    exact, method = poisson_binomial_test(int(p.sum()) + 80, p)
+    assert method == "exact"
+    normal, method = poisson_binomial_test(int(p.sum()) + 80, np.append(p, 0.5))
+    assert method == "normal"
+    assert normal == pytest.approx(exact, rel=0.05)
+
+
+def test_p_values_are_adjusted_by_benjamini_hochberg_over_the_report():
+    results = dice_tests(simulate_rolls(500, players=4, doubles=0.22, seed=3), by="player")
+    tested = results["p_value"].notna()
+    assert tested.sum() == 5 * 7
+    assert np.allclose(results.loc[tested, "p_adjusted"],
+                       stats.false_discovery_control(results.loc[tested, "p_value"]))
+    assert list(results["group"][:5]) == ["all", "sim 1", "sim 2", "sim 3", "sim 4"]
+
+
+def test_a_missing_column_is_an_error():
+    with pytest.raises(NardyError, match="roll_low"):
+        dice_tests(frame_of(THROWS).drop(columns="roll_low"))
+    with pytest.raises(NardyError, match="site"):
+        dice_tests(frame_of(THROWS), by="site")
+
+
+# -- calibration -------------------------------------------------------------------------------
+
+def test_calibration_false_alarms_about_5_percent_and_power_against_20_percent_doubles():
+    fair = dice_tests(simulate_rolls(500, players=1000, seed=2024), by="player")
+    fair = fair[fair["group"] != "all"]
+    alarms = fair.groupby("test")["p_value"].apply(lambda p: (p < 0.05).mean())
+    assert set(alarms.index) == set(TESTS)
+    # 1000 data sets: 5% + 2 points is 3 standard errors. The exact (discrete) tests may
+    # be a little conservative, not much: at least 2%.
+    assert alarms.between(0.02, 0.07).all(), alarms
+    loaded = dice_tests(simulate_rolls(5000, players=100, doubles=0.2, seed=2025), by="player")
+    doubles = loaded[(loaded["test"] == "doubles") & (loaded["group"] != "all")]
+    assert (doubles["p_adjusted"] < 0.05).mean() >= 0.95
+
+
+# -- rolls from replayed matches ---------------------------------------------------------------
+
+def test_every_written_roll_is_a_row():
+    with open(SAMPLES / "EXPECTED.tsv", encoding="utf-8") as handle:
+        expected = {r["file"]: r for r in csv.DictReader(handle, delimiter="\t")}
+    for name, facts in expected.items():
+        matches = replay_file(SAMPLES / name)
+        rolls = rolls_frame(matches, positions=False)
+        assert len(rolls) == int(facts["turns"]), name
+        assert rolls["opening"].sum() == sum(1 for m in matches for g in m.games
+                                             if g.record.turns)
+        assert rolls["match"].max() == int(facts["matches"])
+
+
+def test_rolls_after_a_rule_violation_count_without_positions():
+    rolls = rolls_frame(replay_file(SAMPLES / "broken" / "illegal_blocked_point.mat"))
+    assert list(rolls["dice"]) == ["31", "64"]
+    assert rolls["on_bar"].isna().tolist() == [False, True]
+
+
+def test_studio_rolls_from_the_bar():
+    rolls = rolls_frame(replay_file(STUDIO)).set_index(["game", "move", "side"])
+    assert rolls.loc[(1, 3, 0), ["dice", "on_bar", "entered"]].tolist() == ["62", 1, True]
+    # 64: Cannot Move against four closed points
+    assert rolls.loc[(2, 13, 1), ["closed_points", "entered"]].tolist() == [4, False]
+    assert rolls["site"].unique().tolist() == ["Backgammon Studio"]
+    assert set(rolls["player"]) == {"pdf633", "p9be6"}
+
+
+def check_positions_agree_with_the_plays(paths) -> int:
+    """From the bar, a roll enters exactly when its play is not empty; a play that hits was
+    thrown with a hitting roll. Returns how many rolls were checked."""
+    matches = [match for path in paths for match in replay_file(path)]
+    rolls = rolls_frame(matches)
+    plays = [g.turns[i].play if i < len(g.turns) else None
+             for m in matches for g in m.games for i in range(len(g.record.turns))]
+    checked = 0
+    for (_, roll), play in zip(rolls.iterrows(), plays, strict=True):
+        if play is None:
+            continue
+        if roll["on_bar"] > 0:
+            assert roll["entered"] == bool(play.moves), (roll["file"], roll["move"])
+            checked += 1
+        if any(move.hit for move in play.moves):
+            assert roll["hitting_roll"] is True, (roll["file"], roll["move"])
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("path", [STUDIO, SAMPLES / "BackgammonStudio_6783333.mat",
+                                  SAMPLES / "galaxy_style_crawford.mat"])
+def test_positions_agree_with_the_plays(path):
+    assert check_positions_agree_with_the_plays([path]) >= 4
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not here")
+def test_positions_agree_with_the_plays_in_the_corpus():
+    assert check_positions_agree_with_the_plays(sorted(CORPUS.glob("*.mat"))[:25]) > 500
+
+
+def _bar_position(closed: int) -> Position:
+    """One checker of the player on roll on the bar; the opponent holds its points 1..closed."""
+    me, opponent = [0] * 26, [0] * 26
+    me[25], me[3] = 1, 14
+    for point in range(1, closed + 1):
+        opponent[point] = 2
+    opponent[13] = 15 - 2 * closed
+    return Position.from_mover(me, opponent)
+
+
+@pytest.mark.parametrize("closed, entering", [(1, 35), (2, 32), (3, 27), (4, 20), (5, 11)])
+def test_bar_entry_expectation_is_the_book_table(closed, entering):
+    # Entering one checker against 1..5 closed points: 35, 32, 27, 20, 11 of 36 throws.
+    position = _bar_position(closed)
+    enters = [any(p.moves for p in position.legal_plays(Roll(a, b)).values())
+              for a, b in THROWS]
+    assert sum(enters) == entering
+    frame = frame_of(THROWS, closed_points=closed, entered=enters)
+    result = row(dice_tests(frame), "bar_entry")
+    assert (result.n, result.observed) == (36, entering)
+    assert result.expected == pytest.approx(entering)
+    assert result.p_value == pytest.approx(1)
+
+
+def test_hits_on_blots_expectation_is_the_shot_count():
+    # A blot 6 pips in front of the hitter's checkers: 17 of 36 throws hit (direct 6).
+    me, opponent = [0] * 26, [0] * 26
+    me[13] = 15
+    opponent[25 - 7], opponent[1] = 1, 14
+    position = Position.from_mover(me, opponent)
+    found = shots(position)
+    assert found.count == 17
+    hitting = [any(m.hit for p in position.legal_plays(Roll(a, b)).values() for m in p.moves)
+               for a, b in THROWS]
+    frame = frame_of(THROWS, shots=found.count, hitting_roll=hitting)
+    result = row(dice_tests(frame), "hits_on_blots")
+    assert (result.n, result.observed, result.expected) == (36, 17, pytest.approx(17))
+    assert "exact" in result.method
+
+
+# -- report, plots, command line ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def sample_audit():
+    return audit_dice([STUDIO, SAMPLES / "BackgammonStudio_6783333.mat"], by="player")
+
+
+def test_audit_dice_reports_every_test_for_all_and_each_player(sample_audit):
+    frame = sample_audit.frame
+    assert set(frame["group"]) == {"all", *sample_audit.rolls["player"]}
+    assert frame["group"].nunique() == 5
+    assert set(frame["test"]) == set(TESTS)
+    assert row(frame, "doubles").n == 98 + 72 - 3  # three opening rolls left out
+    assert row(frame, "bar_entry").n > 0 and row(frame, "hits_on_blots").n > 0
+    text = sample_audit.summary()
+    assert "167 rolls" in text and "hits_on_blots" in text
+
+
+def test_plots_draw_the_counts_and_return_the_axes(sample_audit):
+    _, axes = plt.subplots(2, 2)
+    ax = sample_audit.plot_faces(ax=axes[0, 0])
+    assert ax is axes[0, 0]
+    heights = [patch.get_height() for patch in ax.patches]
+    assert sum(heights) == 2 * 167 and len(heights) == 6
+    ax = sample_audit.plot_roll_classes(ax=axes[0, 1])
+    assert len(ax.patches) == 21
+    ax = sample_audit.plot_doubles(ax=axes[1, 0])
+    assert "all (167)" in [label.get_text() for label in ax.get_yticklabels()]
+    ax = sample_audit.plot_p_values(ax=axes[1, 1])
+    assert len(ax.collections[0].get_offsets()) == sample_audit.frame["p_value"].notna().sum()
+    plt.close("all")
+
+
+def test_json_lines_html_and_exit_status(tmp_path):
+    page = tmp_path / "audit.html"
+    result = CliRunner().invoke(audit, ["--json", "--by", "site", "--html", str(page),
+                                        str(STUDIO), str(SAMPLES / "galaxy_style_crawford.mat")])
+    assert result.exit_code == 0, result.output
+    objects = [json.loads(line) for line in result.stdout.splitlines()]
+    assert {o["test"] for o in objects} == set(TESTS)
+    assert {o["group"] for o in objects} == {"all", "Backgammon Studio", "Nardy Club"}
+    for obj in objects:
+        assert set(obj) >= {"test", "group", "n", "observed", "expected", "statistic",
+                            "p_value", "p_adjusted"}
+    text = page.read_text(encoding="utf-8")
+    assert text.count("data:image/png;base64,") == 4 and "<table" in text
+
+
+def test_unreadable_files_are_skipped_with_exit_1(tmp_path):
+    (tmp_path / "bad.mat").write_bytes(b" 3 point match\n\n Game 1\n a : 0  b : 0\n  1) 31: x\n")
+    (tmp_path / "good.mat").write_bytes(STUDIO.read_bytes())
+    result = CliRunner().invoke(audit, ["--no-progress", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "bad.mat" in result.stderr and "skipped" in result.stderr
+    assert "Dice audit: 96 rolls" in result.stdout
+
+
+def test_usage_errors_exit_2():
+    runner = CliRunner()
+    assert runner.invoke(audit, []).exit_code == 2
+    assert runner.invoke(audit, ["--by", "moon", str(STUDIO)]).exit_code == 2
+    assert runner.invoke(audit, ["/no/such/file.mat"]).exit_code == 2
