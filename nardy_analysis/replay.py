@@ -67,7 +67,9 @@ class ReplayedGame:
     ``winner`` and ``points`` come from the result written in the file (None when the file
     ends before the game does); ``ending`` is ``single``, ``gammon`` or ``backgammon`` for a
     game borne off to the end, ``drop`` for a dropped double, ``resign`` for a game given up,
-    None for an unfinished game. ``complete`` is True when every play was replayed.
+    ``forfeit`` for a match given up (the winner is awarded the points they need: sites do
+    this when a player leaves), None for an unfinished game. ``complete`` is True when every
+    play was replayed.
     """
 
     record: GameRecord
@@ -385,10 +387,19 @@ class _GameReplayer:
             expected = {self.cube * k for k in range(1, top + 1)}
         if self.match.length:
             # gnubg writes the full points; sites cap them at what the winner needs for the
-            # match, some never below the cube. All three are accepted.
+            # match, some never below the cube; one site writes the winner's final score
+            # (the match length) on the line that ends the match. All are accepted.
             needed = self.match.length - self.game.scores[winner]
+            if record.match_won and max(expected) >= needed:
+                expected.add(self.match.length)
             expected |= {capped for points in expected
                          for capped in (min(points, needed), max(self.cube, min(points, needed)))}
+        if (self.result.ending == "resign" and self.match.length
+                and record.points == self.match.length - self.game.scores[winner]
+                and record.points not in expected):
+            # Sites award a player who leaves the match all the points the opponent needs.
+            self.result.ending = "forfeit"
+            expected.add(record.points)
         if record.points not in expected:
             self.fail("result", f"{record.points} points is not a possible result here "
                       f"(expected {' or '.join(map(str, sorted(expected)))} with the cube at "

@@ -212,3 +212,27 @@ def test_hit_marks_settle_a_merged_move_in_a_file_that_marks_hits():
     assert not first.errors and not second.errors
     assert str(first.turns[1].play) == "13/10 10/6"
     assert str(second.turns[1].play) == "13/9* 9/6"
+
+
+def test_a_forfeited_match_gives_the_winner_what_they_need():
+    # Galaxy writes a player's leaving as 'Losses N' / 'Wins N ... and the match' with N the
+    # points the winner still needs, whatever the cube.
+    text = (" 5 point match\n\n Game 1\n a : 0                           b : 1\n"
+            "  1) 52: 13/8 24/22              61: 13/7 8/7\n"
+            "  2)  Losses 4 point                                               "
+            "Wins 4 point and the match\n")
+    (game,) = replay_match(parse_mat(text)[0]).games
+    assert not game.errors and (game.winner, game.points, game.ending) == (1, 4, "forfeit")
+
+
+def test_the_final_score_written_as_the_points_of_the_last_game():
+    # One site writes 'Wins <match length> point and the match' for the deciding game.
+    text = (" 3 point match\n\n Game 1\n a : 1                           b : 0\n"
+            "  1) 52: 13/8 24/22              61: 13/7 8/7\n"
+            "  2)  Doubles => 2                Takes\n"
+            "      Wins 3 point and the match\n")
+    assert not replay_match(parse_mat(text)[0]).errors
+    # A dropped 2-cube gives 1 point: 1 + 1 does not reach 3, so the line is wrong.
+    dropped = text.replace("Takes", "Drops")
+    (error,) = replay_match(parse_mat(dropped)[0]).errors
+    assert error.kind == "result" and error.line == 7
