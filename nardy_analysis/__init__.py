@@ -3,13 +3,14 @@
 from .errors import (DecodeError, IllegalPlayError, NardyError, NotationError, PositionIdError,
                      RuleViolation)
 from .ids import match_from_id, match_id, parse_xgid, position_from_id, position_id, xgid
-from .notation import parse_mat, read_mat
+from .notation import ParsedFile, parse_mat, read_mat
 from .position import ALL_ROLLS, Move, Play, Position, Roll
 from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_file, replay_match
 from .rules import LENIENT, STANDARD, TAVLA, Rules
+from .writer import format_mat, write_mat
 
 __all__ = ["ALL_ROLLS", "DecodeError", "IllegalPlayError", "LENIENT", "Move", "NardyError",
-           "NotationError", "Play", "Position", "PositionIdError", "ReplayedGame",
+           "NotationError", "ParsedFile", "Play", "Position", "PositionIdError", "ReplayedGame",
            "ReplayedMatch", "ReplayedTurn", "Roll", "Rules", "RuleViolation", "STANDARD", "TAVLA",
-           "match_from_id", "match_id", "parse_mat", "parse_xgid", "position_from_id",
-           "position_id", "read_mat", "replay_file", "replay_match", "xgid"]
+           "format_mat", "match_from_id", "match_id", "parse_mat", "parse_xgid", "position_from_id",
+           "position_id", "read_mat", "replay_file", "replay_match", "write_mat", "xgid"]

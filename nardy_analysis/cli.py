@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from .errors import DecodeError, NardyError, NotationError, RuleViolation
+from .errors import DecodeError, NardyError, RuleViolation
 from .ids import parse_xgid, position_from_id
 from .notation import read_mat
 from .replay import replay_match
@@ -33,18 +33,16 @@ def _replay_one(path: Path, variant, strict: bool) -> dict:
     summary = {"file": str(path), "matches": 0, "games": 0, "turns": 0, "errors": []}
     errors = summary["errors"]
     try:
-        records = read_mat(path)
-    except DecodeError as error:
-        errors.append(_error("encoding", error.message))
-        return summary
-    except NotationError as error:
-        errors.append(_error("syntax", error.message, error.line, error.column,
-                             error.source_line.strip()))
-        return summary
+        parsed = read_mat(path, errors="collect")
     except OSError as error:
         errors.append(_error("io", f"cannot read the file: {error.strerror or error}"))
         return summary
-    if not records:
+    for error in parsed.errors:
+        kind = "encoding" if isinstance(error, DecodeError) else "syntax"
+        errors.append(_error(kind, error.message, error.line, error.column,
+                             error.source_line.strip()) | {"game": error.game})
+    records = parsed.matches
+    if not records and not parsed.errors:
         errors.append(_error("empty", "no match in the file (no 'N point match' line)"))
     summary["matches"] = len(records)
     summary["games"] = sum(len(m.games) for m in records)
@@ -64,7 +62,7 @@ class _Commands(click.Group):
     """The command group; commands in other modules are imported only when used, so that
     ``nardy replay`` does not wait for pandas and matplotlib to load."""
 
-    LAZY = {"stats": "frames", "plot": "plots", "audit": "audit"}
+    LAZY = {"stats": "frames", "plot": "plots", "audit": "audit", "convert": "writer"}
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(self.LAZY))

@@ -24,15 +24,18 @@ class NotationError(NardyError, ValueError):
         The whole source line, shown with a caret under ``column``.
     file : str, optional
         Name of the file the text came from.
+    game : int, optional
+        Number of the game the text is in (None outside a game).
     """
 
     def __init__(self, message: str, line: int = 0, column: int = 0,
-                 source_line: str = "", file: str | None = None):
+                 source_line: str = "", file: str | None = None, game: int | None = None):
         self.message = message
         self.line = line
         self.column = column
         self.source_line = source_line
         self.file = file
+        self.game = game
         super().__init__(str(self))
 
     def __str__(self) -> str:

@@ -3,12 +3,18 @@
 The grammar is ``grammars/mat.lark`` (Lark, LALR with the contextual lexer). This module
 decodes bytes, runs the parser and turns its output into the plain records of
 :mod:`nardy_analysis.records`; it knows nothing of the rules.
+
+Two ways to meet bad text: by default the first syntax error raises
+:class:`~nardy_analysis.errors.NotationError`; with ``errors="collect"`` the reader keeps
+every game it can and returns a :class:`ParsedFile` listing what it skipped (each game with a
+syntax error, any stray text), as python-chess does for PGN.
 """
 
 from __future__ import annotations
 
 import codecs
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
 from os import PathLike
@@ -29,6 +35,14 @@ _POINT = {"bar": BAR, "off": OFF}
 # A lone entry to the right of this column belongs to the right-hand player, when a game
 # gives no better clue (no line with two entries, no second name on the score line).
 _DEFAULT_SPLIT = 20
+# Lines that start a game or a match, as the grammar reads them (blanks are its WS token;
+# a trailing ";" comment is allowed). The lenient reader splits a file at these lines.
+_BLANK = r"[ \t\f\ufeff]*"
+_GAME_LINE = re.compile(rf"{_BLANK}Game{_BLANK}(\d{{1,9}}){_BLANK}(?:;.*)?")
+_MATCH_LINE = re.compile(rf"{_BLANK}(\d{{1,9}}){_BLANK}point{_BLANK}match{_BLANK}(?:;.*)?")
+# In bytes decoded as UTF-8 with "surrogateescape": an invalid byte, a valid non-ASCII letter.
+_BAD_BYTE = re.compile("[\udc80-\udcff]")
+_UTF8_LETTER = re.compile("[^\x00-\x7f\udc80-\udcff]")
 
 
 def decode(data: bytes, file: str | None = None) -> str:
@@ -36,33 +50,61 @@ def decode(data: bytes, file: str | None = None) -> str:
 
     UTF-8 (with or without a byte-order mark) and UTF-16 with a byte-order mark are decoded
     as such; other text that is not valid UTF-8 is read as cp1251 when its non-ASCII letters
-    come in runs (Cyrillic words) and as cp1252 otherwise (accented Latin letters).
+    come in runs (Cyrillic words) and as cp1252 otherwise (accented Latin letters). Text that
+    holds at least as many valid UTF-8 letters as invalid bytes is UTF-8 with bad bytes, not
+    cp1251 or cp1252 (which would silently turn every UTF-8 letter into two wrong ones).
+
+    Parameters
+    ----------
+    data : bytes
+        The whole file.
+    file : str, optional
+        The file name, for the error message.
 
     Raises
     ------
     DecodeError
-        Bytes that none of these encodings can decode; ``offset`` is the first such byte.
+        Bytes that the encoding found cannot decode; ``offset`` is the first such byte,
+        ``line`` and ``column`` (1-based, in characters) where it is in the text.
     """
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return _decode(data, "utf-16", file)
     if data.startswith(codecs.BOM_UTF8):
-        return _decode(data, "utf-8-sig", file)
+        return _decode(data, "utf-8", file, len(codecs.BOM_UTF8))
     try:
         return data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
+    except UnicodeDecodeError as exc:
+        escaped = data.decode("utf-8", "surrogateescape")
+        letters = len(_UTF8_LETTER.findall(escaped))
+        if letters and letters >= len(_BAD_BYTE.findall(escaped)):
+            raise _decode_error(data, exc.start, "utf-8", file) from None
     high = [i for i, b in enumerate(data) if b >= 0x80]
     in_runs = sum(1 for i in high if (i > 0 and data[i - 1] >= 0x80)
                   or (i + 1 < len(data) and data[i + 1] >= 0x80))
     return _decode(data, "cp1251" if in_runs * 2 > len(high) else "cp1252", file)
 
 
-def _decode(data: bytes, encoding: str, file: str | None) -> str:
+def _decode(data: bytes, encoding: str, file: str | None, start: int = 0) -> str:
+    """``data[start:]`` decoded; errors give their offset in ``data``."""
     try:
-        return data.decode(encoding)
+        return data[start:].decode(encoding)
     except UnicodeDecodeError as exc:
-        raise DecodeError(f"byte {data[exc.start:exc.start + 1]!r} at offset {exc.start} "
-                          f"cannot be decoded as {encoding}", exc.start, file) from None
+        raise _decode_error(data, start + exc.start, encoding, file) from None
+
+
+def _decode_error(data: bytes, offset: int, encoding: str, file: str | None) -> DecodeError:
+    """A DecodeError for the byte at ``offset``, with its line and column in the text."""
+    error = DecodeError(f"byte {data[offset:offset + 1]!r} at offset {offset} cannot be "
+                        f"decoded as {encoding}", offset, file)
+    before = _lines(data[:offset].decode(encoding, "replace"))
+    error.line = before.count("\n") + 1
+    error.column = len(before) - before.rfind("\n")
+    return error
+
+
+def _lines(text: str) -> str:
+    """``text`` with LF line ends (CRLF and CR converted) and no leading byte-order mark."""
+    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _moves(play: Token) -> tuple[WrittenMove, ...]:
@@ -168,7 +210,7 @@ class _Records(Transformer):
 
     def match(self, children):
         length, *games = children
-        return (length, tuple(games))
+        return (int(length), length.line, length.column, games)
 
     def start(self, children):
         return children
@@ -200,7 +242,7 @@ def _record(entry, player, move, source_lines):
 
 
 class _Reader:
-    """The LALR parser with its record builder and comment collector (built once)."""
+    """The LALR parser with its record builder (built once)."""
 
     def __init__(self):
         try:
@@ -209,26 +251,18 @@ class _Reader:
             grammar = (Path(__file__).resolve().parents[1] / "grammars" / "mat.lark").read_text(
                 "utf-8")
         self.records = _Records()
-        self.comments: list[tuple[int, str]] = []  # (line, text) of each comment line
-        self.lark = Lark(grammar, parser="lalr", lexer="contextual",
-                         transformer=self.records,
-                         lexer_callbacks={"COMMENT": self._comment, "_NL": self._line_end})
+        self.lark = Lark(grammar, parser="lalr", lexer="contextual", transformer=self.records,
+                         start=["start", "game"])
 
-    def _comment(self, token: Token):
-        self.comments.append((token.line, str(token)))
-        return token
-
-    def _line_end(self, token: Token):
-        if ";" in token:
-            for offset, text in enumerate(token.split("\n")):
-                if text.lstrip().startswith(";"):
-                    self.comments.append((token.line + offset, text.strip()))
-        return token
-
-    def parse(self, text: str, source_lines: list[str]):
-        self.comments.clear()
+    def parse(self, text: str, source_lines: list[str], start: str = "start", line: int = 1):
+        """Parse ``text`` from rule ``start``; ``text`` begins on line ``line`` of the file
+        whose lines are ``source_lines`` (token lines count from there)."""
         self.records.source_lines = source_lines
-        return self.lark.parse(text), list(self.comments)
+        if line == 1:
+            return self.lark.parse(text, start=start)
+        parser = self.lark.parse_interactive(text, start=start)
+        parser.lexer_thread.state.line_ctr.line = line
+        return parser.resume_parse()
 
 
 @lru_cache(maxsize=1)
@@ -236,7 +270,30 @@ def _reader() -> _Reader:
     return _Reader()
 
 
-def parse_mat(text: str, file: str | None = None) -> list[MatchRecord]:
+@dataclass(frozen=True)
+class ParsedFile:
+    """What the lenient reader kept from a file, and what it could not use.
+
+    Attributes
+    ----------
+    matches : tuple of MatchRecord
+        Every match whose ``N point match`` line was read, each with the games that parsed.
+    errors : tuple of NotationError
+        One per part of the file skipped, in file order: a game with a syntax error (its
+        ``game`` attribute is the number written after ``Game``; the whole game is skipped),
+        a game before any ``N point match`` line, or stray text outside the games (``game``
+        None); or a single DecodeError when the bytes cannot be decoded (then no matches).
+    file : str or None
+        The file name.
+    """
+
+    matches: tuple[MatchRecord, ...]
+    errors: tuple[NotationError, ...]
+    file: str | None = None
+
+
+def parse_mat(text: str, file: str | None = None,
+              errors: str = "raise") -> list[MatchRecord] | ParsedFile:
     """Parse ``.mat`` match text into match records.
 
     Parameters
@@ -246,54 +303,146 @@ def parse_mat(text: str, file: str | None = None) -> list[MatchRecord]:
         ignored.
     file : str, optional
         The file name, kept in the records and in error messages.
+    errors : {"raise", "collect"}
+        ``"raise"``: the first syntax error raises. ``"collect"``: a game with a syntax error
+        is skipped and reported, every other game (and match) is kept.
 
     Returns
     -------
-    list of MatchRecord
-        One per ``N point match`` header, each with the ``; [Key "value"]`` tags that precede
-        it (since the previous match).
+    list of MatchRecord, or ParsedFile
+        With ``errors="raise"`` a list with one record per ``N point match`` header, each
+        with the ``; [Key "value"]`` tags that precede it (since the previous match); with
+        ``errors="collect"`` a :class:`ParsedFile` holding those records and the errors.
 
     Raises
     ------
     NotationError
-        Text that is not ``.mat`` notation; the message quotes the line with a caret at the
-        offending column and names what was expected there.
+        With ``errors="raise"``, text that is not ``.mat`` notation; the message quotes the
+        line with a caret at the offending column and names what was expected there.
+    ValueError
+        ``errors`` is neither ``"raise"`` nor ``"collect"``.
+
+    Notes
+    -----
+    Time and memory are linear in the length of the text. A file without errors is parsed
+    in one pass; after a syntax error, the collecting reader parses the file again one game
+    at a time (from each ``Game N`` line to the next ``Game N`` or ``N point match`` line).
     """
-    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    _check(errors)
+    text = _lines(text)
     if not text.endswith("\n"):
         text += "\n"
     source_lines = text.split("\n")
+    found = []
     try:
-        matches, comments = _reader().parse(text, source_lines)
+        matches = _reader().parse(text, source_lines)
     except UnexpectedInput as exc:
-        raise _notation_error(exc, source_lines, file) from None
+        first = _notation_error(exc, source_lines, file)
+        if errors == "raise":
+            raise first from None
+        matches, found = _parse_games(text, source_lines, file)
+        found = found or [first]
+    records = _match_records(matches, source_lines, file)
+    return records if errors == "raise" else ParsedFile(tuple(records), tuple(found), file)
+
+
+def _check(errors: str) -> None:
+    if errors not in ("raise", "collect"):
+        raise ValueError(f"errors must be 'raise' or 'collect', not {errors!r}")
+
+
+def _match_records(matches, source_lines: list[str], file) -> list[MatchRecord]:
+    """MatchRecords of ``(length, line, column, games)``, each with the tags of the comment
+    lines before its header line (and after the previous match's)."""
+    comments = [(number, line.lstrip(" \t\f\ufeff").rstrip())
+                for number, line in enumerate(source_lines, 1)
+                if ";" in line and line.lstrip(" \t\f\ufeff").startswith(";")]
     records = []
-    for length, games in matches:
+    next_comment = 0
+    for length, line, column, games in matches:
         tags = {}
-        while comments and comments[0][0] < length.line:
-            tag = _TAG.match(comments.pop(0)[1])
+        while next_comment < len(comments) and comments[next_comment][0] < line:
+            tag = _TAG.match(comments[next_comment][1])
             if tag:
                 tags[tag.group(1)] = tag.group(2)
-        records.append(MatchRecord(int(length), tags, games, length.line, length.column, file))
+            next_comment += 1
+        records.append(MatchRecord(length, tags, tuple(games), line, column, file))
     return records
 
 
-def read_mat(path: str | PathLike) -> list[MatchRecord]:
+def _parse_games(text: str, source_lines: list[str], file):
+    """Parse ``text`` part by part: what comes before the first header, each ``N point
+    match`` line with what follows it up to the first game, each game. Returns the matches
+    as ``(length, line, column, games)`` and a NotationError for each part that fails."""
+    reader = _reader()
+    parts = [(1, 0, None)]  # (first line, offset in text, header match or None)
+    offset = 0
+    for number, line in enumerate(source_lines, 1):
+        header = ("Game" in line and _GAME_LINE.fullmatch(line)
+                  or "match" in line and _MATCH_LINE.fullmatch(line))
+        if header:
+            parts.append((number, offset, header))
+        offset += len(line) + 1
+    ends = [start for _, start, _ in parts[1:]] + [len(text)]
+    matches, found = [], []
+    for (line, start, header), end in zip(parts, ends):
+        if start == end:
+            continue
+        game = int(header.group(1)) if header and header.re is _GAME_LINE else None
+        if game is not None and not matches:
+            found.append(_error(f"'Game {game}' comes before any 'N point match' line; "
+                                f"game {game} is skipped", line,
+                                source_lines[line - 1].index("Game") + 1, source_lines, file,
+                                game))
+            continue
+        if header and game is None:
+            matches.append((int(header.group(1)), line, header.start(1) + 1, []))
+        try:
+            parsed = reader.parse(text[start:end], source_lines,
+                                  "start" if game is None else "game", line)
+        except UnexpectedInput as exc:
+            found.append(_notation_error(exc, source_lines, file, game,
+                                         line + text.count("\n", start, end) - 1))
+            continue
+        if game is not None:
+            matches[-1][3].append(parsed)
+    return matches, found
+
+
+def read_mat(path: str | PathLike, errors: str = "raise") -> list[MatchRecord] | ParsedFile:
     """Read and parse a ``.mat`` file (see :func:`decode` and :func:`parse_mat`).
+
+    Parameters
+    ----------
+    path : str or path-like
+    errors : {"raise", "collect"}
+        As for :func:`parse_mat`; with ``"collect"`` bytes that cannot be decoded are
+        reported as the ParsedFile's one error too.
 
     Raises
     ------
     OSError
-        The file cannot be read.
+        The file cannot be read (missing, a folder, a dangling link, a link loop, no
+        permission).
     DecodeError, NotationError
-        The bytes cannot be decoded, or the text is not ``.mat`` notation.
+        With ``errors="raise"``: the bytes cannot be decoded, or the text is not ``.mat``
+        notation.
     """
+    _check(errors)
     path = Path(path)
-    return parse_mat(decode(path.read_bytes(), str(path)), str(path))
+    data = path.read_bytes()
+    try:
+        text = decode(data, str(path))
+    except DecodeError as error:
+        if errors == "raise":
+            raise
+        return ParsedFile((), (error,), str(path))
+    return parse_mat(text, str(path), errors)
 
 
 _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dice 1..6)",
-          "MOVE_NUMBER": "a move number such as 12)", "INT": "a number", "_NL": "end of line",
+          "MOVE_NUMBER": "a move number such as 12)", "INT": "a number (at most 9 digits)",
+          "_NL": "end of line",
           "NAME": "a player name", "COLON": "':'", "CANNOT_MOVE": "'Cannot Move'",
           "UNKNOWN": "'???'", "$END": "end of file", "DOUBLES": "'Doubles'",
           "TAKES": "'Takes'", "DROPS": "'Drops'", "BEAVERS": "'Beavers'",
@@ -302,11 +451,15 @@ _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dic
           "POINT": "'point'", "MATCH": "'match'", "__ANON_0": "'=>'"}
 
 
-def _notation_error(exc: UnexpectedInput, source_lines: list[str], file) -> NotationError:
+def _notation_error(exc: UnexpectedInput, source_lines: list[str], file,
+                    game: int | None = None, last_line: int | None = None) -> NotationError:
+    """The NotationError of a Lark error; ``game`` is the number of the game being parsed
+    on its own and ``last_line`` its last line (None: the whole file was being parsed)."""
     line, column = exc.line, exc.column
-    if isinstance(exc, UnexpectedEOF) or line < 1:
-        line = len(source_lines)
-        column = 1
+    end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken)
+                                             and exc.token.type == "$END")
+    if line < 1 or isinstance(exc, UnexpectedEOF):
+        line, column = last_line or len(source_lines), 1
     found = source_lines[line - 1][column - 1:].split(" ")[0] if line <= len(source_lines) else ""
     if isinstance(exc, UnexpectedToken):
         expected = exc.accepts or exc.expected
@@ -316,7 +469,32 @@ def _notation_error(exc: UnexpectedInput, source_lines: list[str], file) -> Nota
         expected = exc.expected
     names = sorted({_NAMES.get(name, name.strip('"').lower() if name.startswith('"')
                                else name.replace("_", " ").lower()) for name in expected or ()})
-    message = f"unexpected '{found}'" if found else "unexpected end of line"
+    if found:
+        message = f"unexpected {_quote(found)}"
+    elif end:
+        message = f"game {game} ends too early" if game is not None else \
+            "unexpected end of file"
+    else:
+        message = "unexpected end of line"
     if names:
         message += "; expected " + ", ".join(names)
-    return NotationError(message, line, column, source_lines[line - 1] if line <= len(source_lines) else "", file)
+    if game is not None:
+        message += f"; game {game} is skipped"
+    return _error(message, line, column, source_lines, file, game)
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    """``text`` in quotes for a message: at most ``limit`` characters (then "..."), escaped
+    when it holds control characters."""
+    shown = text[:limit]
+    if not shown.isprintable():
+        shown = shown.encode("unicode_escape").decode("ascii")
+    return f"'{shown}{'...' if len(text) > limit else ''}'"
+
+
+def _error(message: str, line: int, column: int, source_lines: list[str], file,
+           game: int | None) -> NotationError:
+    """A NotationError at ``line``:``column``; its ``game`` attribute is the game number
+    (None outside a game)."""
+    return NotationError(message, line, column,
+                         source_lines[line - 1] if line <= len(source_lines) else "", file, game)

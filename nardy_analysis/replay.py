@@ -149,7 +149,8 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
     crawford_played = False
     for game in match.games:
         replayer = _GameReplayer(match, game, rules, strict, marks_hits)
-        if score is not None and tuple(game.scores) != score:
+        consecutive = games and game.number == games[-1].number + 1
+        if consecutive and tuple(game.scores) != score:
             replayer.violation("score", f"score line says {game.scores[0]}-{game.scores[1]}, "
                                f"but the results before it make {score[0]}-{score[1]}",
                                game.score_line, game.score_column, _score_text(game), None)
@@ -274,7 +275,7 @@ class _GameReplayer:
                                f"{max(start, end)} to move {'from' if start > BAR else 'to'} "
                                "(points are 1..24, the bar 25, off 0)", written.line,
                                written.column, record.text, position, stop=True)
-        candidates = _realise(position, roll.dice, hops, self.rules)
+        candidates = realise(position, roll.dice, hops, self.rules)
         if not candidates:
             message, culprit = _why_illegal(position, roll, hops)
             where = sources[culprit] if culprit is not None else record
@@ -421,12 +422,19 @@ def _ending(position: Position, winner: int, rules: Rules, cube: int,
     return "gammon", 2
 
 
-def _realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:
+def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:
     """Every way of playing the written hops with the dice.
 
-    Each hop ``(start, end, marked)`` is one checker's journey, taken by one or more
-    single-die steps; journeys may interleave (a merged ``9/off`` may wait for ``5/off``).
-    Returns {resulting position: (Play, dice used, agrees with the ``*`` marks)}.
+    Each hop ``(start, end, marked)`` is one checker's journey (points from the mover's
+    side, ``marked`` if written with ``*``), taken by one or more single-die steps; journeys
+    may interleave (a merged ``9/off`` may wait for ``5/off``). Legality of each step is
+    checked; the forced-play rules are not (see :meth:`Position.legal_plays`).
+
+    Returns
+    -------
+    dict
+        {resulting position: (Play, dice used, agrees with the ``*`` marks)}; empty when
+        the hops cannot be played with the dice.
     """
     me, opp = position.lists()
     turn = position.turn
@@ -473,7 +481,7 @@ def _by_next_turn(candidates: dict, following, rules: Rules) -> dict:
             hops = [(w.points[i], w.points[i + 1], w.hits[i])
                     for w in action.moves for _ in range(w.count) for i in range(len(w.hits))]
             return {p: c for p, c in candidates.items()
-                    if _realise(p.with_turn(action.player), action.roll.dice, hops, rules)}
+                    if realise(p.with_turn(action.player), action.roll.dice, hops, rules)}
     return {}
 
 

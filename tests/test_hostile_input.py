@@ -1,0 +1,364 @@
+"""Broken and hostile input: the catalogue of malformed files, keeping every good game of a
+file with a broken one, encodings, unreadable paths, and time and memory that stay linear.
+
+The 50 MB test runs only with ``NARDY_HUGE_INPUT=1`` (about 90 s and 1.2 GB of memory);
+the default run checks the same ratios on smaller inputs.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import json
+import os
+import re
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from nardy_analysis import (DecodeError, NardyError, NotationError, parse_mat, read_mat,
+                            replay_file, replay_match)
+from nardy_analysis.cli import main
+from nardy_analysis.notation import ParsedFile, decode
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGUE = Path(__file__).resolve().parent / "malformed"
+SAMPLES = ROOT / "sample_games"
+HUGE = os.environ.get("NARDY_HUGE_INPUT") == "1"
+
+
+def catalogue() -> list[dict]:
+    with open(CATALOGUE / "INDEX.tsv", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+# --- the catalogue --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("row", catalogue(), ids=lambda row: row["file"])
+def test_catalogue_case_reports_its_line_column_kind_and_message(row):
+    path = CATALOGUE / row["file"]
+    where = (int(row["line"]), int(row["column"]))
+    if row["kind"] in ("syntax", "decode"):
+        expected = DecodeError if row["kind"] == "decode" else NotationError
+        with pytest.raises(expected) as info:
+            read_mat(path)
+        error = info.value
+        # The collecting reader reports the same line (the column may differ: reading a game
+        # on its own, it expects no new match after it) and keeps what it can.
+        assert read_mat(path, errors="collect").errors[0].line == where[0]
+    else:
+        errors = [e for match in replay_file(path) for e in match.errors]
+        assert errors, "no violation found"
+        error = errors[0]
+        assert error.kind == row["kind"]
+    assert (error.line, error.column) == where
+    assert row["message"] in error.message
+    assert f"{path}:{where[0]}:{where[1]}:" in str(error)
+
+
+def test_catalogue_covers_every_grammar_rule_and_replay_check():
+    rows = catalogue()
+    assert len(rows) >= 40
+    assert len({row["file"] for row in rows}) == len(rows)
+    assert sorted(p.name for p in CATALOGUE.glob("*.mat")) == sorted(r["file"] for r in rows)
+    kinds = {row["kind"] for row in rows}
+    assert kinds >= {"syntax", "decode", "illegal_play", "forced_play", "ambiguous",
+                     "turn_order", "opening_roll", "unknown_play", "after_end", "cube",
+                     "result", "score"}
+    grammar = (ROOT / "grammars" / "mat.lark").read_text("utf-8")
+    rules = set(re.findall(r"^\??([a-z_]+):", grammar, re.M))
+    aliases = set(re.findall(r"-> *([a-z_]+)", grammar))
+    rules = (rules - {"cube"}) | aliases  # the cube rule is all aliases
+    described = {row["description"].split(":")[0] for row in rows if row["kind"] == "syntax"}
+    assert rules <= described, rules - described
+
+
+# --- a broken game among good ones ------------------------------------------------------------
+
+GAME = """\
+ Game {number}
+ alice : {alice}                       bob : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2)  Doubles => 2                Drops
+      Wins 1 point
+
+"""
+
+
+def ten_games(broken: int | None = 4) -> str:
+    text = '; [Site "test"]\n\n 15 point match\n\n'
+    text += "".join(GAME.format(number=n, alice=n - 1) for n in range(1, 11))
+    if broken:
+        lines = text.splitlines(keepends=True)
+        index = lines.index(f" Game {broken}\n") + 2
+        lines[index] = lines[index].replace("6/4\n", "6/x4\n")
+        text = "".join(lines)
+    return text
+
+
+def test_ten_games_with_game_4_broken_keep_the_other_nine(tmp_path):
+    path = tmp_path / "ten.mat"
+    path.write_text(ten_games(), "utf-8")
+    parsed = read_mat(path, errors="collect")
+    assert isinstance(parsed, ParsedFile) and parsed.file == str(path)
+    (match,) = parsed.matches
+    assert match.tags == {"Site": "test"} and match.length == 15
+    assert [g.number for g in match.games] == [1, 2, 3, 5, 6, 7, 8, 9, 10]
+    (error,) = parsed.errors
+    assert (error.game, error.line, error.column) == (4, 25, 42)
+    assert "unexpected '6/x4'" in error.message and "game 4 is skipped" in error.message
+    assert f"{path}:25:42:" in str(error)
+    # The kept games are whole: the same records as in the file without the broken game.
+    clean = parse_mat(ten_games(broken=None))[0]
+    assert [g.actions for g in match.games] == \
+        [g.actions for g in clean.games if g.number != 4]
+    replayed = replay_match(match)
+    assert [len(g.turns) for g in replayed.games] == [2] * 9
+    # Game 5's score line counts game 4's point, which the kept games cannot show.
+    assert all(e.kind == "score" and e.game == 5 for e in replayed.errors)
+    # Strict reading still raises the first error, at the same place.
+    with pytest.raises(NotationError) as info:
+        read_mat(path)
+    assert (info.value.line, info.value.column) == (25, 42)
+
+
+def test_collecting_a_good_file_gives_the_strict_records():
+    for path in sorted(SAMPLES.glob("*.mat")):
+        parsed = read_mat(path, errors="collect")
+        assert parsed.errors == ()
+        assert list(parsed.matches) == read_mat(path)
+
+
+def test_every_part_of_a_file_is_recovered_or_reported():
+    text = ("hello\n Game 0\n a : 0 b : 0\n"
+            + ten_games().replace(" Game 7\n", " Game 7\nstray line\n")
+            + " Game 11\n alice : 10                       bob : 0\n"
+            + " 7 point match\n\n Game 1\n a : 0 b : 0\n  1) 31: 8/5 6/5\n")
+    parsed = parse_mat(text, "f.mat", errors="collect")
+    assert [[g.number for g in m.games] for m in parsed.matches] == \
+        [[1, 2, 3, 5, 6, 8, 9, 10, 11], [1]]
+    assert [(e.game, e.line, e.column) for e in parsed.errors] == \
+        [(None, 1, 1), (0, 2, 2), (4, 28, 42), (7, 45, 11)]
+    assert "unexpected 'hello'" in parsed.errors[0].message
+    assert "'Game 0' comes before any 'N point match' line" in parsed.errors[1].message
+    assert "expected ':'; game 7 is skipped" in parsed.errors[3].message
+
+
+def test_bad_errors_argument():
+    with pytest.raises(ValueError):
+        parse_mat("", errors="ignore")
+    with pytest.raises(ValueError):
+        read_mat(SAMPLES / "galaxy_style_crawford.mat", errors="ignore")
+
+
+# --- encodings ----------------------------------------------------------------------------
+
+MATCH = """\
+; [Player 1 "{0}"]
+ 1 point match
+
+ Game 1
+ {0} : 0                       {1} : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+"""
+
+
+@pytest.mark.parametrize("names, encoding, bom", [
+    (("Jürgen Müller", "Zoë Ångström"), "utf-8", b""),
+    (("Jürgen Müller", "Zoë Ångström"), "utf-8", codecs.BOM_UTF8),
+    (("Дмитрий", "Иван Иванов"), "utf-16-le", codecs.BOM_UTF16_LE),
+    (("Дмитрий", "Иван Иванов"), "utf-16-be", codecs.BOM_UTF16_BE),
+    (("Дмитрий", "Иван Иванов"), "cp1251", b""),
+    (("Jürgen Müller", "Smith, José"), "cp1252", b""),
+])
+def test_encodings(tmp_path, names, encoding, bom):
+    text = MATCH.format(*names)
+    path = tmp_path / "m.mat"
+    path.write_bytes(bom + text.replace("\n", "\r\n").encode(encoding))
+    (match,) = read_mat(path)
+    assert match.games[0].names == names and match.tags["Player 1"] == names[0]
+    assert len(match.games[0].turns) == 2
+
+
+@pytest.mark.parametrize("data, offset, line, column", [
+    # One stray byte in a UTF-8 file with UTF-8 letters: an error, not cp1252 letters.
+    ("Jürgen\nMüller\nab".encode() + b"\xff", 18, 3, 3),
+    (b"ab\r\ncd\x98\x98 xyz", 6, 2, 3),  # cp1251 (runs of high bytes) has no 0x98
+    (codecs.BOM_UTF16_LE + "ab\ncd".encode("utf-16-le") + b"\x00", 12, 2, 3),  # odd length
+    (codecs.BOM_UTF8 + b"ab\n\xc3\x28", 6, 2, 1),
+])
+def test_undecodable_bytes_give_offset_line_and_column(data, offset, line, column):
+    with pytest.raises(DecodeError) as info:
+        decode(data, "x.mat")
+    error = info.value
+    assert (error.offset, error.line, error.column) == (offset, line, column)
+    assert f"offset {offset}" in error.message and f"x.mat:{line}:{column}:" in str(error)
+
+
+def test_undecodable_file_is_one_collected_error(tmp_path):
+    path = tmp_path / "bad.mat"
+    path.write_bytes(b"ab\xfe\xff\x98\x98")
+    parsed = read_mat(path, errors="collect")
+    assert parsed.matches == () and isinstance(parsed.errors[0], DecodeError)
+
+
+# --- unreadable paths and the command line ------------------------------------------------------
+
+def unreadable_folder(tmp_path) -> Path:
+    folder = tmp_path / "files"
+    folder.mkdir()
+    (folder / "x.mat").mkdir()
+    (folder / "dangling.mat").symlink_to(folder / "nowhere.mat")
+    (folder / "loop.mat").symlink_to(folder / "loop.mat")
+    (folder / "empty.mat").write_bytes(b"")
+    (folder / "binary.mat").write_bytes(bytes(range(256)) * 8)
+    (folder / "sub").mkdir()
+    (folder / "sub" / "up").symlink_to(folder)  # a folder loop
+    (folder / "good.mat").write_bytes((SAMPLES / "galaxy_style_crawford.mat").read_bytes())
+    return folder
+
+
+def test_unreadable_paths_raise_oserror(tmp_path):
+    folder = unreadable_folder(tmp_path)
+    for name in ("x.mat", "dangling.mat", "loop.mat"):
+        with pytest.raises(OSError):
+            read_mat(folder / name, errors="collect")
+    assert read_mat(folder / "empty.mat") == []
+    with pytest.raises(NardyError):
+        read_mat(folder / "binary.mat")
+    assert isinstance(read_mat(folder / "binary.mat", errors="collect").errors[0], NardyError)
+
+
+def test_cli_reports_each_unreadable_file_and_carries_on(tmp_path):
+    folder = unreadable_folder(tmp_path)
+    result = CliRunner().invoke(main, ["replay", "--json", str(folder)])
+    assert result.exit_code == 1
+    objects = {Path(o["file"]).name: o for o in map(json.loads, result.stdout.splitlines())}
+    assert set(objects) == {"x.mat", "dangling.mat", "loop.mat", "empty.mat", "binary.mat",
+                            "good.mat"}
+    assert objects["good.mat"]["games"] == 3 and not objects["good.mat"]["errors"]
+    for name in ("x.mat", "dangling.mat", "loop.mat", "empty.mat", "binary.mat"):
+        assert objects[name]["errors"], name
+    good = CliRunner().invoke(main, ["replay", str(folder / "good.mat")])
+    assert good.exit_code == 0
+
+
+def test_cli_keeps_the_nine_good_games_and_names_game_4(tmp_path):
+    path = tmp_path / "ten.mat"
+    path.write_text(ten_games(), "utf-8")
+    result = CliRunner().invoke(main, ["replay", "--json", str(path)])
+    assert result.exit_code == 1
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 9
+    syntax = [e for e in summary["errors"] if e["kind"] == "syntax"]
+    assert [(e["game"], e["line"], e["column"]) for e in syntax] == [(4, 25, 42)]
+
+
+# --- hostile text ------------------------------------------------------------------------------
+
+HEADER = " 3 point match\n\n Game 1\n a : 0                           b : 0\n"
+
+
+@pytest.mark.parametrize("text", [
+    " " + "9" * 5000 + " point match\n",             # beyond int()'s 4300-digit limit
+    HEADER + " " + "1" * 5000 + ") 31: 8/5 6/5\n",
+    HEADER + "  1) 31: 8/5\x00 6/5\n",
+    HEADER + "  1) 31: " + "8/5(9)" + " 6/5" * 1000 + "\n",
+    HEADER + "  1) 31: 99/98 0/5\n",                 # points no board has (replay's business)
+    "\x00" * 1000,
+    "\n" * 100_000,
+    ";" * 100_000,
+    "\ufeff\ufeff Game 1\n",
+    HEADER.replace(" a ", " " + "a" * 100_000 + " "),
+    HEADER + "  1)" * 10_000 + "\n",
+    "\u2028 3 point match\u2029\n",
+])
+def test_hostile_text_reads_or_raises_a_notation_error(text):
+    try:
+        matches = parse_mat(text)
+    except NotationError as error:
+        assert error.line >= 1 and error.column >= 1
+        assert len(error.message) < 1000
+    else:
+        for match in matches:
+            replay_match(match)
+    parsed = parse_mat(text, errors="collect")
+    assert all(e.line >= 1 and e.column >= 1 for e in parsed.errors)
+
+
+# --- linear time and bounded memory -----------------------------------------------------------
+
+def repeated_games(size: int) -> str:
+    """A money session of about ``size`` characters: one real game written again and again."""
+    source = (SAMPLES / "BackgammonStudio_6783333.mat").read_text("utf-8")
+    game = source[source.index(" Game 1"):]
+    return " 0 point match\n\n" + game * max(1, size // len(game))
+
+
+def long_line(size: int) -> str:
+    """A file whose one move line is about ``size`` characters long."""
+    return HEADER + "  1) 31: " + "8/5 " * (size // 4) + "\n"
+
+
+def seconds(text: str, errors: str) -> float:
+    """Best time of three reads."""
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        parse_mat(text, errors=errors)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def peak_memory(text: str, errors: str) -> int:
+    """Peak memory of a read, in bytes."""
+    tracemalloc.start()
+    try:
+        parse_mat(text, errors=errors)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def assert_linear(make, size: int, errors: str = "raise", bytes_per_char: int = 100):
+    """Reading 4 times the text takes less than 10 times as long (about 4 to 6 when linear,
+    as caches fill; 16 when quadratic), and memory grows no faster, staying under
+    ``bytes_per_char`` per character of text (the records are kept)."""
+    assert seconds(make(4 * size), errors) < 10 * seconds(make(size), errors)
+    small, large = make(size // 4), make(size)
+    memory_small, memory_large = peak_memory(small, errors), peak_memory(large, errors)
+    assert memory_large < 8 * memory_small, (memory_small, memory_large)
+    assert memory_large < bytes_per_char * len(large), memory_large / len(large)
+
+
+def test_reading_time_and_memory_are_linear_in_file_size():
+    assert_linear(repeated_games, 100_000)
+
+
+def test_a_broken_game_in_every_game_stays_linear():
+    def broken(size):
+        return repeated_games(size).replace("13/5*", "13/x5*")  # once in every game
+    parsed = parse_mat(broken(100_000), errors="collect")
+    assert len(parsed.errors) == 45 and not parsed.matches[0].games
+    assert_linear(broken, 100_000, errors="collect")
+
+
+def test_a_long_single_line_stays_linear():
+    assert_linear(long_line, 100_000)
+
+
+@pytest.mark.skipif(not HUGE, reason="set NARDY_HUGE_INPUT=1 to read a 50 MB file")
+def test_a_50_mb_file_and_a_1_mb_line(tmp_path):
+    path = tmp_path / "huge.mat"
+    path.write_text(repeated_games(50_000_000), "utf-8")
+    start = time.perf_counter()
+    (match,) = read_mat(path)
+    seconds = time.perf_counter() - start
+    assert len(match.games) > 20_000
+    quarter = time.perf_counter()
+    parse_mat(repeated_games(12_500_000))
+    assert seconds < 8 * (time.perf_counter() - quarter)
+    assert_linear(long_line, 1_000_000)
