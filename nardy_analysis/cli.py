@@ -62,7 +62,8 @@ class _Commands(click.Group):
     """The command group; commands in other modules are imported only when used, so that
     ``nardy replay`` does not wait for pandas and matplotlib to load."""
 
-    LAZY = {"stats": "frames", "plot": "plots", "audit": "audit", "convert": "writer"}
+    LAZY = {"stats": "frames", "plot": "plots", "audit": "audit", "convert": "writer",
+            "luck": "luck"}
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(self.LAZY))

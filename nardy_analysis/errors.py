@@ -110,3 +110,7 @@ class RuleViolation(NardyError):
         return {"file": self.file, "game": self.game, "move": self.move, "line": self.line,
                 "column": self.column, "text": self.text, "kind": self.kind,
                 "message": self.message, "position_id": self.position_id}
+
+
+class EngineError(NardyError):
+    """No engine is installed, or a position or roll an engine cannot take."""

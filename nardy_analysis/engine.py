@@ -1,0 +1,464 @@
+"""Position evaluators: the :class:`Evaluator` interface and its backends.
+
+An evaluator estimates, for the player on roll, the chances of the game's outcomes
+(:class:`Probabilities`, cubeless) and finds the best play of a roll under a given equity
+(a linear function of those chances, see :class:`Utility`). The analyses built on it (dice
+luck, :mod:`nardy_analysis.luck`) never see the engine itself.
+
+The default backend :class:`GnubgNN` uses the neural nets and bear-off databases of GNU
+Backgammon through the ``gnubg-nn`` package; its 0-ply numbers are GNU Backgammon's. That
+package is GPL-3, so it is an optional extra: install it with ``pip install
+nardy-analysis[engine]``. A second backend, :class:`BgSage`, uses the Open Sage engine
+(``bgsage``, MPL-2.0: ``pip install nardy-analysis[sage]``); its numbers are its own.
+Without them this module still imports; asking for an evaluator raises :class:`EngineError`
+naming the command to run.
+
+Known traps of ``gnubg-nn`` 1.1.0a11, guarded here (tests/test_engine.py has a regression
+test for each):
+
+* Its boards are ``[opponent, player on roll]``, 25 counts each from that player's own side
+  (point ``p`` at index ``p - 1``, the bar at 24, borne-off checkers implicit).
+  ``moves()`` returns boards from the mover's side, while ``best_move(..., b=1)`` and
+  ``list=1`` return boards already turned round for the opponent, who is then on roll.
+* ``best_move`` with ``n >= 1`` and ``list=1`` crashes the process (segmentation fault) when
+  the roll has exactly one legal play; this backend only calls ``list=1`` at 0-ply.
+* It does not validate its input (a side of 16 checkers or a die of 7 gives garbage or a
+  crash), so every board is checked before it is passed in.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+from .errors import EngineError
+from .position import BAR, CHECKERS, OFF, Position, Roll
+
+ENGINE_EXTRA = "pip install nardy-analysis[engine]"
+"""The command that installs the default engine (gnubg-nn, GPL-3)."""
+SAGE_EXTRA = "pip install nardy-analysis[sage]"
+"""The command that installs the second engine (bgsage, MPL-2.0)."""
+
+FILTER_WIDTH = 0.16
+"""Equity window of the move filter for plies >= 1 (GNU Backgammon's default for 1-ply)."""
+FILTER_MOVES = 8
+"""Plays kept besides the 0-ply best by that filter."""
+
+
+class Probabilities(NamedTuple):
+    """Cubeless chances of a game's outcomes for one player, each a probability 0..1.
+
+    ``win_gammon`` includes backgammons and ``win`` includes both (cumulative, as GNU
+    Backgammon reports them); the chance of losing is ``1 - win``.
+    """
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+
+    def swapped(self) -> "Probabilities":
+        """The same chances from the other player's side."""
+        return Probabilities(1.0 - self.win, self.lose_gammon, self.lose_backgammon,
+                             self.win_gammon, self.win_backgammon)
+
+    @property
+    def money_equity(self) -> float:
+        """Cubeless money equity, points per game at cube 1:
+        ``2 win - 1 + win_gammon - lose_gammon + win_backgammon - lose_backgammon``."""
+        return (2.0 * self.win - 1.0 + self.win_gammon - self.lose_gammon
+                + self.win_backgammon - self.lose_backgammon)
+
+
+@dataclass(frozen=True, slots=True)
+class Utility:
+    """An equity that is linear in the chances of the outcomes.
+
+    ``utility(p) = base + win * p.win + win_gammon * p.win_gammon + ...``. Cubeless money
+    equity and GNU Backgammon's normalised cubeless match equity are both of this form
+    (:func:`nardy_analysis.luck.match_utility`).
+    """
+
+    base: float = -1.0
+    win: float = 2.0
+    win_gammon: float = 1.0
+    win_backgammon: float = 1.0
+    lose_gammon: float = -1.0
+    lose_backgammon: float = -1.0
+
+    def __call__(self, p: Probabilities) -> float:
+        return (self.base + self.win * p[0] + self.win_gammon * p[1]
+                + self.win_backgammon * p[2] + self.lose_gammon * p[3]
+                + self.lose_backgammon * p[4])
+
+    def of_opponent(self, p) -> float:
+        """The same equity, given the chances ``p`` from the opponent's side
+        (``self(p.swapped())``, without building the swapped tuple)."""
+        return (self.base + self.win * (1.0 - p[0]) + self.win_gammon * p[3]
+                + self.win_backgammon * p[4] + self.lose_gammon * p[1]
+                + self.lose_backgammon * p[2])
+
+
+MONEY = Utility()
+"""Cubeless money equity (:attr:`Probabilities.money_equity`)."""
+
+
+class BestPlay(NamedTuple):
+    """The best play of a roll: the position after it (the opponent on roll), the mover's
+    chances there and the mover's equity under the utility used."""
+
+    after: Position
+    probabilities: Probabilities
+    equity: float
+
+
+class Evaluator(ABC):
+    """Evaluates positions for the player on roll; the base of the backends.
+
+    The public interface is :meth:`evaluate` and :meth:`best_play`. A backend implements
+    ``_evaluate_uncached(position)``, ``_plays_uncached(position, roll)`` (every legal play
+    as ``(key, chances of the opponent, then on roll)``, ``()`` for a dance) and
+    ``_position_after(key, mover)``; both lists are cached here by position.
+
+    Parameters
+    ----------
+    ply : int
+        Look-ahead of the evaluations: 0 is the neural nets' static evaluation, ``n`` the
+        average over the 21 rolls of the ``n - 1``-ply evaluation after each roll's best play.
+    cache_size : int
+        How many (position, roll) play lists and position evaluations to keep.
+    highest : int
+        The largest ply the backend offers.
+
+    Attributes
+    ----------
+    ply : int
+    name : str
+        Name of the engine, for reports.
+
+    Raises
+    ------
+    EngineError
+        ``ply`` is not a whole number 0..``highest``.
+    """
+
+    name: str = "evaluator"
+
+    def __init__(self, ply: int, cache_size: int, highest: int):
+        if not isinstance(ply, int) or not 0 <= ply <= highest:
+            raise EngineError(f"ply must be a whole number 0..{highest}, got {ply!r}")
+        self.ply = ply
+        self._plays = lru_cache(maxsize=cache_size)(self._plays_uncached)
+        self._evaluate = lru_cache(maxsize=cache_size)(self._evaluate_uncached)
+
+    def evaluate(self, position: Position) -> Probabilities:
+        """Cubeless chances of ``position`` for the player on roll, before the roll.
+
+        Raises
+        ------
+        EngineError
+            A position the engine cannot take.
+        """
+        check_position(position)
+        return self._evaluate(position)
+
+    def best_play(self, position: Position, roll: Roll, utility: Utility = MONEY) -> BestPlay:
+        """The legal play of ``roll`` that maximises the mover's ``utility``.
+
+        Parameters
+        ----------
+        position : Position
+            The position with the roller on roll, game not over.
+        roll : Roll
+        utility : Utility
+            The mover's equity as a function of the mover's chances after the play.
+
+        Returns
+        -------
+        BestPlay
+            For a dance (no legal step) the position is unchanged with the opponent on roll.
+
+        Raises
+        ------
+        EngineError
+            A position the engine cannot take, a finished game, or not a roll.
+        """
+        check_roll(roll)
+        if position.is_over:
+            raise EngineError(f"the game is over in {position!r}; there is nothing to play")
+        plays = self._plays(position, roll)  # checks the position when not cached
+        if not plays:
+            after = position.with_turn(1 - position.turn)
+            chances = self.evaluate(after).swapped()
+            return BestPlay(after, chances, utility(chances))
+        equity, key, chances = self._choose(position, plays, utility)
+        return BestPlay(self._position_after(key, position.turn), chances, equity)
+
+    def _choose(self, position: Position, plays, utility: Utility) -> tuple:
+        """(equity, key, mover's Probabilities) of the best of ``plays``."""
+        equity, key, theirs = max((utility.of_opponent(p), key, p) for key, p in plays)
+        return equity, key, Probabilities(*theirs).swapped()
+
+    @abstractmethod
+    def _evaluate_uncached(self, position: Position) -> Probabilities:
+        """The engine's evaluation of a checked position (see :meth:`evaluate`)."""
+
+    @abstractmethod
+    def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
+        """Every legal play: ``((key, opponent's chances), ...)``; ``()`` for a dance."""
+
+    @abstractmethod
+    def _position_after(self, key, mover: int) -> Position:
+        """The position a play's ``key`` stands for, ``mover`` having played."""
+
+
+def check_position(position: Position) -> None:
+    """Raise EngineError unless ``position`` is one an engine may be given.
+
+    Each side must have 15 checkers, no negative counts, and no point held by both sides
+    (:class:`Position` checks this too, but ``Position._make`` does not).
+    """
+    if not isinstance(position, Position):
+        raise EngineError(f"not a Position: {position!r}")
+    for player, side in enumerate(position.board):
+        if len(side) != BAR + 1 or min(side) < 0 or sum(side) != CHECKERS:
+            raise EngineError(f"player {player} does not have 15 checkers on 26 points: {side}")
+    for point in range(1, BAR):
+        if position.board[0][point] and position.board[1][25 - point]:
+            raise EngineError(f"both players on player 0's point {point} in {position!r}")
+
+
+def check_roll(roll: Roll) -> None:
+    """Raise EngineError unless ``roll`` is a Roll of two dice 1..6."""
+    if not isinstance(roll, Roll) or not (1 <= roll.low <= roll.high <= 6):
+        raise EngineError(f"not a roll of two dice 1..6: {roll!r}")
+
+
+def game_over_probabilities(position: Position) -> Probabilities:
+    """The certain outcome of a finished game for the player on roll.
+
+    The winner has borne off all 15 checkers; it is a gammon if the loser has borne off none,
+    a backgammon if the loser also still has a checker on the bar or in the winner's home
+    board (RULES.md, scoring).
+
+    Raises
+    ------
+    EngineError
+        The game is not over.
+    """
+    if not position.is_over:
+        raise EngineError(f"the game is not over in {position!r}")
+    winner = 0 if position.board[0][OFF] == CHECKERS else 1
+    loser = position.board[1 - winner]
+    gammon = float(loser[OFF] == 0)
+    backgammon = float(gammon and (loser[BAR] > 0 or any(loser[19:BAR])))
+    won = Probabilities(1.0, gammon, backgammon, 0.0, 0.0)
+    return won if winner == position.turn else won.swapped()
+
+
+class GnubgNN(Evaluator):
+    """GNU Backgammon's neural nets through ``gnubg-nn`` (GPL-3, the ``engine`` extra).
+
+    Parameters
+    ----------
+    ply : int
+        0 (default) for the nets' static evaluation; ``n >= 1`` (up to 4) to look ``n`` rolls
+        ahead. At ``n >= 1`` the plays within :data:`FILTER_WIDTH` of the 0-ply best (at most
+        :data:`FILTER_MOVES` besides it) are evaluated again at ``n``-ply, as GNU
+        Backgammon's move filters do.
+    cache_size : int
+        How many (position, roll) play lists and position evaluations to keep.
+
+    Raises
+    ------
+    EngineError
+        ``gnubg-nn`` is not installed (the message names ``pip install
+        nardy-analysis[engine]``), or ``ply`` is not a whole number 0..4.
+    """
+
+    def __init__(self, ply: int = 0, cache_size: int = 200_000):
+        super().__init__(ply, cache_size, highest=4)
+        try:
+            import gnubg_nn
+        except ImportError as error:
+            raise EngineError("equity analyses need an engine; install it with "
+                              f"`{ENGINE_EXTRA}` (gnubg-nn, GPL-3)") from error
+        self._gnubg = gnubg_nn
+        version = getattr(getattr(gnubg_nn, "_version_module", None), "version", "?")
+        self.name = f"gnubg-nn {version} {ply}-ply"
+
+    @staticmethod
+    def board(position: Position) -> list[list[int]]:
+        """``position`` as gnubg's ``[opponent, player on roll]`` board (checked first)."""
+        check_position(position)
+        return [list(position.opponent[1:BAR + 1]), list(position.on_roll[1:BAR + 1])]
+
+    def _position_after(self, key: str, mover: int) -> Position:
+        """The position of a gnubg key returned by ``best_move(b=1)``/``list=1``: the board
+        turned round, so its player on roll is the opponent of ``mover``."""
+        not_on_roll, on_roll = self._gnubg.board_from_position_key(key)
+        sides = {}
+        for player, side in ((mover, not_on_roll), (1 - mover, on_roll)):
+            sides[player] = (CHECKERS - sum(side),) + tuple(side)
+        return Position._make((sides[0], sides[1]), 1 - mover)
+
+    def _evaluate_uncached(self, position: Position) -> Probabilities:
+        if position.is_over:
+            return game_over_probabilities(position)
+        return self._net(self.board(position))
+
+    def _net(self, board: list[list[int]], probabilities=None) -> Probabilities:
+        """gnubg-nn's chances for the player on roll of ``board`` (at ``self.ply`` unless
+        ``probabilities`` at 0-ply are given), one-sided bear-offs as GNU Backgammon does.
+
+        In a bear-off with both sides in the one-sided database gnubg-nn sometimes gives a
+        certain win where GNU Backgammon combines the two sides' distributions of the number
+        of rolls needed: ``win = sum_i P(I need i rolls) * P(opponent needs >= i rolls)``.
+        """
+        gnubg = self._gnubg
+        if probabilities is None:
+            probabilities = gnubg.probabilities(board, self.ply)
+            if self.ply:
+                return Probabilities(*probabilities)
+        if gnubg.classify(board) != gnubg.c_bearoff:
+            return Probabilities(*probabilities)
+        mine = gnubg.bearoff_probabilities(tuple(board[1][:6]))
+        theirs = gnubg.bearoff_probabilities(tuple(board[0][:6]))
+        win = sum(p * sum(theirs[i:]) for i, p in enumerate(mine))
+        return Probabilities(win, *probabilities[1:])
+
+    def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
+        """Every legal play at 0-ply (gnubg keys)."""
+        gnubg = self._gnubg
+        found = gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1, b=1)
+        if not found[0]:
+            return ()
+        if len(found[2]) == 1:  # one legal play: gnubg-nn lists it without evaluating it
+            board = [list(side) for side in gnubg.board_from_position_key(found[1])]
+            return ((found[1], self._net(board, gnubg.probabilities(board, 0))),)
+        if any(position.opponent[7:BAR + 1]):  # no bear-off after this roll
+            return tuple((key, p) for key, _, p, _ in found[2])
+        return tuple((key, self._net([list(side) for side in gnubg.board_from_position_key(key)],
+                                     p)) for key, _, p, _ in found[2])
+
+    def _choose(self, position: Position, plays, utility: Utility) -> tuple:
+        if not self.ply:
+            return super()._choose(position, plays, utility)
+        ranked = sorted(((utility.of_opponent(p), key) for key, p in plays), reverse=True)
+        best, deeper = ranked[0][0], []
+        for equity, key in ranked[:FILTER_MOVES + 1]:
+            if equity >= best - FILTER_WIDTH:
+                chances = self.evaluate(self._position_after(key, position.turn)).swapped()
+                deeper.append((utility(chances), key, chances))
+        return max(deeper)
+
+
+class BgSage(Evaluator):
+    """The Open Sage engine's neural nets through ``bgsage`` (MPL-2.0, the ``sage`` extra).
+
+    A second, independent engine: its numbers are its own, not GNU Backgammon's. Its boards
+    are 26 counts from the side of the player on roll: index ``p`` (1..24) holds that
+    player's checkers on point ``p`` as positive counts and the opponent's on the same spot
+    (the opponent's point ``25 - p``) as negative ones; index 25 is the on-roll player's bar
+    and index 0 the opponent's bar, both positive; borne-off checkers are implicit. Its move
+    generator and ours agree on the legal plays (tests/test_engine.py).
+
+    Parameters
+    ----------
+    ply : int
+        0 (default) for the raw nets (what bgsage, like eXtreme Gammon, calls 1-ply);
+        ``n >= 1`` (up to 3) for bgsage's ``n + 1``-ply search with its default move filter.
+    cache_size : int
+        How many (position, roll) play lists and position evaluations to keep.
+
+    Raises
+    ------
+    EngineError
+        ``bgsage`` is not installed (the message names ``pip install
+        nardy-analysis[sage]``), or ``ply`` is not a whole number 0..3.
+    """
+
+    def __init__(self, ply: int = 0, cache_size: int = 200_000):
+        super().__init__(ply, cache_size, highest=3)
+        try:
+            import bgbot_cpp
+            from bgsage.weights import default_weights
+        except ImportError as error:
+            raise EngineError("the bgsage engine is not installed; install it with "
+                              f"`{SAGE_EXTRA}` (bgsage, MPL-2.0)") from error
+        weights = default_weights()
+        paths, sizes = weights.weight_paths_list, weights.hidden_sizes_list
+        self._cpp = bgbot_cpp
+        self._strategy = (bgbot_cpp.create_multipy(weights.strategy_type, paths, sizes,
+                                                   n_plies=ply + 1)
+                          if ply else bgbot_cpp.create_strategy(weights.strategy_type, paths,
+                                                                sizes))
+        self.name = f"bgsage {ply}-ply"
+
+    @staticmethod
+    def board(position: Position) -> list[int]:
+        """``position`` as a bgsage board from the side of the player on roll (checked)."""
+        check_position(position)
+        me, opp = position.on_roll, position.opponent
+        return [opp[BAR]] + [me[p] - opp[25 - p] for p in range(1, BAR)] + [me[BAR]]
+
+    def _position_after(self, board, mover: int) -> Position:
+        """The position of a bgsage board from the side of ``mover``, who has just played."""
+        me, opp = [0] * (BAR + 1), [0] * (BAR + 1)
+        for point in range(1, BAR):
+            if board[point] > 0:
+                me[point] = board[point]
+            elif board[point] < 0:
+                opp[25 - point] = -board[point]
+        me[BAR], opp[BAR] = board[BAR], board[0]
+        me[OFF], opp[OFF] = CHECKERS - sum(me), CHECKERS - sum(opp)
+        return Position.after(me, opp, mover)
+
+    def _post_move(self, boards) -> list[Probabilities]:
+        """The mover's chances after each board (the mover's side, the opponent to roll)."""
+        over = [self._cpp.check_game_over(b) for b in boards]
+        live = [b for b, result in zip(boards, over) if not result]
+        found = iter(self._cpp.batch_evaluate_post_move(
+            [(b, self._cpp.CubeOwner.CENTERED) for b in live], self._strategy, 1,
+            jacoby=False) if live else ())
+        chances = []
+        for result in over:
+            if result:
+                won = Probabilities(1.0, float(abs(result) >= 2), float(abs(result) == 3),
+                                    0.0, 0.0)
+                chances.append(won if result > 0 else won.swapped())
+            else:
+                chances.append(Probabilities(*next(found)["probs"]))
+        return chances
+
+    def _evaluate_uncached(self, position: Position) -> Probabilities:
+        if position.is_over:
+            return game_over_probabilities(position)
+        # the position as if the opponent had just played into it
+        return self._post_move([self._cpp.flip_board(self.board(position))])[0].swapped()
+
+    def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
+        boards = self._cpp.possible_moves(self.board(position), roll.high, roll.low)
+        return tuple((tuple(b), p.swapped()) for b, p in zip(boards, self._post_move(boards)))
+
+
+ENGINES = {"gnubg-nn": GnubgNN, "bgsage": BgSage}
+"""The backends by name: ``gnubg-nn`` (the default, matches GNU Backgammon) and ``bgsage``."""
+
+
+@lru_cache(maxsize=None)
+def default_evaluator(ply: int = 0, engine: str = "gnubg-nn") -> Evaluator:
+    """The engine ``engine`` (a key of :data:`ENGINES`) at ``ply``, one per process.
+
+    Raises
+    ------
+    EngineError
+        An unknown engine name, or the engine is not installed (the message names the
+        ``pip install nardy-analysis[...]`` command).
+    """
+    if engine not in ENGINES:
+        raise EngineError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    return ENGINES[engine](ply)

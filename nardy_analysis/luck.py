@@ -1,0 +1,687 @@
+"""Dice luck as GNU Backgammon measures it, roll by roll, through a real engine.
+
+Definition (GNU Backgammon's luck analysis, as its developers describe it on
+rec.games.backgammon, archived at bkgm.com/rgb: "How luck factor is calculated" and "Luck
+rate", after Douglas Zare, "A Measure of Luck", bkgm.com/articles): the luck of a roll is the
+roller's equity after the best play of the roll thrown minus the average, over all 36
+throws, of the equity after the best play of each throw (21 distinct rolls, each non-double
+counted twice). How the roll was actually
+played does not matter. A dance counts like any other roll: its equity is that of the
+unchanged position with the opponent on roll. Equity is the engine's cubeless equity at
+0-ply by default (the evaluator's ``ply`` changes it), the setting GNU Backgammon's luck
+analysis uses when told ``set analysis luckanalysis cubeful off``.
+
+The first roll of a game is special: it also decides who moves first, so GNU Backgammon
+averages over the 30 non-double throws of the opening roll, 15 for each player, the
+opponent's counted with the sign turned (their gain is the roller's loss). At equal scores
+(and always in money play) that mean is 0 and the luck of an opening roll is simply the
+equity after its best play; at unequal match scores the two players' openings are worth
+different amounts and the mean is not 0. The rolls are :data:`OPENING_ROLLS`; under rules
+that allow an opening double the first roll is treated like any other.
+
+Units. In money play equity is in points per game at cube 1 (GNU Backgammon's "EMG",
+equivalent to a money game); ``luck_points`` multiplies it by the cube value. In match play
+equity is GNU Backgammon's normalised match equity: the match-winning chance (MWC) mapped
+linearly so that winning the cube's value in points is +1 and losing it is -1, from the
+Kazaross-XG2 match equity table (:func:`match_winning_chance`); ``luck_mwc`` is the same luck
+as a change of the match-winning chance (0..1). These are the numbers GNU Backgammon prints
+in its ``LU[...]`` SGF properties and its luck statistics; tests/data/luck holds its numbers
+for real matches, and the tests check every roll against them.
+
+Marks (the thresholds GNU Backgammon 1.1's ``show analysis`` prints): a roll is ``very
+lucky`` above +0.6, ``lucky`` above +0.3, ``unlucky`` below -0.3 and ``very unlucky`` below
+-0.6. The rating of a player's luck rate (luck per roll, every roll counted, dances
+included) is one of :data:`RATINGS`, as GNU Backgammon rates it (:func:`luck_rating`). The
+luck-adjusted result is the actual result minus the player's luck plus the opponent's luck
+(in MWC in match play, in points in money play), as in GNU Backgammon's statistics.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from functools import lru_cache
+from os import PathLike
+from pathlib import Path
+
+import click
+import pandas as pd
+from tqdm import tqdm
+
+from .engine import ENGINES, MONEY, EngineError, Evaluator, Utility, default_evaluator
+from .errors import NardyError
+from .position import ALL_ROLLS, Position, Roll
+from .replay import ReplayedMatch, replay_file
+from .rules import Rules
+
+__all__ = ["MARKS", "OPENING_ROLLS", "RATINGS", "luck_frame", "luck_summary", "luck_mark",
+           "luck_rating", "match_utility", "match_winning_chance", "plot_cumulative_luck",
+           "roll_luck", "luck"]
+
+OPENING_ROLLS: tuple[Roll, ...] = tuple(r for r in ALL_ROLLS if not r.is_double)
+"""The 15 non-double rolls an opening can be."""
+
+MARKS = ("very lucky", "lucky", "unlucky", "very unlucky")
+"""GNU Backgammon's marks of a roll's luck (thresholds: :func:`luck_mark`)."""
+
+RATINGS = ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas")
+"""GNU Backgammon's luck ratings, worst to best (see :func:`luck_rating`)."""
+
+# Kazaross-XG2 match equity table: the match-winning chance of the player who needs ``i``
+# points against ``j`` (i < j), row by row (i = 1..24, j = i+1..25), pre-Crawford (the row of
+# 1-away is the Crawford game); the table is antisymmetric: MWC(j, i) = 1 - MWC(i, j).
+# "Copyright (C) 2011 Neil Kazaross. Table rolled up to 9 point match by eXtreme Gammon. Then
+# uses R/K MET which was rolled up to 15 and extrapolated to 25 points. Transcribed for use by
+# GNUbg by Michael Petch. Copying and distribution of this file, with or without modification,
+# are permitted in any medium without royalty provided the copyright notice and this notice
+# are preserved. This file is offered as-is, without any warranty."
+_PRE_CRAWFORD = """
+.67736 .75076 .81436 .84179 .88731 .90724 .93250 .94402 .959275 .966442 .975534 .979845
+.985273 .987893 .99114 .99273 .99467 .99563 .99679 .99737 .99807 .99842 .99884 .99905 .59947
+.66870 .74359 .79940 .84225 .87539 .90197 .923034 .939311 .952470 .962495 .970701 .976887
+.98196 .98580 .98893 .99129 .99322 .99466 .99585 .99675 .99746 .99802 .57150 .64795 .71123
+.76209 .80468 .84017 .870638 .894417 .914831 .930702 .944426 .954931 .96399 .97093 .97687
+.98139 .98522 .98814 .99062 .99248 .99407 .99527 .57732 .64285 .69924 .74577 .78799 .824059
+.853955 .879141 .900233 .918040 .932657 .94495 .95499 .96341 .97021 .97589 .98044 .98422
+.98726 .98975 .99174 .56635 .62638 .67786 .72540 .767055 .802732 .833654 .859934 .882866
+.902013 .91847 .93223 .94397 .95367 .96189 .96864 .97432 .97896 .98283 .98600 .56261 .61636
+.66787 .713057 .753427 .788634 .819569 .846648 .869999 .89021 .90756 .92246 .93508 .94583
+.95488 .96254 .96894 .97432 .97879 .55480 .60854 .656283 .700209 .739054 .774121 .805203
+.832566 .85659 .87761 .89591 .91171 .92535 .93702 .94703 .95553 .96276 .96887 .55442 .603718
+.649899 .691356 .729447 .763593 .794397 .82158 .84578 .86714 .88589 .90230 .91658 .92898
+.93968 .94891 .95682 .550196 .597926 .641481 .682119 .718927 .752814 .78301 .81037 .83483
+.85662 .87591 .89294 .90791 .92098 .93240 .94230 .548547 .593459 .635880 .674830 .711113
+.74371 .77375 .80093 .82543 .84741 .86703 .88448 .89991 .91353 .92550 .545552 .589242
+.629736 .667927 .70303 .73530 .76494 .79198 .81648 .83862 .85849 .87629 .89214 .90622
+.544068 .585701 .625259 .66178 .69610 .72778 .75703 .78381 .80826 .83044 .85051 .86856
+.88476 .541943 .582545 .62036 .65619 .68966 .72081 .74963 .77619 .80054 .82276 .84295 .86123
+.540750 .57942 .61634 .65117 .68391 .71448 .74290 .76917 .79339 .81559 .83586 .53916 .57679
+.61261 .64659 .67859 .70862 .73664 .76265 .78669 .80883 .53796 .57441 .60929 .64241 .67376
+.70323 .73084 .75657 .78046 .53676 .57222 .60618 .63856 .66925 .69822 .72542 .75087 .53574
+.57023 .60336 .63501 .66510 .69356 .72038 .53475 .56838 .60073 .63171 .66122 .68921 .53387
+.56667 .59830 .62864 .65760 .53303 .56508 .59603 .62576 .53226 .56360 .59391 .53153 .56221
+.53086
+"""
+# Post-Crawford: the match-winning chance of the trailer who needs 1..25 points when the
+# leader needs 1 (same source and notice).
+_POST_CRAWFORD = """
+.500000 .48803 .32264 .31002 .19012 .18072 .11559 .10906 .06953 .065161 .042069 .039060
+.025371 .023428 .015304 .014050 .009240 .008420 .005560 .005050 .003360 .003030 .002030
+.001820 .001230
+"""
+MET_LENGTH = 25
+"""The longest match the table covers (points)."""
+
+
+def _met() -> tuple[list[list[float]], list[float]]:
+    upper = iter(float(v) for v in _PRE_CRAWFORD.split())
+    table = [[0.5] * MET_LENGTH for _ in range(MET_LENGTH)]
+    for i in range(MET_LENGTH):
+        for j in range(i + 1, MET_LENGTH):
+            table[i][j] = next(upper)
+            table[j][i] = 1.0 - table[i][j]
+    return table, [float(v) for v in _POST_CRAWFORD.split()]
+
+
+_TABLE, _POST = _met()
+
+
+def match_winning_chance(away: int, opponent_away: int, post_crawford: bool = False) -> float:
+    """A player's chance (0..1) of winning the match, at the start of a game.
+
+    Parameters
+    ----------
+    away, opponent_away : int
+        Points the player and the opponent still need (<= 0: that player has won).
+    post_crawford : bool
+        The Crawford game has been played: with a player 1 away the post-Crawford table
+        applies (without it, 1-away rows are the Crawford game's values).
+
+    Returns
+    -------
+    float
+        From the Kazaross-XG2 table, GNU Backgammon's default match equity table.
+
+    Raises
+    ------
+    NardyError
+        More than 25 points away (beyond the table).
+    """
+    if away <= 0:
+        return 1.0
+    if opponent_away <= 0:
+        return 0.0
+    if away > MET_LENGTH or opponent_away > MET_LENGTH:
+        raise NardyError(f"the match equity table stops at {MET_LENGTH} points away, got "
+                         f"{away} and {opponent_away}")
+    if post_crawford and away == 1:
+        return 1.0 - _POST[opponent_away - 1]
+    if post_crawford and opponent_away == 1:
+        return _POST[away - 1]
+    return _TABLE[away - 1][opponent_away - 1]
+
+
+def _mwc_after(length: int, score: int, opponent_score: int, points: int,
+               post_crawford: bool) -> float:
+    """The match-winning chance of the player with ``score`` after winning ``points``
+    (losing them, if negative)."""
+    return match_winning_chance(length - score - max(points, 0),
+                                length - opponent_score + min(points, 0), post_crawford)
+
+
+def _multiples(rules: Rules | None) -> tuple[int, int]:
+    """Points (in cubes) of a gammon and a backgammon under ``rules``."""
+    gammon = 2 if rules is None or rules.gammons else 1
+    return gammon, (3 if rules is None or rules.backgammons else gammon)
+
+
+def match_utility(length: int, score: int, opponent_score: int, cube: int = 1,
+                  crawford: bool = False, post_crawford: bool = False,
+                  rules: Rules | None = None) -> Utility:
+    """GNU Backgammon's normalised cubeless match equity for one player, as a Utility.
+
+    Each outcome (win or lose a single game, gammon or backgammon at the cube's value) is
+    worth the match-winning chance after it, ``MWC``; normalised equity maps ``MWC`` linearly
+    so that winning ``cube`` points is +1 and losing them -1:
+    ``(2 MWC - W - L) / (W - L)``, ``W`` and ``L`` the MWC after a single win and loss.
+
+    Parameters
+    ----------
+    length : int
+        Match length in points; 0 is money play (:data:`~nardy_analysis.engine.MONEY`).
+    score, opponent_score : int
+        Points of the player and the opponent before the game.
+    cube : int
+        Cube value.
+    crawford, post_crawford : bool
+        This game is the Crawford game; the Crawford game has been played.
+    rules : Rules, optional
+        Without gammons (or backgammons) they count as single games (gammons).
+
+    Raises
+    ------
+    NardyError
+        A score beyond the 25-point table.
+    """
+    gammon, backgammon = _multiples(rules)
+    if length == 0:
+        return Utility(-1.0, 2.0, gammon - 1.0, backgammon - gammon, 1.0 - gammon,
+                       gammon - backgammon)
+    after = crawford or post_crawford  # the next game is post-Crawford if anyone is 1 away
+    win = _mwc_after(length, score, opponent_score, cube, after)
+    lose = _mwc_after(length, score, opponent_score, -cube, after)
+
+    def eq(points: int) -> float:
+        mwc = _mwc_after(length, score, opponent_score, points, after)
+        return (2.0 * mwc - win - lose) / (win - lose)
+
+    e = {k: eq(k * cube) for k in (1, gammon, backgammon, -1, -gammon, -backgammon)}
+    return Utility(e[-1], e[1] - e[-1], e[gammon] - e[1], e[backgammon] - e[gammon],
+                   e[-gammon] - e[-1], e[-backgammon] - e[-gammon])
+
+
+@lru_cache(maxsize=50_000)
+def _best_equities(evaluator: Evaluator, position: Position, utility: Utility) -> tuple:
+    """Equity after the best play of each of the 21 rolls (ALL_ROLLS order)."""
+    return tuple(evaluator.best_play(position, roll, utility).equity for roll in ALL_ROLLS)
+
+
+def roll_luck(position: Position, roll: Roll, utility: Utility = MONEY,
+              evaluator: Evaluator | None = None, opening: bool = False,
+              opponent_utility: Utility | None = None) -> tuple[float, float]:
+    """The luck of ``roll`` in ``position`` and the equity after its best play.
+
+    Parameters
+    ----------
+    position : Position
+        Before the roll, the roller on roll.
+    roll : Roll
+    utility : Utility
+        The roller's equity (:data:`~nardy_analysis.engine.MONEY` or
+        :func:`match_utility`).
+    evaluator : Evaluator, optional
+        Default: :func:`~nardy_analysis.engine.default_evaluator` at 0-ply.
+    opening : bool
+        The first roll of a game: the mean is over :data:`OPENING_ROLLS` for both players
+        (see the module docstring). ``position`` must then be the starting position.
+    opponent_utility : Utility, optional
+        The opponent's equity, needed with ``opening`` (default: ``utility``).
+
+    Returns
+    -------
+    (luck, equity) : pair of float
+        In the roller's equity units (see the module docstring).
+
+    Raises
+    ------
+    EngineError
+        No engine installed (the message names ``pip install nardy-analysis[engine]``), or a
+        position the engine cannot take.
+    """
+    evaluator = evaluator or default_evaluator()
+    mine = _best_equities(evaluator, position, utility)
+    equity = mine[ALL_ROLLS.index(roll)]
+    if opening:
+        theirs = _best_equities(evaluator, position.with_turn(1 - position.turn),
+                                opponent_utility or utility)
+        openings = [ALL_ROLLS.index(r) for r in OPENING_ROLLS]
+        mean = sum(mine[i] - theirs[i] for i in openings) / (2 * len(openings))
+    else:
+        mean = sum(e * (1 if r.is_double else 2) for e, r in zip(mine, ALL_ROLLS)) / 36
+    return equity - mean, equity
+
+
+def luck_mark(luck: float) -> str:
+    """GNU Backgammon's mark of a roll's luck (equity): ``very lucky`` (> 0.6), ``lucky``
+    (> 0.3), ``unlucky`` (< -0.3), ``very unlucky`` (< -0.6), else ``""``."""
+    if luck > 0.6:
+        return "very lucky"
+    if luck > 0.3:
+        return "lucky"
+    if luck < -0.6:
+        return "very unlucky"
+    if luck < -0.3:
+        return "unlucky"
+    return ""
+
+
+def luck_rating(rate: float) -> str:
+    """GNU Backgammon's rating of a luck rate (equity per roll): one of :data:`RATINGS`.
+
+    Below -0.06 ``Go to bed``; from -0.06 to below -0.03 ``Bad dice, man!``; -0.03 to +0.03
+    ``None``; above +0.03 to +0.06 ``Good dice, man!``; above +0.06 ``Go to Las Vegas``
+    (the bands of gnubg's ``luckrating``, as measured on gnubg 1.1.0a16).
+    """
+    if rate < -0.06:
+        return RATINGS[0]
+    if rate < -0.03:
+        return RATINGS[1]
+    if rate <= 0.03:
+        return RATINGS[2]
+    if rate <= 0.06:
+        return RATINGS[3]
+    return RATINGS[4]
+
+
+# --- per-roll frame -------------------------------------------------------------------------
+
+ROLL_COLUMNS = {
+    "file": "the match file (missing for a match parsed from text)",
+    "match_id": "the Match ID header tag, else the file's stem (stem:N for the N-th match)",
+    "match_length": "points to win the match; 0 for a money session",
+    "game": "game number as written",
+    "turn": "order of the roll in the game, 1, 2, ... (dances included)",
+    "move": "the N) label of the line the roll is on",
+    "player": "the roller's name",
+    "side": "the roller's column: 0 left, 1 right",
+    "dice": "the roll, larger die first",
+    "dance": "True when no part of the roll could be played",
+    "cube_value": "cube value when the roll was thrown",
+    "luck": "luck of the roll in the roller's equity: points per game at cube 1 (money "
+            "play) or normalised match equity (match play); gnubg's LU value",
+    "equity": "the roller's equity after the best play of the roll thrown (same unit)",
+    "luck_mwc": "match play: the luck as a change of the roller's match-winning chance "
+                "(0..1); NaN in money play",
+    "luck_points": "money play: the luck in points (luck times cube value); NaN in match play",
+    "mark": "very lucky, lucky, unlucky, very unlucky, or '' (see MARKS)",
+}
+"""The columns of :func:`luck_frame`, with their units. ``file``, ``match_id``, ``game`` and
+``turn`` are those of :func:`nardy_analysis.frames.turns_frame`: merge on them to add the luck
+to the per-turn frame."""
+
+KEY = ["file", "match_id", "game", "turn"]
+"""Columns that identify a roll, shared with the per-turn frame."""
+
+
+def _matches(source) -> list[tuple[str, ReplayedMatch]]:
+    """(match id, match) for a path, a ReplayedMatch or a list of them, in file order; the
+    id as in the per-turn frame: the Match ID tag, else the file's stem (``stem:N`` for the
+    N-th of several matches in one file)."""
+    items = [source] if isinstance(source, (str, PathLike, ReplayedMatch)) else source
+    matches = [m for item in items
+               for m in (replay_file(item) if isinstance(item, (str, PathLike)) else [item])]
+    per_file, seen, found = Counter(m.record.file for m in matches), Counter(), []
+    for match in matches:
+        file = match.record.file
+        seen[file] += 1
+        stem = Path(file).stem if file else ""
+        found.append((match.record.tags.get("Match ID")
+                      or (stem if per_file[file] == 1 else f"{stem}:{seen[file]}"), match))
+    return found
+
+
+def _crawford_states(match: ReplayedMatch) -> list[tuple[bool, bool]]:
+    """(Crawford game, post-Crawford) for each game of a match, from its score lines."""
+    states, crawford_played = [], False
+    length = match.record.length
+    for game in match.games:
+        at_one = length > 0 and (length - 1) in game.record.scores
+        crawford = (at_one and not crawford_played and match.rules.crawford
+                    and list(game.record.scores).count(length - 1) == 1)
+        states.append((crawford, at_one and not crawford))
+        crawford_played = crawford_played or crawford
+    return states
+
+
+class _Game:
+    """The match situation of one game: utilities and MWC per side and cube value."""
+
+    def __init__(self, match: ReplayedMatch, game, state: tuple[bool, bool]):
+        self.length, self.scores, self.state = match.record.length, game.record.scores, state
+        self.rules = match.rules
+
+    def utility(self, side: int, cube: int) -> Utility:
+        return match_utility(self.length, self.scores[side], self.scores[1 - side], cube,
+                             *self.state, rules=self.rules)
+
+    def mwc(self, side: int, points: int = 0, after: bool = True) -> float:
+        """``side``'s match-winning chance when it gains ``points`` (loses, if negative);
+        at the start of the next game (``after``) or of this one."""
+        post = (self.state[0] or self.state[1]) if after else self.state[1]
+        return _mwc_after(self.length, self.scores[side], self.scores[1 - side], points, post)
+
+
+def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.DataFrame:
+    """Per-roll luck of one or more matches, one row per roll in file order.
+
+    Parameters
+    ----------
+    source : path, ReplayedMatch, or a list of them
+        Match files (every match in each) or replayed matches.
+    evaluator : Evaluator, optional
+        Default: :func:`~nardy_analysis.engine.default_evaluator` at ``ply``.
+    ply : int
+        Ply of the default evaluator (0, as GNU Backgammon's luck analysis).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`ROLL_COLUMNS`. Every roll replayed is a row, dances and unknown
+        (``???``) plays included; the rest of a game after a rule violation is not replayed
+        and has no rows.
+
+    Raises
+    ------
+    EngineError
+        No engine installed: ``pip install nardy-analysis[engine]``.
+    OSError, NardyError
+        A file cannot be read or parsed; a match longer than 25 points.
+    """
+    evaluator = evaluator or default_evaluator(ply)
+    rows = []
+    for match_id, match in _matches(source):
+        names, money = match.record.names, match.record.length == 0
+        for game, state in zip(match.games, _crawford_states(match)):
+            situation = _Game(match, game, state)
+            for number, turn in enumerate(game.turns, 1):
+                side, cube = turn.player, turn.cube_value
+                utility = situation.utility(side, cube)
+                opening = number == 1 and not match.rules.opening_doubles
+                other = situation.utility(1 - side, cube) if opening else None
+                luck, equity = roll_luck(turn.before, turn.roll, utility, evaluator, opening,
+                                         other)
+                play = turn.play
+                if play is None:  # unknown play: a dance if the roll has only the empty play
+                    play = next(iter(turn.before.legal_plays(turn.roll, match.rules).values()))
+                scale = float("nan") if money else \
+                    (situation.mwc(side, cube) - situation.mwc(side, -cube)) / 2
+                rows.append((match.record.file, match_id, match.record.length, game.number,
+                             number, turn.record.move, names[side], side, str(turn.roll),
+                             len(play) == 0, cube, luck, equity, luck * scale,
+                             luck * cube if money else float("nan"), luck_mark(luck)))
+    frame = pd.DataFrame(rows, columns=list(ROLL_COLUMNS))
+    return frame.astype({"move": "Int64", "dance": bool})
+
+
+# --- summaries ------------------------------------------------------------------------------
+
+SUMMARY_COLUMNS = {
+    "file": "the match file", "match_id": "as in the per-roll frame",
+    "scope": "'game' (one game) or 'match' (the whole match or money session)",
+    "game": "game number; <NA> for the match",
+    "side": "0 left column, 1 right column", "player": "name", "rolls": "rolls thrown",
+    "very_lucky": "rolls marked very lucky", "lucky": "rolls marked lucky",
+    "unlucky": "rolls marked unlucky", "very_unlucky": "rolls marked very unlucky",
+    "luck": "total luck, normalised equity (gnubg's 'Luck total EMG')",
+    "luck_rate": "luck per roll, normalised equity",
+    "rating": "gnubg's rating of the luck rate (RATINGS)",
+    "unit": "'mwc' (match-winning chance 0..1, match play) or 'points' (money play)",
+    "luck_total": "total luck in the unit",
+    "result": "actual result in the unit: MWC after minus MWC before, or points won",
+    "luck_adjusted": "result - luck_total + the opponent's luck_total",
+}
+"""The columns of :func:`luck_summary`."""
+
+
+def _results(match: ReplayedMatch) -> list[tuple[float, float]]:
+    """Each game's actual result for side 0 and side 1 (MWC change or points; NaN when the
+    file does not say who won)."""
+    results = []
+    for game, state in zip(match.games, _crawford_states(match)):
+        if game.winner is None or game.points is None:
+            results.append((float("nan"),) * 2)
+            continue
+        won = [game.points if side == game.winner else -game.points for side in (0, 1)]
+        if match.record.length:
+            situation = _Game(match, game, state)
+            won = [situation.mwc(side, won[side]) - situation.mwc(side, after=False)
+                   for side in (0, 1)]
+        results.append(tuple(won))
+    return results
+
+
+def luck_summary(source, frame: pd.DataFrame | None = None,
+                 evaluator: Evaluator | None = None, ply: int = 0) -> pd.DataFrame:
+    """Luck per player per game and per match, as in GNU Backgammon's statistics.
+
+    Parameters
+    ----------
+    source : path, ReplayedMatch, or a list of them
+        As for :func:`luck_frame` (the games' results come from here).
+    frame : pandas.DataFrame, optional
+        The :func:`luck_frame` of ``source`` (the same matches in the same order), if already
+        computed.
+    evaluator, ply
+        As for :func:`luck_frame`, when ``frame`` is not given.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`SUMMARY_COLUMNS`; for each match its games in order, then the match,
+        two rows (side 0, side 1) each. The luck rate counts every roll (dances included);
+        the match's result is the MWC at its end minus that at its start (match play) or the
+        points won (money play).
+    """
+    matches = _matches(source)
+    if frame is None:
+        frame = luck_frame([m for _, m in matches], evaluator, ply)
+    rows, start = [], 0
+    for match_id, match in matches:
+        count = sum(len(game.turns) for game in match.games)
+        rolls, start = frame.iloc[start:start + count], start + count
+        if count and set(rolls["match_id"]) != {match_id}:
+            raise NardyError(f"the frame given is not the luck frame of match {match_id}")
+        results = _results(match)
+        unit = "mwc" if match.record.length else "points"
+        column = "luck_mwc" if match.record.length else "luck_points"
+        games = [(g.number, rolls[rolls["game"] == g.number], [r]) for g, r in
+                 zip(match.games, results)]
+        for scope, number, subset, result in [("game", *g) for g in games] + [
+                ("match", pd.NA, rolls, results)]:
+            totals = [subset.loc[subset["side"] == side, column].sum() for side in (0, 1)]
+            for side in (0, 1):
+                mine = subset[subset["side"] == side]
+                marks = mine["mark"].value_counts()
+                outcome = float(sum(r[side] for r in result)) if result else float("nan")
+                luck, count = float(mine["luck"].sum()), len(mine)
+                rate = luck / count if count else float("nan")
+                rows.append({
+                    "file": match.record.file, "match_id": match_id, "scope": scope,
+                    "game": number, "side": side, "player": match.record.names[side],
+                    "rolls": count,
+                    **{m.replace(" ", "_"): int(marks.get(m, 0)) for m in MARKS},
+                    "luck": luck, "luck_rate": rate,
+                    "rating": luck_rating(rate) if count else "", "unit": unit,
+                    "luck_total": float(totals[side]), "result": outcome,
+                    "luck_adjusted": outcome - totals[side] + totals[1 - side]})
+    summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+    return summary.astype({"game": "Int64"})
+
+
+# --- chart ----------------------------------------------------------------------------------
+
+def plot_cumulative_luck(frame: pd.DataFrame, game: int | None = None, ax=None,
+                         column: str = "luck"):
+    """Cumulative luck of each player through a game or a whole match.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A :func:`luck_frame` of one match.
+    game : int, optional
+        Game number to draw; all games (the match) when None, with a dotted line where each
+        game starts.
+    ax : matplotlib Axes, optional
+        Drawn into; a new figure's Axes when None.
+    column : str
+        ``luck`` (equity, default), ``luck_mwc`` (match-winning chance) or ``luck_points``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    NardyError
+        The frame holds several matches, or no roll of ``game``.
+    """
+    import matplotlib.pyplot as plt
+
+    if frame["match_id"].nunique() > 1:
+        raise NardyError("plot_cumulative_luck draws one match; filter the frame by match_id")
+    rolls = frame if game is None else frame[frame["game"] == game]
+    if rolls.empty:
+        raise NardyError(f"no rolls to draw for game {game}")
+    if ax is None:
+        _, ax = plt.subplots()
+    x = pd.Series(range(1, len(rolls) + 1), index=rolls.index)
+    for side in (0, 1):
+        mine = rolls[rolls["side"] == side]
+        if len(mine):
+            ax.step(x[mine.index], mine[column].cumsum(), where="post",
+                    label=str(mine["player"].iloc[0]))
+    if game is None:
+        for start in x[rolls["turn"] == 1].iloc[1:]:
+            ax.axvline(start - 0.5, color="grey", linestyle=":", linewidth=1)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("roll" if game is None else f"roll in game {game}")
+    ax.set_ylabel({"luck": "cumulative luck (equity)", "luck_mwc": "cumulative luck (MWC)",
+                   "luck_points": "cumulative luck (points)"}.get(column, column))
+    ax.legend(title="player")
+    return ax
+
+
+# --- command line ---------------------------------------------------------------------------
+
+def _analyse_file(path: str, ply: int, engine: str) -> dict:
+    """Per-roll frame and summary of one file (run in worker processes)."""
+    try:
+        matches = replay_file(path)
+        frame = luck_frame(matches, default_evaluator(ply, engine))
+        return {"file": path, "frame": frame, "summary": luck_summary(matches, frame),
+                "violations": sum(len(m.errors) for m in matches), "error": None}
+    except EngineError:
+        raise
+    except (NardyError, OSError) as error:
+        return {"file": path, "frame": None, "summary": None, "violations": 0,
+                "error": str(error)}
+
+
+def _sign(value: float, digits: int) -> str:
+    return "" if pd.isna(value) else f"{value:+.{digits}f}"
+
+
+def _print_table(summary: pd.DataFrame) -> None:
+    for match_id, rows in summary.groupby("match_id", sort=False):
+        unit = rows["unit"].iloc[0]
+        click.echo(f"match {match_id}")
+        scale, digits, label = (100, 2, "% MWC") if unit == "mwc" else (1, 3, "points")
+        click.echo(f"  {'':<8}{'player':<20}{'rolls':>6}{'luck':>9}{'per roll':>9}  "
+                   f"{'rating':<16}{'luck':>11}{'result':>9}{'adjusted':>10}")
+        click.echo(f"  {'':<34}{'(equity)':>18}{'':<18}{'(' + label + ')':>30}")
+        for _, row in rows.iterrows():
+            label = "match" if row["scope"] == "match" else f"game {row['game']}"
+            click.echo(f"  {label:<8}{str(row['player'])[:19]:<20}{row['rolls']:>6}"
+                       f"{_sign(row['luck'], 3):>9}{_sign(row['luck_rate'], 4):>9}  "
+                       f"{row['rating']:<16}{_sign(row['luck_total'] * scale, digits):>11}"
+                       f"{_sign(row['result'] * scale, digits):>9}"
+                       f"{_sign(row['luck_adjusted'] * scale, digits):>10}")
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write one row per roll (file order, dances included) to this CSV file.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per file on stdout instead of the tables.")
+@click.option("--ply", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Look-ahead of the engine's evaluations (0 as gnubg's luck analysis).")
+@click.option("--engine", type=click.Choice(list(ENGINES)), default="gnubg-nn",
+              show_default=True, help="gnubg-nn matches GNU Backgammon; bgsage is another "
+              "engine (pip install nardy-analysis[sage]).")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes over the files.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when there are several files).")
+def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
+    """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
+
+    PATHS are match files or folders (searched for *.mat and *.txt). Luck is the engine's
+    cubeless equity at 0-ply unless --ply says otherwise. For each match: per game and for the whole match, each player's rolls, total luck
+    (equity), luck per roll, gnubg's rating of it, the luck in match-winning chance (match
+    play, in %) or points (money play), the actual result and the luck-adjusted result.
+    Needs the engine extra: pip install nardy-analysis[engine]. Exit status: 0 when every
+    file was analysed, 1 when any could not be read (or there is no engine), 2 for usage
+    errors.
+    """
+    from .sources import match_files
+
+    files = [str(f) for f in match_files(paths)]
+    try:
+        default_evaluator(ply, engine)
+    except EngineError as error:
+        raise click.ClickException(str(error))
+    show = progress if progress is not None else len(files) > 1
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    results = (pool.map(_analyse_file, files, [ply] * len(files), [engine] * len(files))
+               if pool else (_analyse_file(f, ply, engine) for f in files))
+    frames, failed = [], 0
+    try:
+        for result in tqdm(results, total=len(files), disable=not show, unit="file",
+                           file=sys.stderr):
+            if result["error"]:
+                failed += 1
+                click.echo(f"skipped {result['file']}: {result['error']}", err=True)
+                continue
+            frames.append(result["frame"])
+            summary = result["summary"]
+            if as_json:
+                click.echo(json.dumps({"file": result["file"], "rolls": len(result["frame"]),
+                                       "violations": result["violations"],
+                                       "summary": json.loads(summary.to_json(
+                                           orient="records"))}, ensure_ascii=False))
+                continue
+            click.echo(f"{result['file']}: {len(result['frame'])} rolls")
+            if result["violations"]:
+                click.echo(f"  {result['violations']} rule violation(s): the rest of those "
+                           "games is not analysed (see nardy replay)")
+            _print_table(summary)
+    finally:
+        if pool:
+            pool.shutdown()
+    if csv_file:
+        frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
+        frame.to_csv(csv_file, index=False)
+    sys.exit(1 if failed else 0)
