@@ -218,7 +218,7 @@ class Position:
                 raise NardyError(f"both players have checkers on player 0's point {point}")
         if turn not in (0, 1):
             raise NardyError(f"turn must be 0 or 1, got {turn!r}")
-        self._set(board, turn)
+        self._set(board, int(turn))
 
     def _set(self, board, turn):
         object.__setattr__(self, "board", board)
