@@ -32,6 +32,8 @@ def run(folder: Path) -> dict:
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     folder = Path(args[0]) if args else DEFAULT
+    if not folder.is_dir():
+        sys.exit(f"no folder {folder}: give the folder of .mat files to replay")
     start = time.perf_counter()
     counts = run(folder)
     seconds = time.perf_counter() - start

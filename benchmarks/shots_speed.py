@@ -22,6 +22,8 @@ def main() -> None:
     count = int(args[args.index("--files") + 1]) if "--files" in args else 100
     folders = [a for a in args if not a.startswith("--") and not a.isdigit()]
     folder = Path(folders[0]) if folders else DEFAULT
+    if not folder.is_dir():
+        sys.exit(f"no folder {folder}: give the folder of .mat files to take positions from")
     positions = {}
     for path in sorted(folder.glob("*.mat"))[:count]:
         for match in replay_file(path):

@@ -96,7 +96,7 @@ from .position import ALL_ROLLS, BAR
 from .records import MatchRecord
 from .replay import ReplayedMatch, replay_file, replay_match
 from .shots import shots
-from .sources import match_files, read_each
+from .sources import OutputFile, match_files, read_each
 
 TESTS = ("doubles", "roll_classes", "faces", "pips", "serial", "bar_entry", "hits_on_blots")
 """The tests, in report order."""
@@ -767,7 +767,7 @@ def _replayed(source) -> Iterable[ReplayedMatch]:
               help="Test each player or each site as well as all rolls.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per test and group on stdout.")
-@click.option("--html", "html", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--html", "html", type=OutputFile(), default=None,
               help="Write a self-contained HTML report to this file.")
 @click.option("--include-opening", is_flag=True,
               help="Count the opening roll of each game (variants with opening doubles).")

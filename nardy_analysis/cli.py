@@ -11,7 +11,7 @@ import click
 from tqdm import tqdm
 
 from .errors import DecodeError, NardyError, RuleViolation
-from .ids import parse_xgid, position_from_id
+from .ids import match_from_id, parse_xgid, position_from_id
 from .notation import read_mat
 from .replay import replay_match
 from .rules import VARIANTS
@@ -141,9 +141,13 @@ def _print_summary(summary: dict) -> None:
 
 
 def _position(text: str):
-    """A Position from a gnubg Position ID (player 0 on roll) or an XGID."""
+    """A Position from a gnubg Position ID (player 0 on roll), a gnubg ``PositionID:MatchID``
+    (the Match ID says who is on roll) or an XGID."""
     if text.startswith("XGID=") or text.count(":") >= 8:
         return parse_xgid(text)[0]
+    if text.count(":") == 1:
+        position_text, match_text = text.split(":")
+        return position_from_id(position_text, match_from_id(match_text).player)
     return position_from_id(text)
 
 
@@ -155,8 +159,10 @@ def _position(text: str):
 def shots(positions, as_json, rules):
     """Hitting rolls (out of 36) for the player on roll of each POSITION.
 
-    POSITION is a gnubg Position ID (the player whose side it is written from is on roll)
-    or an XGID. Blot points are numbered from the side of the player on roll.
+    POSITION is a gnubg Position ID (the player whose side it is written from is on roll),
+    a gnubg PositionID:MatchID, or an XGID (put `--` before an XGID given without its
+    `XGID=` prefix, as it may start with '-'). Blot points are numbered from the side of the
+    player on roll, who is X on the board.
     """
     try:
         parsed = [_position(text) for text in positions]
@@ -168,6 +174,7 @@ def shots(positions, as_json, rules):
             click.echo(json.dumps(result.to_dict()))
             continue
         click.echo(str(position))
+        click.echo(f"X (player {position.turn}) is on roll.")
         click.echo(f"shots: {result.count}/36 ({result.probability:.1%}): "
                    f"{' '.join(map(str, result.rolls)) or 'none'}")
         for point, rolls in sorted(result.blots.items()):

@@ -36,9 +36,9 @@ from typing import NamedTuple
 from .errors import EngineError
 from .position import BAR, CHECKERS, OFF, Position, Roll
 
-ENGINE_EXTRA = "pip install nardy-analysis[engine]"
+ENGINE_EXTRA = "pip install 'nardy-analysis[engine]'"
 """The command that installs the default engine (gnubg-nn, GPL-3)."""
-SAGE_EXTRA = "pip install nardy-analysis[sage]"
+SAGE_EXTRA = "pip install 'nardy-analysis[sage]'"
 """The command that installs the second engine (bgsage, MPL-2.0)."""
 
 FILTER_WIDTH = 0.16
@@ -285,7 +285,8 @@ class GnubgNN(Evaluator):
             import gnubg_nn
         except ImportError as error:
             raise EngineError("equity analyses need an engine; install it with "
-                              f"`{ENGINE_EXTRA}` (gnubg-nn, GPL-3)") from error
+                              f"`{ENGINE_EXTRA}` (from a source checkout: "
+                              "`pip install '.[engine]'`; gnubg-nn, GPL-3)") from error
         self._gnubg = gnubg_nn
         version = getattr(getattr(gnubg_nn, "_version_module", None), "version", "?")
         self.name = f"gnubg-nn {version} {ply}-ply"
@@ -388,7 +389,8 @@ class BgSage(Evaluator):
             from bgsage.weights import default_weights
         except ImportError as error:
             raise EngineError("the bgsage engine is not installed; install it with "
-                              f"`{SAGE_EXTRA}` (bgsage, MPL-2.0)") from error
+                              f"`{SAGE_EXTRA}` (from a source checkout: "
+                              "`pip install '.[sage]'`; bgsage, MPL-2.0)") from error
         weights = default_weights()
         paths, sizes = weights.weight_paths_list, weights.hidden_sizes_list
         self._cpp = bgbot_cpp

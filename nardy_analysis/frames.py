@@ -79,7 +79,7 @@ from .position import BAR, OFF, Position
 from .replay import ReplayedMatch, ReplayedTurn, replay_file
 from .rules import Rules
 from .shots import shots
-from .sources import match_files, read_each
+from .sources import OutputFile, match_files, read_each, warn_violations
 
 DTYPES = {
     "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
@@ -251,9 +251,9 @@ def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: Re
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True),
+@click.option("--csv", "csv_file", type=OutputFile(),
               help="Write the per-turn table as CSV (blot_points as a [..] list).")
-@click.option("--parquet", "parquet_file", type=click.Path(dir_okay=False, writable=True),
+@click.option("--parquet", "parquet_file", type=OutputFile(),
               help="Write the per-turn table as Parquet (needs pyarrow).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
@@ -266,7 +266,12 @@ def stats(paths, csv_file, parquet_file, progress):
     2 for usage errors.
     """
 
-    frames, skipped = read_each(paths, turns_frame, progress)
+    def build(path):
+        matches = replay_file(path)
+        warn_violations(matches, "the rest of that game is left out")
+        return turns_frame(matches)
+
+    frames, skipped = read_each(paths, build, progress)
     frame = pd.concat(frames, ignore_index=True) if frames else turns_frame([])
     if parquet_file:
         frame.to_parquet(parquet_file, index=False)

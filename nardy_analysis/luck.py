@@ -55,6 +55,7 @@ from .errors import NardyError
 from .position import ALL_ROLLS, Position, Roll
 from .replay import ReplayedMatch, replay_file
 from .rules import Rules
+from .sources import OutputFile, match_files
 
 __all__ = ["MARKS", "OPENING_ROLLS", "RATINGS", "luck_frame", "luck_summary", "luck_mark",
            "luck_rating", "match_utility", "match_winning_chance", "plot_cumulative_luck",
@@ -622,7 +623,7 @@ def _print_table(summary: pd.DataFrame) -> None:
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, writable=True),
+@click.option("--csv", "csv_file", type=OutputFile(),
               help="Write one row per roll (file order, dances included) to this CSV file.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per file on stdout instead of the tables.")
@@ -646,14 +647,13 @@ def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
     file was analysed, 1 when any could not be read (or there is no engine), 2 for usage
     errors.
     """
-    from .sources import match_files
 
     files = [str(f) for f in match_files(paths)]
     try:
         default_evaluator(ply, engine)
     except EngineError as error:
         raise click.ClickException(str(error))
-    show = progress if progress is not None else len(files) > 1
+    show = progress if progress is not None else len(files) > 1 and sys.stderr.isatty()
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
     results = (pool.map(_analyse_file, files, [ply] * len(files), [engine] * len(files))
                if pool else (_analyse_file(f, ply, engine) for f in files))

@@ -7,6 +7,8 @@ calls ``plt.show()``. Games are told apart by ``file``, ``match_id`` and ``game`
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 import matplotlib.pyplot as plt
 import numpy as np
@@ -16,6 +18,7 @@ from matplotlib.figure import Figure
 from .errors import NardyError
 from .frames import hit_rates, turns_frame
 from .replay import replay_file
+from .sources import OutputFile, warn_violations
 
 GAME = ["file", "match_id", "game"]
 """Columns that identify a game in a turns frame."""
@@ -218,7 +221,7 @@ _KINDS = {"race": pip_race, "exposure": blot_exposure}
               help="Which match of the file (1, 2, ...) for files holding several.")
 @click.option("--kind", type=click.Choice(sorted(_KINDS)), default="race", show_default=True,
               help="race: both pip counts by turn; exposure: blots left and shots at them.")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), required=True,
+@click.option("--out", type=OutputFile(), required=True,
               help="The picture file; its suffix picks the format (.png, .svg, .pdf).")
 def plot(path, game, match_number, kind, out):
     """Draw a chart of one game of a match file.
@@ -226,10 +229,16 @@ def plot(path, game, match_number, kind, out):
     Exit status: 0 when the picture was written, 1 when the file cannot be read, 2 for
     usage errors (a game or match the file does not hold).
     """
+    formats = Figure().canvas.get_supported_filetypes()
+    if Path(out).suffix.lstrip(".").lower() not in formats:
+        raise click.BadParameter(f"{out!r}: the suffix must be one of "
+                                 f"{', '.join('.' + f for f in sorted(formats))}",
+                                 param_hint="--out")
     try:
         matches = replay_file(path)
     except (NardyError, OSError) as error:
         raise click.ClickException(str(error))
+    warn_violations(matches, "that game is drawn up to there")
     if not 1 <= match_number <= len(matches):
         raise click.BadParameter(f"{path} holds {len(matches)} match(es)", param_hint="--match")
     frame = turns_frame(matches[match_number - 1])

@@ -402,7 +402,8 @@ class _GameReplayer:
             self.result.ending = "forfeit"
             expected.add(record.points)
         if record.points not in expected:
-            self.fail("result", f"{record.points} points is not a possible result here "
+            self.fail("result", f"{record.points} point{'s' * (record.points != 1)} is not "
+                      "a possible result here "
                       f"(expected {' or '.join(map(str, sorted(expected)))} with the cube at "
                       f"{self.cube})", record, stop=False)
         if record.match_won and self.match.length and \

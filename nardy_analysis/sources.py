@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
+import click
 from tqdm import tqdm
 
 from .errors import NardyError
@@ -54,3 +55,23 @@ def read_each(paths: Iterable[str | Path], build: Callable[[Path], T],
             skipped += 1
             print(f"skipped {path}: {error}", file=sys.stderr)
     return results, skipped
+
+
+class OutputFile(click.Path):
+    """A click parameter for a file a command writes: its folder must exist (a usage error,
+    exit status 2, before any work is done)."""
+
+    def __init__(self, **options):
+        super().__init__(dir_okay=False, writable=True, **options)
+
+    def convert(self, value, param, ctx):
+        value = super().convert(value, param, ctx)
+        if value != "-" and not Path(value).resolve().parent.is_dir():
+            self.fail(f"folder {str(Path(value).parent)!r} does not exist", param, ctx)
+        return value
+
+
+def warn_violations(matches, consequence: str) -> None:
+    """Print each rule violation of replayed ``matches`` on stderr, with ``consequence``."""
+    for error in (e for match in matches for e in match.errors):
+        print(f"warning: {error}; {consequence}", file=sys.stderr)

@@ -35,6 +35,7 @@ from .position import BAR, OFF, Move
 from .records import GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
 from .replay import ReplayedMatch, ReplayedTurn, realise, replay_match
 from .rules import Rules
+from .sources import OutputFile
 
 _RIGHT = 33  # 0-based column of the right-hand entries and of the second name, at least
 _NUMBER = 5  # width of a move number such as "  1) "
@@ -282,7 +283,7 @@ def _chains_text(chains, bar_off: bool) -> str:
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--to", "to", type=click.Choice(["mat"]), default="mat", show_default=True,
               help="Format to write (.mat text in GNU Backgammon's layout).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("-o", "--output", type=OutputFile(allow_dash=True),
               default="-", help="File to write (default: standard output).")
 @click.option("--numbers", is_flag=True, help="Write the bar as 25 and off as 0.")
 def convert(path, to, output, numbers):

@@ -122,7 +122,7 @@ def test_without_the_engine_everything_else_works_and_luck_names_the_extra():
     done = subprocess.run([sys.executable, "-c", code, match], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "pip install nardy-analysis[engine]" in done.stdout
+    assert "pip install 'nardy-analysis[engine]'" in done.stdout
 
 
 # --- the gnubg-nn backend ---------------------------------------------------------------------
