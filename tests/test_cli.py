@@ -112,3 +112,18 @@ def test_rules_option_keeps_the_cube_tags():
     path = str(SAMPLES / "money_beaver_raccoon.mat")
     assert run("replay", path).exit_code == 0
     assert run("replay", "--rules", "standard", path).exit_code == 0
+
+
+@pytest.mark.parametrize("args", [
+    ["stats", "{sample}", "--csv", "{missing}/x.csv"],
+    ["plot", "{sample}", "--game", "1", "--out", "{missing}/x.png"],
+    ["plot", "{sample}", "--game", "1", "--out", "{tmp}/x.xyz"],
+    ["audit", "{sample}", "--html", "{missing}/x.html"],
+    ["convert", "{sample}", "--to", "mat", "-o", "{missing}/x.mat"],
+])
+def test_output_files_that_cannot_be_written_are_usage_errors(tmp_path, args):
+    sample = str(SAMPLES / "BackgammonGalaxy_3868853.mat")
+    filled = [a.format(sample=sample, missing=tmp_path / "nowhere", tmp=tmp_path) for a in args]
+    result = run(*filled)
+    assert result.exit_code == 2, result.output
+    assert "Invalid value" in result.output
