@@ -61,15 +61,22 @@ test           observed / expected                    effect (95% CI)
 ============== ====================================== =======================================
 doubles        doubles                                doubles rate - 1/6 (Clopper-Pearson)
 roll_classes   count of the class furthest from its   its rate - 1/36 or 2/36 (Clopper-
-               expectation (``cell``, by standardised Pearson; the cell is chosen by the
-               residual)                              data, so the interval is optimistic)
-faces          count of the face furthest from 2n/6   its rate per die - 1/6 (Clopper-Pearson)
+               expectation (``cell``, by standardised Pearson, simultaneous over the 21
+               residual)                              classes: level 1 - 0.05/21, Bonferroni)
+faces          count of the face furthest from 2n/6   its rate per die - 1/6 (Clopper-Pearson,
+                                                      simultaneous: level 1 - 0.05/6)
 pips           mean pips per roll / 8.1667            mean - 8.1667 (normal, sample s.d.)
 serial         doubles after doubles / under          doubles rate after a double - after a
                independence                           non-double (Wald)
 bar_entry      rolls that entered / sum of p_i        (observed - expected) / n (normal,
 hits_on_blots  hitting rolls / sum of p_i             sample s.d. of the residuals)
 ============== ====================================== =======================================
+
+For roll_classes and faces the effect is that of the one cell named in ``cell``, chosen by
+the data, while the chi-square p-value tests all cells together. The cell's interval is
+therefore simultaneous over the cells (Bonferroni), so that it seldom excludes 0 by chance;
+the two remain different questions, and when the interval excludes 0 but the chi-square
+test is not significant at 0.05, ``note`` says so. ``method`` names the interval of each row.
 
 Too few rolls: a chi-square test whose expected counts fall below 5 in a cell, or a z-test
 on fewer than 30 rolls, gets no p-value, only a ``note`` saying so; an exact test that could
@@ -313,7 +320,8 @@ def dice_tests(rolls: pd.DataFrame, by: str | None = None,
                                 ("hits_on_blots", _shot_probability(rolls), "hitting_roll")):
         if prob is not None:
             hit = rolls[success].to_numpy(float, na_value=np.nan)
-            parts.append(_poisson_binomial(test, prob, hit, codes, len(names)))
+            replayed = "on_bar" not in rolls.columns or rolls["on_bar"].notna().any()
+            parts.append(_poisson_binomial(test, prob, hit, codes, len(names), replayed))
     frame = pd.concat([part.assign(group=names) for part in parts], ignore_index=True)
     frame["n"] = frame["n"].astype(np.int64)
     frame["p_adjusted"] = np.nan
@@ -356,13 +364,14 @@ def _frame(test, n, observed, expected, statistic, p_value, effect, low, high, m
                          "note": note})
 
 
-def _clopper_pearson(k, n) -> tuple[np.ndarray, np.ndarray]:
-    """95% Clopper-Pearson interval of a rate k/n (Clopper and Pearson 1934, via beta
-    quantiles; the interval of ``scipy.stats.binomtest(...).proportion_ci("exact")``)."""
+def _clopper_pearson(k, n, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
+    """Clopper-Pearson interval (confidence 1 - ``alpha``) of a rate k/n (Clopper and Pearson
+    1934, via beta quantiles; the interval of
+    ``scipy.stats.binomtest(...).proportion_ci("exact", confidence_level=1 - alpha)``)."""
     k, n = np.asarray(k, float), np.asarray(n, float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        low = np.where(k > 0, stats.beta.ppf(ALPHA / 2, k, n - k + 1), 0.0)
-        high = np.where(k < n, stats.beta.ppf(1 - ALPHA / 2, k + 1, n - k), 1.0)
+        low = np.where(k > 0, stats.beta.ppf(alpha / 2, k, n - k + 1), 0.0)
+        high = np.where(k < n, stats.beta.ppf(1 - alpha / 2, k + 1, n - k), 1.0)
     empty = n == 0
     return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
 
@@ -401,6 +410,13 @@ def _fit(test: str, counts: np.ndarray, prob: np.ndarray, n: np.ndarray, labels,
 
     ``n`` is the number of trials per row (dice or rolls); rows whose smallest expected
     count is below 5 (fewer than ``needed`` rolls) get a note instead of a p-value.
+
+    The effect is that of one cell, the one furthest from its expectation, while the
+    p-value tests all cells together. As that cell is chosen by the data, its interval is
+    simultaneous over the ``k`` cells: a Clopper-Pearson interval at confidence
+    ``1 - ALPHA / k`` (Bonferroni), said in ``method``. The two still answer different
+    questions, so when the interval excludes 0 but the chi-square test does not reject,
+    ``note`` says so.
     """
     expected = n[:, None] * prob
     enough = expected.min(axis=1) >= 5
@@ -414,13 +430,22 @@ def _fit(test: str, counts: np.ndarray, prob: np.ndarray, n: np.ndarray, labels,
     cell = np.abs(residual).argmax(axis=1)
     rows = np.arange(len(n))
     observed = counts[rows, cell]
-    low, high = _clopper_pearson(observed, n)
+    k = len(prob)
+    low, high = _clopper_pearson(observed, n, ALPHA / k)
+    low, high = low - prob[cell], high - prob[cell]
     rate = _rate(observed, n)
     note = ["" if ok else "no rolls" if size == 0 else
             f"too few rolls: an expected count is below 5 (needs at least {needed} rolls)"
             for ok, size in zip(enough, counts.sum(axis=1))]
+    note = [text or (f"the interval of the one cell excludes 0, but the test of all {k} "
+                     f"cells is not significant at {ALPHA}"
+                     if (lo > 0 or hi < 0) and pv >= ALPHA else "")
+            for text, lo, hi, pv in zip(note, low, high, p_value)]
+    method = (f"{method}; effect: the cell furthest from its expectation, 95% interval "
+              f"simultaneous over the {k} cells (Clopper-Pearson at 1 - {ALPHA}/{k}, "
+              "Bonferroni)")
     return _frame(test, n, observed, expected[rows, cell], statistic, p_value,
-                  rate - prob[cell], low - prob[cell], high - prob[cell], method, note,
+                  rate - prob[cell], low, high, method, note,
                   [labels[c] if size else None for c, size in zip(cell, n)])
 
 
@@ -574,9 +599,10 @@ def _poisson_binomial_pvalues(p: np.ndarray, counts) -> tuple[list[float], str]:
 
 
 def _poisson_binomial(test: str, prob: np.ndarray, success: np.ndarray, codes: np.ndarray,
-                      groups: int) -> pd.DataFrame:
+                      groups: int, replayed: bool = True) -> pd.DataFrame:
     """Observed successes against their exact probabilities, per group (see the module
-    docstring); rolls with probability 0 or 1 are left out."""
+    docstring); rolls with probability 0 or 1 are left out. ``replayed`` False: no roll
+    has a position (``positions=False``), which the note says."""
     used = (prob > 0) & (prob < 1) & ~np.isnan(success)
     prob, success, codes = prob[used], success[used], codes[used]
     order = np.argsort(codes, kind="stable")
@@ -589,7 +615,8 @@ def _poisson_binomial(test: str, prob: np.ndarray, success: np.ndarray, codes: n
         n = len(p)
         if n == 0:
             rows.append((0, 0.0, 0.0, np.nan, np.nan, np.nan, np.nan, np.nan, "",
-                         f"no {what} (or no positions)"))
+                         f"no {what}" if replayed else
+                         "not computed: no positions (--no-positions)"))
             continue
         observed, expected = y.sum(), p.sum()
         (p_value, *extremes), how = _poisson_binomial_pvalues(p, [observed, 0, n])
@@ -665,6 +692,8 @@ class DiceAudit:
         lines = [f"Dice audit: {len(self.rolls):,} rolls (opening rolls {opening}){groups}; "
                  f"Benjamini-Hochberg over {tested} p-values."]
         lines += _table(frame[frame["group"] == "all"])
+        if self.by:
+            lines += _groups(frame, self.by)
         flagged = self.flagged(level)
         if len(flagged) == 0:
             lines.append(f"No test is significant at {level} after adjustment.")
@@ -696,19 +725,56 @@ class DiceAudit:
         return audit_plots.report_html(self)
 
 
+_DASH = "\u2013"
+
+
 def _table(frame: pd.DataFrame) -> list[str]:
+    """Rows of the text summary; a row without a result shows a dash and its note."""
     def number(value: float) -> str:
-        return f"{value:>11,.0f}" if abs(value) >= 1000 else f"{value:>11.4g}"
+        return (f"{_DASH:>11}" if np.isnan(value) else f"{value:>11,.0f}"
+                if abs(value) >= 1000 else f"{value:>11.4g}")
+
+    def p(value: float) -> str:
+        return f"{_DASH:>10}" if np.isnan(value) else f"{value:>10.3g}"
 
     lines = [f"  {'test':<14}{'group':<16}{'n':>8}{'observed':>11}{'expected':>11}"
              f"{'p':>10}{'p adj.':>10}  effect [95% CI]"]
     for row in frame.itertuples():
+        if row.n == 0:
+            lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8}  "
+                         f"{row.note or 'no data'}")
+            continue
+        effect = (_DASH if np.isnan(row.effect) else
+                  f"{row.effect:+.4f} [{row.ci_low:+.4f}, {row.ci_high:+.4f}]"
+                  .replace("+nan", _DASH))
         lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8}"
-                     f"{number(row.observed)}{number(row.expected)}{row.p_value:>10.3g}"
-                     f"{row.p_adjusted:>10.3g}  {row.effect:+.4f} "
-                     f"[{row.ci_low:+.4f}, {row.ci_high:+.4f}]"
+                     f"{number(row.observed)}{number(row.expected)}{p(row.p_value)}"
+                     f"{p(row.p_adjusted)}  {effect}"
                      + (f" ({row.cell})" if isinstance(row.cell, str) else "")
                      + (f"  {row.note}" if row.note else ""))
+    return lines
+
+
+def _groups(frame: pd.DataFrame, by: str, shown: int = 20) -> list[str]:
+    """One line per group (rolls, doubles rate, smallest adjusted p-value and its test),
+    smallest adjusted p first; at most ``shown`` groups, then how many more there are."""
+    rows = frame[frame["group"] != "all"]
+    doubles = rows[rows["test"] == "doubles"].set_index("group")
+    if doubles.empty:
+        return []
+    tested = rows[rows["p_adjusted"].notna()]
+    best = tested.loc[tested.groupby("group")["p_adjusted"].idxmin()].set_index("group")
+    smallest = best["p_adjusted"].reindex(doubles.index)
+    order = smallest.sort_values(na_position="last").index
+    lines = [f"Groups by {by} ({len(order)}), smallest adjusted p first:"]
+    for group in order[:shown]:
+        n = doubles.at[group, "n"]
+        rate = f"{doubles.at[group, 'observed'] / n:.1%}" if n else _DASH
+        low = (f"smallest p adj. {smallest[group]:.3g} ({best.at[group, 'test']})"
+               if pd.notna(smallest[group]) else "no test has enough rolls")
+        lines.append(f"  {str(group)[:30]:<31}{n:>8,} rolls, doubles {rate:>6}, {low}")
+    if len(order) > shown:
+        lines.append(f"  ... and {len(order) - shown} more groups (all in --json and --html)")
     return lines
 
 

@@ -15,6 +15,8 @@ import io
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
 
 def _axes(ax, size=(7, 3.5)):
@@ -25,8 +27,8 @@ def _axes(ax, size=(7, 3.5)):
 
 def plot_cells(cells: pd.DataFrame, ax=None, title: str | None = None,
                xlabel: str | None = None):
-    """Observed counts as bars, the expected count and its 95% range with fair dice as
-    error bars.
+    """Observed counts as bars (red outside the 95% range of fair dice, blue inside), the
+    expected count and its 95% range with fair dice as error bars.
 
     Parameters
     ----------
@@ -42,8 +44,7 @@ def plot_cells(cells: pd.DataFrame, ax=None, title: str | None = None,
     ax = _axes(ax)
     x = np.arange(len(cells))
     outside = (cells["observed"] < cells["low"]) | (cells["observed"] > cells["high"])
-    ax.bar(x, cells["observed"], color=np.where(outside, "tab:red", "tab:blue"), alpha=0.7,
-           label="observed")
+    ax.bar(x, cells["observed"], color=np.where(outside, "tab:red", "tab:blue"), alpha=0.7)
     ax.errorbar(x, cells["expected"], yerr=[cells["expected"] - cells["low"],
                                             cells["high"] - cells["expected"]],
                 fmt="_", color="black", capsize=3, label="expected, 95% range (fair dice)")
@@ -54,12 +55,16 @@ def plot_cells(cells: pd.DataFrame, ax=None, title: str | None = None,
     if title:
         ax.set_title(title)
     ax.set_ylim(0, 1.3 * max(cells["high"].max(), cells["observed"].max(), 1))
-    ax.legend(fontsize="small", loc="upper center", ncol=2)
+    handles, _ = ax.get_legend_handles_labels()
+    ax.legend(handles=[Patch(color="tab:blue", alpha=0.7, label="observed"),
+                       Patch(color="tab:red", alpha=0.7, label="observed, outside 95% range"),
+                       *handles], fontsize="small", loc="upper center", ncol=3)
     return ax
 
 
 def plot_doubles(frame: pd.DataFrame, ax=None, max_groups: int = 40):
-    """Doubles rate of each group with its 95% Clopper-Pearson interval, against 1/6.
+    """Doubles rate of each group with its 95% Clopper-Pearson interval, against 1/6; red
+    where the Benjamini-Hochberg adjusted p-value is below 0.05.
 
     Parameters
     ----------
@@ -88,7 +93,7 @@ def plot_doubles(frame: pd.DataFrame, ax=None, max_groups: int = 40):
     ax.set_yticks(y, [f"{g} ({n:,.0f})" for g, n in zip(rows["group"], rows["n"])])
     ax.set_xlabel("doubles rate (95% CI)")
     ax.set_title("Doubles per group (rolls)")
-    ax.legend(fontsize="small")
+    _flag_legend(ax, "significant (BH-adjusted p < 0.05)")
     return ax
 
 
@@ -121,8 +126,32 @@ def plot_p_values(frame: pd.DataFrame, ax=None, level: float = 0.05):
     ax.set_xticks(range(len(tests)), tests, rotation=30, ha="right")
     ax.set_ylabel("p-value (raw)")
     ax.set_title("p-values; red: significant after Benjamini-Hochberg")
-    ax.legend(fontsize="small")
+    _flag_legend(ax, f"significant (BH-adjusted p < {level})")
     return ax
+
+
+def _flag_legend(ax, flagged: str) -> None:
+    """The Axes' legend with what the blue and red markers mean."""
+    handles, _ = ax.get_legend_handles_labels()
+    markers = [Line2D([], [], marker="o", linestyle="", color=colour, label=label)
+               for colour, label in (("tab:blue", "not significant"), ("tab:red", flagged))]
+    ax.legend(handles=markers + handles, fontsize="small")
+
+
+def _cell(value) -> str:
+    """A table cell: missing values as an en dash, numbers readably (thousands separated,
+    four significant digits for small ones)."""
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return "\u2013"
+    if isinstance(value, (bool, np.bool_, str)):
+        return str(value)
+    if isinstance(value, (int, np.integer)):
+        return f"{value:,}"
+    if isinstance(value, (float, np.floating)):
+        if value != 0 and abs(value) < 1e-4:
+            return f"{value:.2e}"
+        return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
+    return str(value)
 
 
 def _png(ax) -> str:
@@ -141,7 +170,7 @@ def report_html(report) -> str:
               report.plot_p_values()]
     figures = "\n".join(f'<img alt="plot" src="data:image/png;base64,{_png(ax)}">'
                         for ax in images)
-    table = report.frame.to_html(index=False, na_rep="", float_format=lambda v: f"{v:.4g}")
+    table = report.frame.astype(object).map(_cell).to_html(index=False)
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Dice audit</title>"
             "<style>body{font-family:sans-serif} table{border-collapse:collapse;"
             "font-size:small} td,th{border:1px solid #ccc;padding:2px 6px}</style></head>"

@@ -604,21 +604,37 @@ def _sign(value: float, digits: int) -> str:
     return "" if pd.isna(value) else f"{value:+.{digits}f}"
 
 
+_RATING_SHOWN = {"None": '"None" (average)'}
+"""How the table shows a rating that could be misread (gnubg's "None" is not Python's)."""
+
+
+def _units(unit: str) -> dict[str, str]:
+    """The units of a :func:`luck_summary` row's values, by column, for ``unit`` ``"mwc"``
+    (match play) or ``"points"`` (money play); ``--json`` adds them as ``<column>_unit``."""
+    equity = ("normalised match equity" if unit == "mwc"
+              else "equity, points per game at cube 1")
+    other = "match-winning chance (0..1)" if unit == "mwc" else "points"
+    return {"luck": equity, "luck_rate": f"{equity} per roll", "luck_total": other,
+            "result": other, "luck_adjusted": other}
+
+
 def _print_table(summary: pd.DataFrame) -> None:
+    """Each match's rows; every numeric column names its unit in the header."""
     for match_id, rows in summary.groupby("match_id", sort=False):
         unit = rows["unit"].iloc[0]
         click.echo(f"match {match_id}")
-        scale, digits, label = (100, 2, "% MWC") if unit == "mwc" else (1, 3, "points")
-        click.echo(f"  {'':<8}{'player':<20}{'rolls':>6}{'luck':>9}{'per roll':>9}  "
-                   f"{'rating':<16}{'luck':>11}{'result':>9}{'adjusted':>10}")
-        click.echo(f"  {'':<34}{'(equity)':>18}{'':<18}{'(' + label + ')':>30}")
+        scale, digits, label = (100, 2, "%MWC") if unit == "mwc" else (1, 3, "points")
+        click.echo(f"  {'':<8}{'player':<20}{'rolls':>6}{'luck (equity)':>15}"
+                   f"{'equity/roll':>13}  {'rating':<18}{f'luck ({label})':>15}"
+                   f"{f'result ({label})':>17}{f'adjusted ({label})':>19}")
         for _, row in rows.iterrows():
-            label = "match" if row["scope"] == "match" else f"game {row['game']}"
-            click.echo(f"  {label:<8}{str(row['player'])[:19]:<20}{row['rolls']:>6}"
-                       f"{_sign(row['luck'], 3):>9}{_sign(row['luck_rate'], 4):>9}  "
-                       f"{row['rating']:<16}{_sign(row['luck_total'] * scale, digits):>11}"
-                       f"{_sign(row['result'] * scale, digits):>9}"
-                       f"{_sign(row['luck_adjusted'] * scale, digits):>10}")
+            scope = "match" if row["scope"] == "match" else f"game {row['game']}"
+            rating = _RATING_SHOWN.get(row["rating"], row["rating"])
+            click.echo(f"  {scope:<8}{str(row['player'])[:19]:<20}{row['rolls']:>6}"
+                       f"{_sign(row['luck'], 3):>15}{_sign(row['luck_rate'], 4):>13}  "
+                       f"{rating:<18}{_sign(row['luck_total'] * scale, digits):>15}"
+                       f"{_sign(row['result'] * scale, digits):>17}"
+                       f"{_sign(row['luck_adjusted'] * scale, digits):>19}")
 
 
 @click.command()
@@ -640,9 +656,11 @@ def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
     """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
 
     PATHS are match files or folders (searched for *.mat and *.txt). Luck is the engine's
-    cubeless equity at 0-ply unless --ply says otherwise. For each match: per game and for the whole match, each player's rolls, total luck
-    (equity), luck per roll, gnubg's rating of it, the luck in match-winning chance (match
-    play, in %) or points (money play), the actual result and the luck-adjusted result.
+    cubeless equity at 0-ply unless --ply says otherwise. For each match: per game and for
+    the whole match, each player's rolls, total luck (equity), luck per roll (equity),
+    gnubg's rating of it, the luck in match-winning chance (match play, in %) or points
+    (money play), the actual result and the luck-adjusted result. --json adds the unit of
+    each value as <column>_unit.
     Needs the engine extra: pip install nardy-analysis[engine]. Exit status: 0 when every
     file was analysed, 1 when any could not be read (or there is no engine), 2 for usage
     errors.
@@ -668,10 +686,12 @@ def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
             frames.append(result["frame"])
             summary = result["summary"]
             if as_json:
+                records = [{**row, **{f"{key}_unit": text for key, text
+                                      in _units(row["unit"]).items()}}
+                           for row in json.loads(summary.to_json(orient="records"))]
                 click.echo(json.dumps({"file": result["file"], "rolls": len(result["frame"]),
                                        "violations": result["violations"],
-                                       "summary": json.loads(summary.to_json(
-                                           orient="records"))}, ensure_ascii=False))
+                                       "summary": records}, ensure_ascii=False))
                 continue
             click.echo(f"{result['file']}: {len(result['frame'])} rolls")
             if result["violations"]:

@@ -96,6 +96,25 @@ def test_roll_classes_use_1_and_2_of_36_and_name_the_worst_class():
     assert result.expected == pytest.approx(380 / 36)
 
 
+def test_cell_interval_is_simultaneous_over_the_cells_and_a_disagreement_is_noted():
+    # 66 is 2.4 standard deviations high: a plain 95% interval of its rate excludes 1/36,
+    # although the chi-square test of the 21 classes is far from significant.
+    dice = [d for d in THROWS for _ in range(100)] + [(6, 6)] * 25
+    result = row(dice_tests(frame_of(dice)), "roll_classes")
+    plain = stats.binomtest(125, 3625).proportion_ci(method="exact")
+    assert plain.low > 1 / 36 and result.p_value > 0.05
+    wide = stats.binomtest(125, 3625).proportion_ci(1 - 0.05 / 21, method="exact")
+    assert result.ci_low == pytest.approx(wide.low - 1 / 36)
+    assert result.ci_high == pytest.approx(wide.high - 1 / 36)
+    assert result.ci_low < 0 < result.ci_high and result.note == ""
+    assert "Bonferroni" in result.method and "21 cells" in result.method
+    assert "Bonferroni" in row(dice_tests(frame_of(dice)), "faces").method
+    # 3.4 standard deviations: even the simultaneous interval excludes 0; the note says so.
+    result = row(dice_tests(frame_of(dice + [(6, 6)] * 10)), "roll_classes")
+    assert result.ci_low > 0 and result.p_value > 0.05
+    assert "not significant" in result.note
+
+
 def test_the_2009_bug_is_found():
     # The site bug found in 2009: about 9% doubles and 7.6 pips per roll.
     results = dice_tests(simulate_rolls(3000, doubles=0.09, seed=2009, positions=False))
@@ -315,6 +334,24 @@ def test_audit_dice_reports_every_test_for_all_and_each_player(sample_audit):
     assert "167 rolls" in text and "hits_on_blots" in text
 
 
+def test_summary_lists_each_group(sample_audit):
+    text = sample_audit.summary()
+    assert "Groups by player (4)" in text
+    lines = text.splitlines()
+    for player in set(sample_audit.rolls["player"]):
+        assert any(line.strip().startswith(player) and "rolls, doubles" in line
+                   for line in lines), player
+
+
+def test_no_positions_says_not_computed_instead_of_nan():
+    result = CliRunner().invoke(audit, ["--no-positions", "--no-progress", str(STUDIO)])
+    assert result.exit_code == 0, result.output
+    assert "nan" not in result.stdout
+    lines = [line for line in result.stdout.splitlines() if "bar_entry" in line
+             or "hits_on_blots" in line]
+    assert len(lines) == 2 and all("not computed" in line for line in lines)
+
+
 def test_plots_draw_the_counts_and_return_the_axes(sample_audit):
     _, axes = plt.subplots(2, 2)
     ax = sample_audit.plot_faces(ax=axes[0, 0])
@@ -327,6 +364,9 @@ def test_plots_draw_the_counts_and_return_the_axes(sample_audit):
     assert "all (167)" in [label.get_text() for label in ax.get_yticklabels()]
     ax = sample_audit.plot_p_values(ax=axes[1, 1])
     assert len(ax.collections[0].get_offsets()) == sample_audit.frame["p_value"].notna().sum()
+    for ax in axes.flat:  # the legend says what red means
+        assert any("significant" in t.get_text() or "outside" in t.get_text()
+                   for t in ax.get_legend().get_texts())
     plt.close("all")
 
 
@@ -343,6 +383,9 @@ def test_json_lines_html_and_exit_status(tmp_path):
                             "p_value", "p_adjusted"}
     text = page.read_text(encoding="utf-8")
     assert text.count("data:image/png;base64,") == 4 and "<table" in text
+    table = text[text.index("<table"):]
+    assert ">None<" not in table and ">nan<" not in table and "e+0" not in table
+    assert "<td>\u2013</td>" in table
 
 
 def test_unreadable_files_are_skipped_with_exit_1(tmp_path):

@@ -234,6 +234,8 @@ def test_cli_csv_json_and_jobs(tmp_path):
     result = runner.invoke(luck, files + ["--csv", str(csv), "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "Go to Las Vegas" in result.output and "match 165695" in result.output
+    assert "luck (equity)" in result.output and "luck (%MWC)" in result.output
+    assert "luck (points)" in result.output and '"None" (average)' in result.output
     rows = pd.read_csv(csv, dtype={"dice": str})
     assert len(rows) == 302
     assert {"game", "move", "player", "dice", "luck"} <= set(rows.columns)
@@ -246,6 +248,9 @@ def test_cli_csv_json_and_jobs(tmp_path):
     objects = [json.loads(line) for line in single.output.splitlines()]
     assert [o["rolls"] for o in objects] == [151, 151]
     assert objects[1]["summary"][-1]["unit"] == "points"
+    assert objects[1]["summary"][-1]["luck_total_unit"] == "points"
+    assert objects[0]["summary"][-1]["luck_total_unit"] == "match-winning chance (0..1)"
+    assert objects[0]["summary"][-1]["luck_unit"] == "normalised match equity"
 
 
 def test_cli_without_engine_names_the_extra(monkeypatch):
