@@ -97,12 +97,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from . import audit_plots
 from .errors import NardyError
 from .position import ALL_ROLLS, BAR
 from .records import MatchRecord
 from .replay import ReplayedMatch, replay_file, replay_match
-from .shots import shots
+from .shots import shots, throws
 from .sources import OutputFile, match_files, read_each
 
 TESTS = ("doubles", "roll_classes", "faces", "pips", "serial", "bar_entry", "hits_on_blots")
@@ -129,7 +128,7 @@ EXACT_LIMIT = 10_000
 _CLASS = np.zeros((7, 7), dtype=np.int64)
 for _i, _roll in enumerate(ALL_ROLLS):
     _CLASS[_roll.high, _roll.low] = _i
-_THROWS = np.array([1 if r.is_double else 2 for r in ALL_ROLLS])  # throws of 36 per class
+_THROWS = np.array([throws((r,)) for r in ALL_ROLLS])  # throws of 36 per class
 CLASS_PROBABILITY = _THROWS / 36
 """Probability (0..1) of each roll class of ``ALL_ROLLS`` with fair dice."""
 _DOUBLE = np.array([r.is_double for r in ALL_ROLLS])
@@ -246,8 +245,7 @@ def simulate_rolls(n: int, *, players: int = 1, doubles: float | None = None,
     """
     rng = np.random.default_rng(seed)
     face = np.full(6, 1 / 6) if faces is None else np.asarray(faces, float) / np.sum(faces)
-    prob = np.array([face[r.high - 1] * face[r.low - 1] * (1 if r.is_double else 2)
-                     for r in ALL_ROLLS])
+    prob = _THROWS * np.array([face[r.high - 1] * face[r.low - 1] for r in ALL_ROLLS])
     if doubles is not None:
         prob = np.where(_DOUBLE, prob / prob[_DOUBLE].sum() * doubles,
                         prob / prob[~_DOUBLE].sum() * (1 - doubles))
@@ -704,24 +702,29 @@ class DiceAudit:
 
     def plot_faces(self, group: str = "all", ax=None):
         """Face counts with the 95% range of fair dice; returns the Axes."""
+        from . import audit_plots  # here: it loads matplotlib
         return audit_plots.plot_cells(self.cells("faces", group), ax=ax,
                                       title=f"Faces ({group})", xlabel="face")
 
     def plot_roll_classes(self, group: str = "all", ax=None):
         """Roll-class counts with the 95% range of fair dice; returns the Axes."""
+        from . import audit_plots  # here: it loads matplotlib
         return audit_plots.plot_cells(self.cells("roll_classes", group), ax=ax,
                                       title=f"Roll classes ({group})", xlabel="roll")
 
     def plot_doubles(self, ax=None, max_groups: int = 40):
         """Doubles rate per group with 95% confidence intervals; returns the Axes."""
+        from . import audit_plots  # here: it loads matplotlib
         return audit_plots.plot_doubles(self.frame, ax=ax, max_groups=max_groups)
 
     def plot_p_values(self, ax=None):
         """Every p-value by test, flagged ones marked; returns the Axes."""
+        from . import audit_plots  # here: it loads matplotlib
         return audit_plots.plot_p_values(self.frame, ax=ax, level=ALPHA)
 
     def to_html(self) -> str:
         """A self-contained HTML report: summary, table and plots as embedded PNG."""
+        from . import audit_plots  # here: it loads matplotlib
         return audit_plots.report_html(self)
 
 

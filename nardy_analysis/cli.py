@@ -17,7 +17,7 @@ from .replay import replay_match
 from .rules import VARIANTS
 from .shots import shots as find_shots
 from .shots import throws
-from .sources import match_files
+from .sources import match_files, show_progress
 
 def _error(kind: str, message: str, line: int = 0, column: int = 0, text: str = "") -> dict:
     return {"game": None, "move": None, "line": line, "column": column, "text": text,
@@ -99,7 +99,7 @@ def replay(paths, as_json, strict, rules, progress):
     """
     files = match_files(paths)
     variant = VARIANTS[rules] if rules else None
-    show = progress if progress is not None else len(files) > 1 and sys.stderr.isatty()
+    show = show_progress(progress, len(files))
     empty = [p for p in paths if Path(p).is_dir() and not any(f.is_relative_to(p) for f in files)]
     failed = len(empty)
     totals = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0}

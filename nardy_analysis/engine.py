@@ -41,6 +41,13 @@ ENGINE_EXTRA = "pip install 'nardy-analysis[engine]'"
 SAGE_EXTRA = "pip install 'nardy-analysis[sage]'"
 """The command that installs the second engine (bgsage, MPL-2.0)."""
 
+
+def _not_installed(what: str, extra: str, package: str) -> EngineError:
+    """The error for a missing engine, naming the extra that installs it."""
+    command = ENGINE_EXTRA if extra == "engine" else SAGE_EXTRA
+    return EngineError(f"{what}; install it with `{command}` (from a source checkout: "
+                       f"`pip install '.[{extra}]'`; {package})")
+
 FILTER_WIDTH = 0.16
 """Equity window of the move filter for plies >= 1 (GNU Backgammon's default for 1-ply)."""
 FILTER_MOVES = 8
@@ -284,9 +291,8 @@ class GnubgNN(Evaluator):
         try:
             import gnubg_nn
         except ImportError as error:
-            raise EngineError("equity analyses need an engine; install it with "
-                              f"`{ENGINE_EXTRA}` (from a source checkout: "
-                              "`pip install '.[engine]'`; gnubg-nn, GPL-3)") from error
+            raise _not_installed("equity analyses need an engine", "engine",
+                                 "gnubg-nn, GPL-3") from error
         self._gnubg = gnubg_nn
         version = getattr(getattr(gnubg_nn, "_version_module", None), "version", "?")
         self.name = f"gnubg-nn {version} {ply}-ply"
@@ -388,9 +394,8 @@ class BgSage(Evaluator):
             import bgbot_cpp
             from bgsage.weights import default_weights
         except ImportError as error:
-            raise EngineError("the bgsage engine is not installed; install it with "
-                              f"`{SAGE_EXTRA}` (from a source checkout: "
-                              "`pip install '.[sage]'`; bgsage, MPL-2.0)") from error
+            raise _not_installed("the bgsage engine is not installed", "sage",
+                                 "bgsage, MPL-2.0") from error
         weights = default_weights()
         paths, sizes = weights.weight_paths_list, weights.hidden_sizes_list
         self._cpp = bgbot_cpp

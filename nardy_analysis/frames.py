@@ -141,9 +141,8 @@ def turns_frame(source, rules: Rules | None = None) -> pd.DataFrame:
     OSError, DecodeError, NotationError
         A file cannot be read, decoded or parsed.
     """
-    rows = [row for matches in _file_matches(source, rules)
-            for number, match in enumerate(matches, 1)
-            for row in _match_rows(match, number, len(matches))]
+    rows = [row for match_id, match in identified_matches(source, rules)
+            for row in _match_rows(match, match_id)]
     return pd.DataFrame(rows, columns=list(DTYPES)).astype(DTYPES)
 
 
@@ -204,14 +203,23 @@ def _file_matches(source, rules):
                 yield replay_file(path, rules)
 
 
-def _match_rows(match: ReplayedMatch, number: int, of: int):
-    """The rows of the ``number``-th of ``of`` matches of a file."""
-    record = match.record
-    match_id = record.tags.get("Match ID")
-    if not match_id and record.file:
-        stem = Path(record.file).stem
-        match_id = stem if of == 1 else f"{stem}:{number}"
-    names = record.names
+def identified_matches(source, rules: Rules | None = None):
+    """``(match id, replayed match)`` for each match of ``source`` (as for
+    :func:`turns_frame`), in file order. The id is the ``Match ID`` tag, else the file's stem
+    (``stem:N`` for the N-th of several matches in one file), else None."""
+    for matches in _file_matches(source, rules):
+        for number, match in enumerate(matches, 1):
+            record = match.record
+            match_id = record.tags.get("Match ID")
+            if not match_id and record.file:
+                stem = Path(record.file).stem
+                match_id = stem if len(matches) == 1 else f"{stem}:{number}"
+            yield match_id, match
+
+
+def _match_rows(match: ReplayedMatch, match_id):
+    """The rows of one match."""
+    names = match.record.names
     for game in match.games:
         for index, turn in enumerate(game.turns):
             following = game.turns[index + 1] if index + 1 < len(game.turns) else None
@@ -221,6 +229,7 @@ def _match_rows(match: ReplayedMatch, number: int, of: int):
 def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: ReplayedTurn,
          following: ReplayedTurn | None) -> dict:
     side, before, after = turn.player, turn.before, turn.after
+    pips, opponent_pips = before.pip_count(side), before.pip_count(1 - side)
     row = {
         "file": match.record.file, "match_id": match_id, "match_length": match.record.length,
         "game": game, "turn": number, "move": turn.record.move, "player": names[side],
@@ -228,9 +237,8 @@ def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: Re
         "roll_high": turn.roll.high, "roll_low": turn.roll.low,
         "play": None if turn.play is None else str(turn.play),
         "cube_value": turn.cube_value, "cube_owner": turn.cube_owner,
-        "pips_before": before.pip_count(side),
-        "opponent_pips_before": before.pip_count(1 - side),
-        "pip_lead": before.pip_count(1 - side) - before.pip_count(side),
+        "pips_before": pips, "opponent_pips_before": opponent_pips,
+        "pip_lead": opponent_pips - pips,
         "phase": phase(before), "position_id_before": position_id(before),
         "opponent_hit": None if following is None or following.play is None
         else any(move.hit for move in following.play.moves),

@@ -40,11 +40,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
-from os import PathLike
-from pathlib import Path
 
 import click
 import pandas as pd
@@ -52,10 +49,12 @@ from tqdm import tqdm
 
 from .engine import ENGINES, MONEY, EngineError, Evaluator, Utility, default_evaluator
 from .errors import NardyError
+from .frames import identified_matches
 from .position import ALL_ROLLS, Position, Roll
 from .replay import ReplayedMatch, replay_file
 from .rules import Rules
-from .sources import OutputFile, match_files
+from .shots import throws
+from .sources import OutputFile, match_files, show_progress
 
 __all__ = ["MARKS", "OPENING_ROLLS", "RATINGS", "luck_frame", "luck_summary", "luck_mark",
            "luck_rating", "match_utility", "match_winning_chance", "plot_cumulative_luck",
@@ -229,6 +228,10 @@ def _best_equities(evaluator: Evaluator, position: Position, utility: Utility) -
     return tuple(evaluator.best_play(position, roll, utility).equity for roll in ALL_ROLLS)
 
 
+_OPENINGS = tuple(ALL_ROLLS.index(r) for r in OPENING_ROLLS)
+_THROWS = tuple(throws((r,)) for r in ALL_ROLLS)  # 1 for a double, 2 for any other roll
+
+
 def roll_luck(position: Position, roll: Roll, utility: Utility = MONEY,
               evaluator: Evaluator | None = None, opening: bool = False,
               opponent_utility: Utility | None = None) -> tuple[float, float]:
@@ -267,10 +270,9 @@ def roll_luck(position: Position, roll: Roll, utility: Utility = MONEY,
     if opening:
         theirs = _best_equities(evaluator, position.with_turn(1 - position.turn),
                                 opponent_utility or utility)
-        openings = [ALL_ROLLS.index(r) for r in OPENING_ROLLS]
-        mean = sum(mine[i] - theirs[i] for i in openings) / (2 * len(openings))
+        mean = sum(mine[i] - theirs[i] for i in _OPENINGS) / (2 * len(_OPENINGS))
     else:
-        mean = sum(e * (1 if r.is_double else 2) for e, r in zip(mine, ALL_ROLLS)) / 36
+        mean = sum(e * w for e, w in zip(mine, _THROWS)) / 36
     return equity - mean, equity
 
 
@@ -336,21 +338,10 @@ KEY = ["file", "match_id", "game", "turn"]
 """Columns that identify a roll, shared with the per-turn frame."""
 
 
-def _matches(source) -> list[tuple[str, ReplayedMatch]]:
-    """(match id, match) for a path, a ReplayedMatch or a list of them, in file order; the
-    id as in the per-turn frame: the Match ID tag, else the file's stem (``stem:N`` for the
-    N-th of several matches in one file)."""
-    items = [source] if isinstance(source, (str, PathLike, ReplayedMatch)) else source
-    matches = [m for item in items
-               for m in (replay_file(item) if isinstance(item, (str, PathLike)) else [item])]
-    per_file, seen, found = Counter(m.record.file for m in matches), Counter(), []
-    for match in matches:
-        file = match.record.file
-        seen[file] += 1
-        stem = Path(file).stem if file else ""
-        found.append((match.record.tags.get("Match ID")
-                      or (stem if per_file[file] == 1 else f"{stem}:{seen[file]}"), match))
-    return found
+def _matches(source) -> list[tuple[str | None, ReplayedMatch]]:
+    """(match id, match) for a path, a folder, a ReplayedMatch or a list of them, in file
+    order; the id as in the per-turn frame (:func:`nardy_analysis.frames.identified_matches`)."""
+    return list(identified_matches(source))
 
 
 def _crawford_states(match: ReplayedMatch) -> list[tuple[bool, bool]]:
@@ -671,7 +662,7 @@ def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
         default_evaluator(ply, engine)
     except EngineError as error:
         raise click.ClickException(str(error))
-    show = progress if progress is not None else len(files) > 1 and sys.stderr.isatty()
+    show = show_progress(progress, len(files))
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
     results = (pool.map(_analyse_file, files, [ply] * len(files), [engine] * len(files))
                if pool else (_analyse_file(f, ply, engine) for f in files))

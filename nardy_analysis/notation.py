@@ -151,13 +151,8 @@ class _Records(Transformer):
             return ("cube", first, last.end_column, action, value)
         return build
 
-    double, beaver, raccoon = _cube("double"), _cube("beaver"), _cube("raccoon")
-
-    def take(self, children):
-        return ("cube", children[0], children[0].end_column, "take", None)
-
-    def drop(self, children):
-        return ("cube", children[0], children[0].end_column, "drop", None)
+    double, beaver, raccoon, take, drop = map(_cube, ("double", "beaver", "raccoon", "take",
+                                                      "drop"))
 
     def result(self, children):
         word, points, *rest = children

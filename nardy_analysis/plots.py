@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from .errors import NardyError
 from .frames import hit_rates, turns_frame
-from .replay import replay_file
+from .replay import ReplayedMatch, replay_file
 from .sources import OutputFile, warn_violations
 
 GAME = ["file", "match_id", "game"]
@@ -241,7 +241,10 @@ def plot(path, game, match_number, kind, out):
     warn_violations(matches, "that game is drawn up to there")
     if not 1 <= match_number <= len(matches):
         raise click.BadParameter(f"{path} holds {len(matches)} match(es)", param_hint="--match")
-    frame = turns_frame(matches[match_number - 1])
+    match = matches[match_number - 1]
+    # Only the game drawn: the frame's shots are the costly part.
+    frame = turns_frame(ReplayedMatch(match.record, match.rules,
+                                      [g for g in match.games if g.number == game]))
     if game not in set(frame["game"]):
         raise click.BadParameter(f"match {match_number} of {path} has no game {game} with "
                                  "turns", param_hint="--game")

@@ -145,26 +145,22 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
         rules = (variant or STANDARD).with_tags(match.tags, variation=variant is None)
     marks_hits = any(any(m.hits) for g in match.games for t in g.turns for m in t.moves or ())
     games = []
-    score = None  # running score from the results written
+    score = None  # the running score from the results written
     crawford_played = False
     for game in match.games:
-        replayer = _GameReplayer(match, game, rules, strict, marks_hits)
-        consecutive = games and game.number == games[-1].number + 1
-        if consecutive and tuple(game.scores) != score:
+        # The Crawford game: the first in which exactly one player is one point from winning.
+        crawford = (match.length > 0 and rules.crawford and not crawford_played
+                    and max(game.scores) == match.length - 1 > min(game.scores))
+        crawford_played = crawford_played or crawford
+        replayer = _GameReplayer(match, game, rules, strict, marks_hits, crawford)
+        if games and game.number == games[-1].number + 1 and game.scores != score:
             replayer.violation("score", f"score line says {game.scores[0]}-{game.scores[1]}, "
                                f"but the results before it make {score[0]}-{score[1]}",
                                game.score_line, game.score_column, _score_text(game), None)
-        crawford = (match.length > 0 and rules.crawford and not crawford_played
-                    and (match.length - 1) in game.scores
-                    and max(game.scores) == match.length - 1
-                    and game.scores.count(match.length - 1) == 1)
-        crawford_played = crawford_played or crawford
-        replayed = replayer.run(crawford)
+        replayed = replayer.run()
         games.append(replayed)
-        score = list(game.scores)
-        if replayed.winner is not None and replayed.points:
-            score[replayed.winner] += replayed.points
-        score = tuple(score)
+        score = tuple(s + (replayed.points or 0) * (p == replayed.winner)
+                      for p, s in enumerate(game.scores))
     return ReplayedMatch(match, rules, games)
 
 
@@ -178,8 +174,9 @@ class _Stop(Exception):
 
 class _GameReplayer:
     def __init__(self, match: MatchRecord, game: GameRecord, rules: Rules, strict: bool,
-                 marks_hits: bool):
+                 marks_hits: bool, crawford: bool):
         self.match = match
+        self.crawford = crawford
         self.game = game
         self.rules = rules
         self.strict = strict
@@ -204,8 +201,7 @@ class _GameReplayer:
         if stop:
             raise _Stop
 
-    def run(self, crawford: bool) -> ReplayedGame:
-        self.crawford = crawford
+    def run(self) -> ReplayedGame:
         actions = self.game.actions
         try:
             for index, action in enumerate(actions):
@@ -263,12 +259,7 @@ class _GameReplayer:
     def match_play(self, record: TurnRecord, following) -> tuple[Position, Play]:
         """Find the legal play the written moves describe."""
         position, roll = self.position, record.roll
-        hops, sources = [], []
-        for written in record.moves:
-            for _ in range(written.count):
-                for i in range(len(written.hits)):
-                    hops.append((written.points[i], written.points[i + 1], written.hits[i]))
-                    sources.append(written)
+        hops, sources = _hops(record.moves)
         for (start, end, _), written in zip(hops, sources):
             if start > BAR or end >= BAR:
                 self.violation("illegal_play", f"{written.text}: there is no point "
@@ -479,14 +470,25 @@ def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
     return found
 
 
+def _hops(moves) -> tuple[list[tuple[int, int, bool]], list]:
+    """The hops ``(start, end, marked)`` of written moves, repeats expanded, and for each the
+    WrittenMove it comes from."""
+    hops, sources = [], []
+    for written in moves:
+        for _ in range(written.count):
+            for i, marked in enumerate(written.hits):
+                hops.append((written.points[i], written.points[i + 1], marked))
+                sources.append(written)
+    return hops, sources
+
+
 def _by_next_turn(candidates: dict, following, rules: Rules) -> dict:
     """Keep the candidate positions from which the opponent's next written play is playable."""
     for action in following:
         if isinstance(action, TurnRecord):
             if action.moves is None:
                 return {}
-            hops = [(w.points[i], w.points[i + 1], w.hits[i])
-                    for w in action.moves for _ in range(w.count) for i in range(len(w.hits))]
+            hops, _ = _hops(action.moves)
             return {p: c for p, c in candidates.items()
                     if realise(p.with_turn(action.player), action.roll.dice, hops, rules)}
     return {}

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from .errors import NardyError
 from .ids import position_id
-from .position import ALL_ROLLS, BAR, Position, Roll, _apply_step, _undo_step
+from .position import ALL_ROLLS, BAR, Position, Roll, _apply_step, _starts, _undo_step
 from .rules import STANDARD, Rules
 
 
@@ -177,8 +177,7 @@ def _can_finish(me, opp, remaining, rules) -> bool:
     for i, die in enumerate(remaining):
         if die in remaining[:i]:
             continue
-        starts = (BAR,) if me[BAR] else [p for p in range(24, 0, -1) if me[p]]
-        for start in starts:
+        for start in _starts(me):
             move = _apply_step(me, opp, start, die, rules)
             if move is None:
                 continue

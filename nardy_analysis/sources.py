@@ -37,6 +37,11 @@ def match_files(paths: Iterable[str | Path]) -> list[Path]:
     return found
 
 
+def show_progress(progress: bool | None, files: int) -> bool:
+    """Whether to show a progress bar: as asked, else for several files on a terminal."""
+    return progress if progress is not None else files > 1 and sys.stderr.isatty()
+
+
 def read_each(paths: Iterable[str | Path], build: Callable[[Path], T],
               progress: bool | None = None) -> tuple[list[T], int]:
     """``build(path)`` for every match file named, with a progress bar on stderr.
@@ -46,9 +51,9 @@ def read_each(paths: Iterable[str | Path], build: Callable[[Path], T],
     terminal. Returns the results and how many files were skipped.
     """
     files = match_files(paths)
-    show = progress if progress is not None else len(files) > 1 and sys.stderr.isatty()
     results, skipped = [], 0
-    for path in tqdm(files, disable=not show, unit="file", file=sys.stderr):
+    for path in tqdm(files, disable=not show_progress(progress, len(files)), unit="file",
+                     file=sys.stderr):
         try:
             results.append(build(path))
         except (NardyError, OSError) as error:

@@ -31,7 +31,7 @@ import click
 
 from .errors import NardyError
 from .notation import read_mat
-from .position import BAR, OFF, Move
+from .position import OFF, Move, _point_str
 from .records import GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
 from .replay import ReplayedMatch, ReplayedTurn, realise, replay_match
 from .rules import Rules
@@ -206,17 +206,15 @@ def _turn_text(record: TurnRecord, turn: ReplayedTurn | None, rules: Rules | Non
     return f"{roll} {play}" if play else roll
 
 
-def _point(point: int, bar_off: bool) -> str:
-    if bar_off and point in (BAR, OFF):
-        return "bar" if point == BAR else "off"
-    return str(point)
+def _path(start: int, points_hits, bar_off: bool) -> str:
+    """``start/p1*/p2``: points as numbers, or bar/off when ``bar_off``."""
+    name = _point_str if bar_off else str
+    return name(start) + "".join(f"/{name(p)}{'*' if hit else ''}" for p, hit in points_hits)
 
 
 def _written_text(written: WrittenMove, bar_off: bool) -> str:
-    text = _point(written.points[0], bar_off)
-    for point, hit in zip(written.points[1:], written.hits):
-        text += f"/{_point(point, bar_off)}{'*' if hit else ''}"
-    return text + (f"({written.count})" if written.count != 1 else "")
+    return (_path(written.points[0], zip(written.points[1:], written.hits), bar_off)
+            + (f"({written.count})" if written.count != 1 else ""))
 
 
 def _play_text(turn: ReplayedTurn, rules: Rules, marks: bool, bar_off: bool) -> str:
@@ -270,9 +268,7 @@ def _chains_text(chains, bar_off: bool) -> str:
     texts = Counter()
     order = {}
     for chain in chains:
-        text = _point(chain[0][0], bar_off) + "".join(
-            f"/{_point(point, bar_off)}{'*' if hit else ''}"
-            for point, hit in _written_points(chain))
+        text = _path(chain[0][0], _written_points(chain), bar_off)
         texts[text] += 1
         order.setdefault(text, (-chain[0][0], -chain[0][-1]))
     return " ".join(text + (f"({count})" if count > 1 else "")
