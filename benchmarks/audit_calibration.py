@@ -1,4 +1,4 @@
-"""Calibration and speed of the dice audit (nardy_analysis.audit).
+"""Calibration and speed of the dice audit (nardy_analysis.analysis.audit).
 
 Usage: python benchmarks/audit_calibration.py [--replicates N] [--seed S]
 
@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from nardy_analysis.audit import TESTS, dice_tests, simulate_rolls
+from nardy_analysis.analysis.audit import TESTS, dice_tests, simulate_rolls
 
 SCENARIOS = [  # (label, rolls per data set, doubles rate or None for fair dice)
     ("fair dice, 1,000 rolls", 1000, None),

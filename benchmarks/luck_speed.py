@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from nardy_analysis import replay_file
-from nardy_analysis.engine import GnubgNN
-from nardy_analysis.luck import luck_frame
+from nardy_analysis.analysis.engine import GnubgNN
+from nardy_analysis.analysis.luck import luck_frame
 
 DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "luck" / \
     "BackgammonStudio_8518258.mat"

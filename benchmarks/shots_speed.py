@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from nardy_analysis import replay_file
-from nardy_analysis.shots import shots
+from nardy_analysis.analysis.shots import shots
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "mat"
 

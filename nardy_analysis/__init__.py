@@ -2,12 +2,12 @@
 
 from .errors import (DecodeError, IllegalPlayError, NardyError, NotationError, PositionIdError,
                      RuleViolation)
-from .ids import match_from_id, match_id, parse_xgid, position_from_id, position_id, xgid
-from .notation import ParsedFile, parse_mat, read_mat
-from .position import ALL_ROLLS, Move, Play, Position, Roll
+from .game.ids import match_from_id, match_id, parse_xgid, position_from_id, position_id, xgid
+from .notation.mat import ParsedFile, parse_mat, read_mat
+from .game.position import ALL_ROLLS, Move, Play, Position, Roll
 from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_file, replay_match
-from .rules import LENIENT, STANDARD, TAVLA, Rules
-from .writer import format_mat, write_mat
+from .game.rules import LENIENT, STANDARD, TAVLA, Rules
+from .notation.writer import format_mat, write_mat
 
 __all__ = ["ALL_ROLLS", "DecodeError", "IllegalPlayError", "LENIENT", "Move", "NardyError",
            "NotationError", "ParsedFile", "Play", "Position", "PositionIdError", "ReplayedGame",

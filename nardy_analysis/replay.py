@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from os import PathLike
 
 from .errors import RuleViolation
-from .ids import position_id
-from .notation import read_mat
-from .position import BAR, CHECKERS, OFF, Play, Position, Roll, _apply_step, _undo_step
-from .records import CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord
-from .rules import STANDARD, Rules
+from .game.ids import position_id
+from .notation.mat import read_mat
+from .game.position import BAR, CHECKERS, OFF, Play, Position, Roll, _apply_step, _undo_step
+from .notation.records import CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord
+from .game.rules import STANDARD, Rules
 
 
 @dataclass(frozen=True, slots=True)

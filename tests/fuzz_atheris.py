@@ -19,9 +19,9 @@ from pathlib import Path
 import atheris
 
 with atheris.instrument_imports(include=["nardy_analysis", "lark"]):
-    import nardy_analysis.notation  # noqa: F401  (instrumented before test_fuzz imports it)
+    import nardy_analysis.notation.mat  # noqa: F401  (instrumented before test_fuzz imports it)
     import nardy_analysis.replay  # noqa: F401
-    import nardy_analysis.writer  # noqa: F401
+    import nardy_analysis.notation.writer  # noqa: F401
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_fuzz import check  # noqa: E402

@@ -21,10 +21,10 @@ from hypothesis import strategies as st  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from nardy_analysis import ALL_ROLLS, NardyError, Position, Roll, replay_file  # noqa: E402
-from nardy_analysis.audit import (MEAN_PIPS, TESTS, VAR_PIPS, audit, audit_dice,  # noqa: E402
+from nardy_analysis.analysis.audit import (MEAN_PIPS, TESTS, VAR_PIPS, audit, audit_dice,  # noqa: E402
                                   dice_tests, poisson_binomial_test, rolls_frame,
                                   simulate_rolls)
-from nardy_analysis.shots import shots  # noqa: E402
+from nardy_analysis.analysis.shots import shots  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_games"

@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from nardy_analysis import Position, Roll
-from nardy_analysis.board import board_svg, save_board
+from nardy_analysis.game.svg import board_svg, save_board
 from test_shots import side  # 26 counts from p24=1, bar=1...; the rest off
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from nardy_analysis import ALL_ROLLS, Position, Roll, position_from_id
-from nardy_analysis.engine import (MONEY, SAGE_EXTRA, BgSage, EngineError, GnubgNN,
+from nardy_analysis.analysis.engine import (MONEY, SAGE_EXTRA, BgSage, EngineError, GnubgNN,
                                    Probabilities, Utility, check_position, check_roll,
                                    default_evaluator, game_over_probabilities)
-from nardy_analysis.position import BAR, OFF
+from nardy_analysis.game.position import BAR, OFF
 
 DATA = Path(__file__).parent / "data" / "luck"
 needs_engine = pytest.mark.skipif(find_spec("gnubg_nn") is None,
@@ -107,8 +107,8 @@ def test_without_the_engine_everything_else_works_and_luck_names_the_extra():
         import sys
         sys.modules["gnubg_nn"] = None  # makes `import gnubg_nn` raise ImportError
         import nardy_analysis
-        from nardy_analysis.luck import luck_frame, match_winning_chance
-        from nardy_analysis.engine import EngineError
+        from nardy_analysis.analysis.luck import luck_frame, match_winning_chance
+        from nardy_analysis.analysis.engine import EngineError
         assert len(nardy_analysis.replay_file(sys.argv[1])[0].games) == 4
         assert match_winning_chance(1, 2) == 0.67736
         try:
@@ -189,7 +189,7 @@ def test_one_legal_play_is_evaluated_not_taken_from_gnubgs_list():
     assert best.probabilities == pytest.approx(engine.evaluate(best.after).swapped())
     # 66 in position sLfBYALgc/ADIA (player 1 on roll) has one play, 8/2(3); gnubg 1.1.0a16
     # gives it -0.58319 at 5-point 0-0 (BackgammonGalaxy_165695 game 1, roll 6).
-    from nardy_analysis.luck import match_utility
+    from nardy_analysis.analysis.luck import match_utility
     position = position_from_id("sLfBYALgc/ADIA", 1)
     assert len(position.legal_plays(Roll(6, 6))) == 1
     assert engine.best_play(position, Roll(6, 6), match_utility(5, 0, 0)).equity == \
@@ -202,8 +202,8 @@ def test_one_legal_play_at_higher_ply_does_not_crash():
     has one legal play. Run in a subprocess so that a crash fails this test only."""
     code = textwrap.dedent("""
         from nardy_analysis import Position, Roll
-        from nardy_analysis.engine import GnubgNN
-        from nardy_analysis.position import OFF
+        from nardy_analysis.analysis.engine import GnubgNN
+        from nardy_analysis.game.position import OFF
         def side(**points):
             counts = [0] * 26
             for name, count in points.items():

@@ -10,7 +10,7 @@ from scipy.stats import binomtest
 
 from nardy_analysis import (ALL_ROLLS, Position, parse_mat, position_from_id, replay_file,
                             replay_match)
-from nardy_analysis.frames import DTYPES, hit_rates, phase, stats, turns_frame
+from nardy_analysis.analysis.turns import DTYPES, hit_rates, phase, stats, turns_frame
 from test_shots import side  # 26 counts from p24=1, bar=1...; the rest off
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nardy_analysis import DecodeError, NotationError, parse_mat, replay_match
-from nardy_analysis.notation import decode
-from nardy_analysis.writer import format_mat
+from nardy_analysis.notation.mat import decode
+from nardy_analysis.notation.writer import format_mat
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "mat"

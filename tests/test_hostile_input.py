@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from nardy_analysis import (DecodeError, NardyError, NotationError, parse_mat, read_mat,
                             replay_file, replay_match)
 from nardy_analysis.cli import main
-from nardy_analysis.notation import ParsedFile, decode
+from nardy_analysis.notation.mat import ParsedFile, decode
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = Path(__file__).resolve().parent / "malformed"

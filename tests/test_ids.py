@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_analysis.errors import NardyError, PositionIdError
-from nardy_analysis.ids import (GameState, MatchState, match_from_id, match_id, parse_xgid,
+from nardy_analysis.game.ids import (GameState, MatchState, match_from_id, match_id, parse_xgid,
                                 position_from_id, position_id, xgid)
-from nardy_analysis.position import BAR, Position, play_steps
+from nardy_analysis.game.position import BAR, Position, play_steps
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
 

@@ -24,8 +24,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from nardy_analysis.position import ALL_ROLLS, BAR, OFF, Play, Position, Roll
-from nardy_analysis.rules import LENIENT, STANDARD
+from nardy_analysis.game.position import ALL_ROLLS, BAR, OFF, Play, Position, Roll
+from nardy_analysis.game.rules import LENIENT, STANDARD
 
 gnubg = pytest.importorskip("gnubg_nn")
 

@@ -21,12 +21,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_analysis import ALL_ROLLS, Position, Roll, replay_file
-from nardy_analysis.engine import MONEY, EngineError
+from nardy_analysis.analysis.engine import MONEY, EngineError
 from nardy_analysis.errors import NardyError
-from nardy_analysis.luck import (KEY, RATINGS, ROLL_COLUMNS, luck, luck_frame, luck_mark,
+from nardy_analysis.analysis.luck import (KEY, RATINGS, ROLL_COLUMNS, luck, luck_frame, luck_mark,
                                  luck_rating, luck_summary, match_utility,
                                  match_winning_chance, plot_cumulative_luck, roll_luck)
-from nardy_analysis.rules import TAVLA
+from nardy_analysis.game.rules import TAVLA
 
 matplotlib.use("Agg")
 
@@ -258,7 +258,7 @@ def test_cli_without_engine_names_the_extra(monkeypatch):
         raise EngineError("equity analyses need an engine; install it with "
                           "`pip install nardy-analysis[engine]` (gnubg-nn, GPL-3)")
 
-    monkeypatch.setattr("nardy_analysis.luck.default_evaluator", no_engine)
+    monkeypatch.setattr("nardy_analysis.analysis.luck.default_evaluator", no_engine)
     result = CliRunner().invoke(luck, [str(DATA / "BackgammonGalaxy_165695.mat")])
     assert result.exit_code == 1
     assert "pip install nardy-analysis[engine]" in result.output
@@ -284,7 +284,7 @@ def test_cumulative_luck_chart():
 @pytest.mark.skipif(find_spec("bgsage") is None, reason="bgsage (the sage extra) is missing")
 def test_bgsage_luck_is_close_to_gnubgs():
     """Another engine, other numbers, the same idea: its luck follows gnubg's closely."""
-    from nardy_analysis.engine import BgSage
+    from nardy_analysis.analysis.engine import BgSage
 
     path = DATA / "BackgammonStudio_3344736.mat"
     ours = luck_frame(path, BgSage())

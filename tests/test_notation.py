@@ -5,8 +5,8 @@ import codecs
 import pytest
 
 from nardy_analysis import DecodeError, NotationError, Roll, parse_mat
-from nardy_analysis.notation import decode
-from nardy_analysis.records import CubeRecord, ResultRecord, TurnRecord
+from nardy_analysis.notation.mat import decode
+from nardy_analysis.notation.records import CubeRecord, ResultRecord, TurnRecord
 
 GALAXY = """\
 ; [Site "BackgammonGalaxy"]

@@ -13,8 +13,8 @@ import pytest  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
 from nardy_analysis import NardyError  # noqa: E402
-from nardy_analysis.frames import turns_frame  # noqa: E402
-from nardy_analysis.plots import (blot_exposure, blot_locations, hit_calibration,  # noqa: E402
+from nardy_analysis.analysis.turns import turns_frame  # noqa: E402
+from nardy_analysis.plots.game import (blot_exposure, blot_locations, hit_calibration,  # noqa: E402
                                   pip_race, plot)
 
 ROOT = Path(__file__).resolve().parents[1]

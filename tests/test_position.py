@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_analysis.errors import IllegalPlayError, NardyError
-from nardy_analysis.position import (ALL_ROLLS, BAR, CHECKERS, OFF, Move, Play, Position, Roll,
+from nardy_analysis.game.position import (ALL_ROLLS, BAR, CHECKERS, OFF, Move, Play, Position, Roll,
                                      play_steps)
-from nardy_analysis.rules import LENIENT, STANDARD, TAVLA
+from nardy_analysis.game.rules import LENIENT, STANDARD, TAVLA
 
 
 # --- helpers ----------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from nardy_analysis import ALL_ROLLS, LENIENT, STANDARD, NardyError, Position, Roll
 from nardy_analysis.cli import main
-from nardy_analysis.ids import position_id
-from nardy_analysis.shots import entering_rolls, shots, throws
+from nardy_analysis.game.ids import position_id
+from nardy_analysis.analysis.shots import entering_rolls, shots, throws
 
 # Shots at a lone blot d pips from a lone hitter with nothing in between, out of 36 (the
 # standard table, e.g. Magriel, "Backgammon", ch. "Hitting"; also gnubg's manual).

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 
 from nardy_analysis import (NardyError, Position, Roll, parse_mat, read_mat, replay_file,
                             replay_match)
-from nardy_analysis.ids import (GameState, MatchState, match_from_id, match_id, parse_xgid,
+from nardy_analysis.game.ids import (GameState, MatchState, match_from_id, match_id, parse_xgid,
                                 position_from_id, position_id, xgid)
-from nardy_analysis.position import BAR, OFF
-from nardy_analysis.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord,
+from nardy_analysis.game.position import BAR, OFF
+from nardy_analysis.notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord,
                                     TurnRecord, WrittenMove)
-from nardy_analysis.writer import convert, format_mat, write_mat
+from nardy_analysis.notation.writer import convert, format_mat, write_mat
 from test_notation import GALAXY
 
 ROOT = Path(__file__).resolve().parents[1]

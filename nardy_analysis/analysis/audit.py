@@ -97,12 +97,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .errors import NardyError
-from .position import ALL_ROLLS, BAR
-from .records import MatchRecord
-from .replay import ReplayedMatch, replay_file, replay_match
+from ..errors import NardyError
+from ..game.position import ALL_ROLLS, BAR
+from ..notation.records import MatchRecord
+from ..replay import ReplayedMatch, replay_file, replay_match
 from .shots import shots, throws
-from .sources import OutputFile, match_files, read_each
+from ..load import OutputFile, match_files, read_each
 
 TESTS = ("doubles", "roll_classes", "faces", "pips", "serial", "bar_entry", "hits_on_blots")
 """The tests, in report order."""
@@ -702,29 +702,29 @@ class DiceAudit:
 
     def plot_faces(self, group: str = "all", ax=None):
         """Face counts with the 95% range of fair dice; returns the Axes."""
-        from . import audit_plots  # here: it loads matplotlib
+        from ..plots import audit as audit_plots  # here: it loads matplotlib
         return audit_plots.plot_cells(self.cells("faces", group), ax=ax,
                                       title=f"Faces ({group})", xlabel="face")
 
     def plot_roll_classes(self, group: str = "all", ax=None):
         """Roll-class counts with the 95% range of fair dice; returns the Axes."""
-        from . import audit_plots  # here: it loads matplotlib
+        from ..plots import audit as audit_plots  # here: it loads matplotlib
         return audit_plots.plot_cells(self.cells("roll_classes", group), ax=ax,
                                       title=f"Roll classes ({group})", xlabel="roll")
 
     def plot_doubles(self, ax=None, max_groups: int = 40):
         """Doubles rate per group with 95% confidence intervals; returns the Axes."""
-        from . import audit_plots  # here: it loads matplotlib
+        from ..plots import audit as audit_plots  # here: it loads matplotlib
         return audit_plots.plot_doubles(self.frame, ax=ax, max_groups=max_groups)
 
     def plot_p_values(self, ax=None):
         """Every p-value by test, flagged ones marked; returns the Axes."""
-        from . import audit_plots  # here: it loads matplotlib
+        from ..plots import audit as audit_plots  # here: it loads matplotlib
         return audit_plots.plot_p_values(self.frame, ax=ax, level=ALPHA)
 
     def to_html(self) -> str:
         """A self-contained HTML report: summary, table and plots as embedded PNG."""
-        from . import audit_plots  # here: it loads matplotlib
+        from ..plots import audit as audit_plots  # here: it loads matplotlib
         return audit_plots.report_html(self)
 
 

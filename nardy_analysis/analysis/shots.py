@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .errors import NardyError
-from .ids import position_id
-from .position import ALL_ROLLS, BAR, Position, Roll, _apply_step, _starts, _undo_step
-from .rules import STANDARD, Rules
+from ..errors import NardyError
+from ..game.ids import position_id
+from ..game.position import ALL_ROLLS, BAR, Position, Roll, _apply_step, _starts, _undo_step
+from ..game.rules import STANDARD, Rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Iterable
 
-from .errors import IllegalPlayError, NardyError
+from ..errors import IllegalPlayError, NardyError
 from .rules import STANDARD, Rules
 
 BAR = 25
@@ -366,7 +366,7 @@ class Position:
 
     def _repr_svg_(self) -> str:
         """The board as SVG, for notebooks (see :func:`nardy_analysis.board.board_svg`)."""
-        from .board import board_svg
+        from .svg import board_svg
         return board_svg(self)
 
     def __str__(self) -> str:

@@ -24,8 +24,8 @@ from statistics import median
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
-from .errors import DecodeError, NotationError
-from .position import BAR, OFF, Roll
+from ..errors import DecodeError, NotationError
+from ..game.position import BAR, OFF, Roll
 from .records import CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
 
 _TAG = re.compile(r';\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]')
@@ -243,7 +243,7 @@ class _Reader:
         try:
             grammar = files("nardy_analysis.grammars").joinpath("mat.lark").read_text("utf-8")
         except ModuleNotFoundError:  # run from a source checkout: grammars/ beside the package
-            grammar = (Path(__file__).resolve().parents[1] / "grammars" / "mat.lark").read_text(
+            grammar = (Path(__file__).resolve().parents[2] / "grammars" / "mat.lark").read_text(
                 "utf-8")
         self.records = _Records()
         self.lark = Lark(grammar, parser="lalr", lexer="contextual", transformer=self.records,

@@ -29,13 +29,13 @@ from typing import Iterable
 
 import click
 
-from .errors import NardyError
-from .notation import read_mat
-from .position import OFF, Move, _point_str
+from ..errors import NardyError
+from .mat import read_mat
+from ..game.position import OFF, Move, _point_str
 from .records import GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
-from .replay import ReplayedMatch, ReplayedTurn, realise, replay_match
-from .rules import Rules
-from .sources import OutputFile
+from ..replay import ReplayedMatch, ReplayedTurn, realise, replay_match
+from ..game.rules import Rules
+from ..load import OutputFile
 
 _RIGHT = 33  # 0-based column of the right-hand entries and of the second name, at least
 _NUMBER = 5  # width of a move number such as "  1) "

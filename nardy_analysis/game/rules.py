@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from .errors import NardyError
+from ..errors import NardyError
 
 
 @dataclass(frozen=True)

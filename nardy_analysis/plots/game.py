@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .errors import NardyError
-from .frames import hit_rates, turns_frame
-from .replay import ReplayedMatch, replay_file
-from .sources import OutputFile, warn_violations
+from ..errors import NardyError
+from ..analysis.turns import hit_rates, turns_frame
+from ..replay import ReplayedMatch, replay_file
+from ..load import OutputFile, warn_violations
 
 GAME = ["file", "match_id", "game"]
 """Columns that identify a game in a turns frame."""

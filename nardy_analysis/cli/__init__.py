@@ -10,14 +10,14 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
-from .errors import DecodeError, NardyError, RuleViolation
-from .ids import match_from_id, parse_xgid, position_from_id
-from .notation import read_mat
-from .replay import replay_match
-from .rules import VARIANTS
-from .shots import shots as find_shots
-from .shots import throws
-from .sources import match_files, show_progress
+from ..errors import DecodeError, NardyError, RuleViolation
+from ..game.ids import match_from_id, parse_xgid, position_from_id
+from ..notation.mat import read_mat
+from ..replay import replay_match
+from ..game.rules import VARIANTS
+from ..analysis.shots import shots as find_shots
+from ..analysis.shots import throws
+from ..load import match_files, show_progress
 
 def _error(kind: str, message: str, line: int = 0, column: int = 0, text: str = "") -> dict:
     return {"game": None, "move": None, "line": line, "column": column, "text": text,
@@ -62,15 +62,15 @@ class _Commands(click.Group):
     """The command group; commands in other modules are imported only when used, so that
     ``nardy replay`` does not wait for pandas and matplotlib to load."""
 
-    LAZY = {"stats": "frames", "plot": "plots", "audit": "audit", "convert": "writer",
-            "luck": "luck"}
+    LAZY = {"stats": "..analysis.turns", "plot": "..plots.game", "audit": "..analysis.audit",
+            "convert": "..notation.writer", "luck": "..analysis.luck"}
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
 
     def get_command(self, ctx, name):
         if name in self.LAZY and name not in self.commands:
-            module = import_module(f".{self.LAZY[name]}", __package__)
+            module = import_module(self.LAZY[name], __package__)
             self.add_command(getattr(module, name), name)
         return super().get_command(ctx, name)
 

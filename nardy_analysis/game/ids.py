@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .errors import NardyError, PositionIdError
+from ..errors import NardyError, PositionIdError
 from .position import BAR, CHECKERS, OFF, Position
 
 __all__ = ["GameState", "MatchState", "position_id", "position_from_id", "match_id",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .position import Roll
+from ..game.position import Roll
 
 
 @dataclass(frozen=True, slots=True)

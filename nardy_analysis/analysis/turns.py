@@ -74,12 +74,12 @@ import click
 import numpy as np
 import pandas as pd
 
-from .ids import position_id
-from .position import BAR, OFF, Position
-from .replay import ReplayedMatch, ReplayedTurn, replay_file
-from .rules import Rules
+from ..game.ids import position_id
+from ..game.position import BAR, OFF, Position
+from ..replay import ReplayedMatch, ReplayedTurn, replay_file
+from ..game.rules import Rules
 from .shots import shots
-from .sources import OutputFile, match_files, read_each, warn_violations
+from ..load import OutputFile, match_files, read_each, warn_violations
 
 DTYPES = {
     "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",

@@ -48,13 +48,13 @@ import pandas as pd
 from tqdm import tqdm
 
 from .engine import ENGINES, MONEY, EngineError, Evaluator, Utility, default_evaluator
-from .errors import NardyError
-from .frames import identified_matches
-from .position import ALL_ROLLS, Position, Roll
-from .replay import ReplayedMatch, replay_file
-from .rules import Rules
+from ..errors import NardyError
+from .turns import identified_matches
+from ..game.position import ALL_ROLLS, Position, Roll
+from ..replay import ReplayedMatch, replay_file
+from ..game.rules import Rules
 from .shots import throws
-from .sources import OutputFile, match_files, show_progress
+from ..load import OutputFile, match_files, show_progress
 
 __all__ = ["MARKS", "OPENING_ROLLS", "RATINGS", "luck_frame", "luck_summary", "luck_mark",
            "luck_rating", "match_utility", "match_winning_chance", "plot_cumulative_luck",

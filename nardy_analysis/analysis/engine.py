@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from .errors import EngineError
-from .position import BAR, CHECKERS, OFF, Position, Roll
+from ..errors import EngineError
+from ..game.position import BAR, CHECKERS, OFF, Position, Roll
 
 ENGINE_EXTRA = "pip install 'nardy-analysis[engine]'"
 """The command that installs the default engine (gnubg-nn, GPL-3)."""
