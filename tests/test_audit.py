@@ -13,6 +13,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.collections import PathCollection  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
@@ -25,6 +26,8 @@ from nardy_analysis.analysis.audit import (MEAN_PIPS, TESTS, VAR_PIPS, audit, au
                                   dice_tests, poisson_binomial_test, rolls_frame,
                                   simulate_rolls)
 from nardy_analysis.analysis.shots import shots  # noqa: E402
+from nardy_analysis.plots.audit import (plot_doubles, plot_face_counts, plot_p_values,  # noqa: E402
+                                        plot_roll_classes)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_games"
@@ -353,17 +356,46 @@ def test_no_positions_says_not_computed_instead_of_nan():
 
 
 def test_plots_draw_the_counts_and_return_the_axes(sample_audit):
+    """Counts drawn are those of the rolls themselves; the 95% ranges are scipy's."""
+    rolls = sample_audit.rolls
+    high, low = rolls["roll_high"].to_numpy(), rolls["roll_low"].to_numpy()
     _, axes = plt.subplots(2, 2)
-    ax = sample_audit.plot_faces(ax=axes[0, 0])
+    plt.sca(axes[0, 0])
+    ax = plot_face_counts(sample_audit)  # ax=None: the current Axes
     assert ax is axes[0, 0]
     heights = [patch.get_height() for patch in ax.patches]
     assert sum(heights) == 2 * 167 and len(heights) == 6
-    ax = sample_audit.plot_roll_classes(ax=axes[0, 1])
+    assert heights == np.bincount(np.r_[high, low], minlength=7)[1:].tolist()
+    assert [t.get_text() for t in ax.get_xticklabels()] == list("123456")
+    assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("Faces (all)", "face", "count")
+    (errorbar,) = [c for c in ax.containers if c.get_label().startswith("expected")]
+    assert errorbar.lines[0].get_ydata().tolist() == pytest.approx([2 * 167 / 6] * 6)
+    low_high = stats.binom.ppf([0.025, 0.975], 2 * 167, 1 / 6)
+    assert errorbar.lines[2][0].get_segments()[0][:, 1] == pytest.approx(low_high)
+    ax = plot_roll_classes(sample_audit, ax=axes[0, 1])
     assert len(ax.patches) == 21
-    ax = sample_audit.plot_doubles(ax=axes[1, 0])
-    assert "all (167)" in [label.get_text() for label in ax.get_yticklabels()]
-    ax = sample_audit.plot_p_values(ax=axes[1, 1])
-    assert len(ax.collections[0].get_offsets()) == sample_audit.frame["p_value"].notna().sum()
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels[:3] == ["11", "21", "22"] and labels[-1] == "66"
+    thrown = pd.Series([f"{h}{lo}" for h, lo in zip(high, low)]).value_counts()
+    assert [patch.get_height() for patch in ax.patches] == [thrown.get(c, 0) for c in labels]
+    assert ax.get_title() == "Roll classes (all)" and ax.get_xlabel() == "roll"
+    ax = plot_doubles(sample_audit, ax=axes[1, 0])
+    ticks = dict(zip(ax.get_yticks(), [label.get_text() for label in ax.get_yticklabels()]))
+    assert [ticks[y] for y in sorted(ticks, reverse=True)] == [  # top down; most rolls first
+        "all (167)", "p9be6 (48)", "pdf633 (48)", "p768f632 (36)", "p27409 (35)"]
+    doubles = pd.Series(high == low).groupby(rolls["player"].to_numpy()).mean()
+    (dots,) = [c for c in ax.collections if isinstance(c, PathCollection)]
+    rates = {y: x for x, y in dots.get_offsets()}
+    assert rates[4] == pytest.approx((high == low).mean()) == pytest.approx(35 / 167)
+    assert [rates[y] for y in (3, 2, 1, 0)] == pytest.approx(
+        doubles[["p9be6", "pdf633", "p768f632", "p27409"]].tolist())
+    fair = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert [line.get_xdata()[0] for line in fair] == [pytest.approx(1 / 6)]
+    ax = plot_p_values(sample_audit, ax=axes[1, 1])
+    tested = sample_audit.frame["p_value"].dropna()
+    assert len(ax.collections[0].get_offsets()) == tested.notna().sum() == 30
+    assert sorted(ax.collections[0].get_offsets()[:, 1]) == pytest.approx(sorted(tested))
+    assert ax.get_yscale() == "log" and ax.get_ylabel() == "p-value (raw)"
     for ax in axes.flat:  # the legend says what red means
         assert any("significant" in t.get_text() or "outside" in t.get_text()
                    for t in ax.get_legend().get_texts())

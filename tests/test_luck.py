@@ -14,6 +14,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import matplotlib
+import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -25,8 +26,9 @@ from nardy_analysis.analysis.engine import MONEY, EngineError
 from nardy_analysis.errors import NardyError
 from nardy_analysis.analysis.luck import (KEY, RATINGS, ROLL_COLUMNS, luck, luck_frame, luck_mark,
                                  luck_rating, luck_summary, match_utility,
-                                 match_winning_chance, plot_cumulative_luck, roll_luck)
+                                 match_winning_chance, roll_luck)
 from nardy_analysis.game.rules import TAVLA
+from nardy_analysis.plots.luck import plot_cumulative_luck
 
 matplotlib.use("Agg")
 
@@ -266,14 +268,35 @@ def test_cli_without_engine_names_the_extra(monkeypatch):
 
 @needs_engine
 def test_cumulative_luck_chart():
-    frame = frame_of(DATA / "BackgammonGalaxy_165695.mat")
-    ax = plot_cumulative_luck(frame)
-    assert len(ax.get_lines()) >= 2 + 3  # two players, three game starts, the zero line
-    ends = sorted(line.get_ydata()[-1] for line in ax.get_lines()[:2])
-    assert ends == pytest.approx(sorted(frame.groupby("side")["luck"].sum()))
-    ax = plot_cumulative_luck(frame, game=2, column="luck_mwc")
-    assert ax.get_ylabel() == "cumulative luck (MWC)"
-    with pytest.raises(NardyError):
+    """The lines end at each player's luck as gnubg's statistics print it; its roll counts
+    per game (8, 45, 45, 53) place the game starts."""
+    path = DATA / "BackgammonGalaxy_165695.mat"
+    frame, stats = frame_of(path), statistics(path)
+    _, ax = plt.subplots()
+    assert plot_cumulative_luck(frame) is ax
+    players = [line for line in ax.get_lines() if line.get_drawstyle() == "steps-post"]
+    starts = [line for line in ax.get_lines() if line.get_linestyle() == ":"]
+    (zero,) = [line for line in ax.get_lines() if line.get_linestyle() == "-"
+               and line not in players]
+    assert len(ax.get_lines()) == 2 + 3 + 1  # two players, three game starts, the zero line
+    assert [line.get_label() for line in players] == ["p6a4fdb2ae56933", "p9d29"]  # the file
+    assert [line.get_ydata()[-1] for line in players] == pytest.approx(
+        stats["match"]["luck_total"], abs=0.002)
+    assert max(line.get_xdata()[-1] for line in players) == 151
+    assert [line.get_xdata()[0] for line in starts] == [8.5, 53.5, 98.5]
+    assert list(zero.get_ydata()) == [0, 0]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("roll", "cumulative luck (equity)")
+    assert ax.get_legend().get_title().get_text() == "player"
+    ax.clear()
+    plot_cumulative_luck(frame, game=2, column="luck_mwc", ax=ax)
+    players = [line for line in ax.get_lines() if line.get_drawstyle() == "steps-post"]
+    assert [line.get_ydata()[-1] * 100 for line in players] == pytest.approx(
+        stats["games"][1]["luck_total_mwc"], abs=0.02)
+    assert max(line.get_xdata()[-1] for line in players) == 45
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("roll in game 2", "cumulative luck (MWC)")
+    assert len(ax.get_lines()) == 2 + 1  # no game starts within one game
+    plt.close("all")
+    with pytest.raises(NardyError, match="no rolls to draw for game 99"):
         plot_cumulative_luck(frame, game=99)
     both = pd.concat([frame, frame_of(DATA / "BackgammonGalaxy_5238874.mat")])
     with pytest.raises(NardyError, match="one match"):

@@ -14,8 +14,12 @@ from click.testing import CliRunner  # noqa: E402
 
 from nardy_analysis import NardyError  # noqa: E402
 from nardy_analysis.analysis.turns import turns_frame  # noqa: E402
-from nardy_analysis.plots.game import (blot_exposure, blot_locations, hit_calibration,  # noqa: E402
-                                  pip_race, plot)
+from nardy_analysis.analysis.audit import DiceAudit, dice_tests, simulate_rolls  # noqa: E402
+from nardy_analysis.plots import (plot_blot_exposure, plot_blot_points,  # noqa: E402
+                                  plot_cumulative_luck, plot_doubles, plot_face_counts,
+                                  plot_hit_calibration, plot_p_values, plot_pip_race,
+                                  plot_roll_classes)
+from nardy_analysis.plots.game import plot  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDIO = ROOT / "sample_games" / "BackgammonStudio_5407469.mat"
@@ -38,7 +42,7 @@ def by_label(ax):
 
 
 def test_pip_race_lines_hits_and_cube(studio, ax):
-    assert pip_race(studio, game=1, ax=ax) is ax
+    assert plot_pip_race(studio, game=1, ax=ax) is ax
     lines = by_label(ax)
     pdf, p9 = lines["pdf633"], lines["p9be6"]
     # Both start at 167; pdf633 bears off the last checker on the 37th roll (file, game 1).
@@ -52,10 +56,14 @@ def test_pip_race_lines_hits_and_cube(studio, ax):
     # The double before move 14 (the 25th roll) is drawn at x = 24.
     cube = [line for line in ax.lines if line.get_linestyle() == ":"]
     assert [line.get_xdata()[0] for line in cube] == [24]
+    assert [t.get_text() for t in ax.texts] == ["cube 2"]
+    assert ax.get_title() == "Pip race: match 5407469, game 1"
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("turn (rolls played)", "pip count (pips)")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["pdf633", "p9be6", "hit"]
 
 
 def test_pip_race_stops_at_an_unknown_play(studio, ax):
-    pip_race(studio[studio["game"] == 2], ax=ax)
+    plot_pip_race(studio[studio["game"] == 2], ax=ax)
     lines = by_label(ax)
     assert np.isnan(lines["p9be6"].get_ydata()[-1])  # 31) 61: ???? then a resignation
     assert not np.isnan(lines["p9be6"].get_ydata()[-2])
@@ -63,13 +71,13 @@ def test_pip_race_stops_at_an_unknown_play(studio, ax):
 
 def test_one_game_is_required(studio, ax):
     with pytest.raises(NardyError, match="2 games"):
-        pip_race(studio, ax=ax)
+        plot_pip_race(studio, ax=ax)
     with pytest.raises(NardyError, match="0 games numbered 7"):
-        blot_exposure(studio, game=7, ax=ax)
+        plot_blot_exposure(studio, game=7, ax=ax)
 
 
 def test_blot_exposure_bars_and_hit_marks(studio, ax):
-    assert blot_exposure(studio, game=1, ax=ax) is ax
+    assert plot_blot_exposure(studio, game=1, ax=ax) is ax
     game = studio[(studio["game"] == 1) & (studio["opponent_shots"] > 0)]
     for container, name in zip(ax.containers, ["pdf633", "p9be6"]):
         rows = game[game["player"] == name]
@@ -82,15 +90,23 @@ def test_blot_exposure_bars_and_hit_marks(studio, ax):
     assert hit.get_xdata().tolist()[:2] == [3, 4]
     texts = [t.get_text() for t in ax.texts]
     assert texts[0] == str(game[game["player"] == "pdf633"]["blots"].iloc[0])
+    assert texts == [str(n) for name in ("pdf633", "p9be6")
+                     for n in game[game["player"] == name]["blots"]]
+    assert ax.get_title() == "Blot exposure: match 5407469, game 1"
+    assert ax.get_ylabel() == "opponent's shots (rolls out of 36)"
+    assert ax.get_ylim() == (0, 41)
 
 
-def test_blot_locations_counts_each_blot_left():
+def test_blot_points_counts_each_blot_left():
     frame = pd.DataFrame({"blot_points": [[1, 5], [5], [], None, [24]]})
-    ax = blot_locations(frame)
+    ax = plot_blot_points(frame)
     assert ax is plt.gca()
     heights = [bar.get_height() for bar in ax.patches]
     assert len(heights) == 24
     assert heights[0] == 1 and heights[4] == 2 and heights[23] == 1 and sum(heights) == 4
+    assert [bar.get_x() + bar.get_width() / 2 for bar in ax.patches] == list(range(1, 25))
+    assert ax.get_title() == "Where blots are left (4 blots, 5 turns)"
+    assert ax.get_ylabel() == "blots left after a play"
     plt.close(ax.figure)
 
 
@@ -99,7 +115,7 @@ def test_hit_calibration_points_and_diagonal(ax):
                           "opponent_shots": [18, 18, 18, 18, 36],
                           "opponent_hit": pd.array([True, False, False, False, True],
                                                    dtype="boolean")})
-    hit_calibration(frame, ax=ax)
+    plot_hit_calibration(frame, ax=ax)
     diagonal = by_label(ax)["expected"]
     assert diagonal.get_xdata().tolist() == [0, 1] == diagonal.get_ydata().tolist()
     (errorbar,) = ax.containers
@@ -109,6 +125,75 @@ def test_hit_calibration_points_and_diagonal(ax):
     # The interval (Clopper-Pearson) of 1 hit in 4: 0.0063 .. 0.8059.
     segments = errorbar.lines[2][0].get_segments()
     assert segments[0][:, 1] == pytest.approx([0.00631, 0.80589], abs=1e-4)
+    assert ax.get_title() == "Observed vs expected hits (5 exposures)"
+    assert ax.get_xlabel() == "hit probability (opponent's shots / 36)"
+    assert ax.get_ylabel() == "fraction hit (95% binomial interval)"
+
+
+def test_cumulative_luck_sums_each_players_rolls():
+    """Two games of one match, luck chosen by hand: running sums per player, game starts."""
+    frame = pd.DataFrame({"match_id": "m", "game": [1, 1, 1, 2, 2],
+                          "turn": [1, 2, 3, 1, 2], "side": [0, 1, 0, 1, 0],
+                          "player": ["ann", "bob", "ann", "bob", "ann"],
+                          "luck": [0.5, -0.25, 0.125, 1.0, -1.0]})
+    ax = plot_cumulative_luck(frame)
+    assert ax is plt.gca()
+    ann, bob = ax.get_lines()[:2]
+    assert (ann.get_label(), bob.get_label()) == ("ann", "bob")
+    assert ann.get_xdata().tolist() == [1, 3, 5] and bob.get_xdata().tolist() == [2, 4]
+    assert ann.get_ydata().tolist() == [0.5, 0.625, -0.375]
+    assert bob.get_ydata().tolist() == [-0.25, 0.75]
+    starts = [line.get_xdata()[0] for line in ax.get_lines() if line.get_linestyle() == ":"]
+    assert starts == [3.5]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("roll", "cumulative luck (equity)")
+    plt.close(ax.figure)
+
+
+@pytest.fixture(scope="module")
+def simulated_audit():
+    rolls = simulate_rolls(60, players=2, seed=1)
+    return DiceAudit(dice_tests(rolls, by="player"), rolls, by="player")
+
+
+def charts(studio, audit):
+    """Every chart with data it can draw."""
+    luck = pd.DataFrame({"match_id": "m", "game": 1, "turn": [1, 2], "side": [0, 1],
+                         "player": ["ann", "bob"], "luck": [0.1, -0.1]})
+    return [(plot_pip_race, studio, {"game": 1}), (plot_blot_exposure, studio, {"game": 1}),
+            (plot_blot_points, studio, {}), (plot_hit_calibration, studio, {}),
+            (plot_cumulative_luck, luck, {}), (plot_face_counts, audit, {}),
+            (plot_roll_classes, audit, {"group": "sim 2"}), (plot_doubles, audit, {}),
+            (plot_p_values, audit, {})]
+
+
+def test_every_chart_draws_on_the_current_axes_and_never_shows(studio, simulated_audit,
+                                                               monkeypatch):
+    def show(*args, **kwargs):
+        raise AssertionError("plt.show() called")
+
+    monkeypatch.setattr(plt, "show", show)
+    for chart, data, options in charts(studio, simulated_audit):
+        figure, (left, right) = plt.subplots(1, 2)
+        plt.sca(right)
+        assert chart(data, **options) is right, chart.__name__  # ax=None: the current Axes
+        assert chart(data, left, **options) is left, chart.__name__  # ax second
+        assert plt.get_fignums() == [figure.number], chart.__name__  # no figure opened
+        assert right.has_data() and left.get_title() == right.get_title(), chart.__name__
+        plt.close(figure)
+
+
+def test_simulated_audit_charts_draw_each_player(simulated_audit):
+    """Group names and counts of simulated dice: 60 rolls per player."""
+    ax = plot_face_counts(simulated_audit, group="sim 1")
+    rolls = simulated_audit.rolls[simulated_audit.rolls["player"] == "sim 1"]
+    faces = np.bincount(np.r_[rolls["roll_high"], rolls["roll_low"]], minlength=7)[1:]
+    assert [bar.get_height() for bar in ax.patches] == faces.tolist()
+    assert ax.get_title() == "Faces (sim 1)"
+    plt.close(ax.figure)
+    ax = plot_doubles(simulated_audit)
+    assert sorted(t.get_text() for t in ax.get_yticklabels()) == [
+        "all (120)", "sim 1 (60)", "sim 2 (60)"]
+    plt.close(ax.figure)
 
 
 def test_plot_command_writes_a_png(tmp_path):

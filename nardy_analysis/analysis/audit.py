@@ -4,7 +4,8 @@ The data source and the statistics are separate. :func:`rolls_frame` turns repla
 into a tidy frame with one row per roll; :func:`dice_tests` takes such a frame (from match
 files, from :func:`simulate_rolls`, or from anywhere else) and returns one row per test and
 group; :func:`audit_dice` does both and returns a :class:`DiceAudit` report with a text summary
-and plots. ``nardy audit`` is the command line (:func:`audit`).
+(its charts: :mod:`nardy_analysis.plots.audit`). ``nardy audit`` is the command line
+(:func:`audit`).
 
 Which rolls count: every roll a player threw, dances and unknown (``???``) plays included. The
 opening roll of a game is left out by default: under standard rules it cannot be a double
@@ -700,33 +701,6 @@ class DiceAudit:
             lines += _table(flagged)
         return "\n".join(lines)
 
-    def plot_faces(self, group: str = "all", ax=None):
-        """Face counts with the 95% range of fair dice; returns the Axes."""
-        from ..plots import audit as audit_plots  # here: it loads matplotlib
-        return audit_plots.plot_cells(self.cells("faces", group), ax=ax,
-                                      title=f"Faces ({group})", xlabel="face")
-
-    def plot_roll_classes(self, group: str = "all", ax=None):
-        """Roll-class counts with the 95% range of fair dice; returns the Axes."""
-        from ..plots import audit as audit_plots  # here: it loads matplotlib
-        return audit_plots.plot_cells(self.cells("roll_classes", group), ax=ax,
-                                      title=f"Roll classes ({group})", xlabel="roll")
-
-    def plot_doubles(self, ax=None, max_groups: int = 40):
-        """Doubles rate per group with 95% confidence intervals; returns the Axes."""
-        from ..plots import audit as audit_plots  # here: it loads matplotlib
-        return audit_plots.plot_doubles(self.frame, ax=ax, max_groups=max_groups)
-
-    def plot_p_values(self, ax=None):
-        """Every p-value by test, flagged ones marked; returns the Axes."""
-        from ..plots import audit as audit_plots  # here: it loads matplotlib
-        return audit_plots.plot_p_values(self.frame, ax=ax, level=ALPHA)
-
-    def to_html(self) -> str:
-        """A self-contained HTML report: summary, table and plots as embedded PNG."""
-        from ..plots import audit as audit_plots  # here: it loads matplotlib
-        return audit_plots.report_html(self)
-
 
 _DASH = "\u2013"
 
@@ -863,7 +837,9 @@ def audit(paths, by, as_json, html, include_opening, positions, progress):
     else:
         click.echo(report.summary())
     if html:
-        Path(html).write_text(report.to_html(), encoding="utf-8")
+        from ..report import audit_html  # here: it loads matplotlib
+
+        Path(html).write_text(audit_html(report), encoding="utf-8")
     sys.exit(1 if failed or not frames else 0)
 
 

@@ -57,8 +57,7 @@ from .shots import throws
 from ..load import OutputFile, match_files, show_progress
 
 __all__ = ["MARKS", "OPENING_ROLLS", "RATINGS", "luck_frame", "luck_summary", "luck_mark",
-           "luck_rating", "match_utility", "match_winning_chance", "plot_cumulative_luck",
-           "roll_luck", "luck"]
+           "luck_rating", "match_utility", "match_winning_chance", "roll_luck", "luck"]
 
 OPENING_ROLLS: tuple[Roll, ...] = tuple(r for r in ALL_ROLLS if not r.is_double)
 """The 15 non-double rolls an opening can be."""
@@ -520,59 +519,6 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
                     "luck_adjusted": outcome - totals[side] + totals[1 - side]})
     summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
     return summary.astype({"game": "Int64"})
-
-
-# --- chart ----------------------------------------------------------------------------------
-
-def plot_cumulative_luck(frame: pd.DataFrame, game: int | None = None, ax=None,
-                         column: str = "luck"):
-    """Cumulative luck of each player through a game or a whole match.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        A :func:`luck_frame` of one match.
-    game : int, optional
-        Game number to draw; all games (the match) when None, with a dotted line where each
-        game starts.
-    ax : matplotlib Axes, optional
-        Drawn into; a new figure's Axes when None.
-    column : str
-        ``luck`` (equity, default), ``luck_mwc`` (match-winning chance) or ``luck_points``.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-
-    Raises
-    ------
-    NardyError
-        The frame holds several matches, or no roll of ``game``.
-    """
-    import matplotlib.pyplot as plt
-
-    if frame["match_id"].nunique() > 1:
-        raise NardyError("plot_cumulative_luck draws one match; filter the frame by match_id")
-    rolls = frame if game is None else frame[frame["game"] == game]
-    if rolls.empty:
-        raise NardyError(f"no rolls to draw for game {game}")
-    if ax is None:
-        _, ax = plt.subplots()
-    x = pd.Series(range(1, len(rolls) + 1), index=rolls.index)
-    for side in (0, 1):
-        mine = rolls[rolls["side"] == side]
-        if len(mine):
-            ax.step(x[mine.index], mine[column].cumsum(), where="post",
-                    label=str(mine["player"].iloc[0]))
-    if game is None:
-        for start in x[rolls["turn"] == 1].iloc[1:]:
-            ax.axvline(start - 0.5, color="grey", linestyle=":", linewidth=1)
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("roll" if game is None else f"roll in game {game}")
-    ax.set_ylabel({"luck": "cumulative luck (equity)", "luck_mwc": "cumulative luck (MWC)",
-                   "luck_points": "cumulative luck (points)"}.get(column, column))
-    ax.legend(title="player")
-    return ax
 
 
 # --- command line ---------------------------------------------------------------------------

@@ -1,16 +1,13 @@
-"""Plots and the HTML page of a dice audit (:mod:`nardy_analysis.audit`).
+"""Charts of a dice audit (:class:`~nardy_analysis.analysis.audit.DiceAudit`).
 
-Every plot function takes long-form frames (the results of
-:func:`~nardy_analysis.audit.dice_tests`, or the cell counts of
-:meth:`~nardy_analysis.audit.DiceAudit.cells`), draws on ``ax`` (a new figure when None) and
-returns the Axes; none calls ``plt.show()``.
+Every chart takes the audit first, draws on ``ax`` (default: the current Axes) and returns
+the Axes; none calls ``plt.show()``. Blue marks what fair dice would plausibly give, red
+what they would not (outside the 95% range, or significant after Benjamini-Hochberg).
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import io
+from typing import TYPE_CHECKING
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -18,30 +15,60 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from ..analysis.audit import ALPHA
 
-def _axes(ax, size=(7, 3.5)):
-    if ax is None:
-        _, ax = plt.subplots(figsize=size)
-    return ax
+if TYPE_CHECKING:
+    from ..analysis.audit import DiceAudit
 
 
-def plot_cells(cells: pd.DataFrame, ax=None, title: str | None = None,
-               xlabel: str | None = None):
-    """Observed counts as bars (red outside the 95% range of fair dice, blue inside), the
-    expected count and its 95% range with fair dice as error bars.
+def plot_face_counts(audit: DiceAudit, ax=None, *, group: str = "all"):
+    """How often each face 1..6 came up, against fair dice.
 
     Parameters
     ----------
-    cells : pandas.DataFrame
-        ``cell``, ``observed``, ``expected``, ``low``, ``high`` (counts), one row per bar.
-    ax : matplotlib Axes, optional
-    title, xlabel : str, optional
+    audit : DiceAudit
+    ax : matplotlib.axes.Axes, optional
+        Drawn into; the current Axes when None.
+    group : str
+        ``all`` or one group of ``audit.by`` (a player or site).
 
     Returns
     -------
-    matplotlib Axes
+    matplotlib.axes.Axes
+        Six bars, x the face, height the number of dice showing it, red where the count
+        is outside the central 95% range of fair dice, blue inside; black error bars: the
+        expected count and that range (counts from
+        :meth:`~nardy_analysis.analysis.audit.DiceAudit.cells`).
     """
-    ax = _axes(ax)
+    return _plot_cells(audit.cells("faces", group), ax, f"Faces ({group})", "face")
+
+
+def plot_roll_classes(audit: DiceAudit, ax=None, *, group: str = "all"):
+    """How often each of the 21 roll classes (2-1 and 1-2 are one) came up, against fair dice.
+
+    Parameters
+    ----------
+    audit : DiceAudit
+    ax : matplotlib.axes.Axes, optional
+        Drawn into; the current Axes when None.
+    group : str
+        ``all`` or one group of ``audit.by`` (a player or site).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        21 bars, x the roll (``11``, ``21``, ... ``66``), height the number of rolls of
+        that class, red where the count is outside the central 95% range of fair dice,
+        blue inside; black error bars: the expected count and that range (counts from
+        :meth:`~nardy_analysis.analysis.audit.DiceAudit.cells`).
+    """
+    return _plot_cells(audit.cells("roll_classes", group), ax, f"Roll classes ({group})",
+                       "roll")
+
+
+def _plot_cells(cells: pd.DataFrame, ax, title: str, xlabel: str):
+    """Bars of ``cells`` (``cell``, ``observed``, ``expected``, ``low``, ``high``: counts)."""
+    ax = ax if ax is not None else plt.gca()
     x = np.arange(len(cells))
     outside = (cells["observed"] < cells["low"]) | (cells["observed"] > cells["high"])
     ax.bar(x, cells["observed"], color=np.where(outside, "tab:red", "tab:blue"), alpha=0.7)
@@ -50,10 +77,8 @@ def plot_cells(cells: pd.DataFrame, ax=None, title: str | None = None,
                 fmt="_", color="black", capsize=3, label="expected, 95% range (fair dice)")
     ax.set_xticks(x, cells["cell"])
     ax.set_ylabel("count")
-    if xlabel:
-        ax.set_xlabel(xlabel)
-    if title:
-        ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
     ax.set_ylim(0, 1.3 * max(cells["high"].max(), cells["observed"].max(), 1))
     handles, _ = ax.get_legend_handles_labels()
     ax.legend(handles=[Patch(color="tab:blue", alpha=0.7, label="observed"),
@@ -62,29 +87,35 @@ def plot_cells(cells: pd.DataFrame, ax=None, title: str | None = None,
     return ax
 
 
-def plot_doubles(frame: pd.DataFrame, ax=None, max_groups: int = 40):
-    """Doubles rate of each group with its 95% Clopper-Pearson interval, against 1/6; red
-    where the Benjamini-Hochberg adjusted p-value is below 0.05.
+def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int = 40):
+    """The doubles rate of each group with its 95% confidence interval, against 1/6.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        Results of ``dice_tests``; its ``doubles`` rows are drawn: ``all`` first, then the
-        ``max_groups`` groups with the most rolls.
-    ax : matplotlib Axes, optional
+    audit : DiceAudit
+        Its ``doubles`` rows with rolls are drawn: ``all`` first, then the ``max_groups``
+        groups with the most rolls.
+    ax : matplotlib.axes.Axes, optional
+        Drawn into; the current Axes when None.
+    max_groups : int
 
     Returns
     -------
-    matplotlib Axes
+    matplotlib.axes.Axes
+        One row per group, top to bottom (y tick: the group and its number of rolls): a dot
+        at the doubles rate (doubles per roll, 0..1), red where the Benjamini-Hochberg
+        adjusted p-value is below 0.05, grey bars the Clopper-Pearson interval (the
+        ``ci_low``/``ci_high`` of the results plus 1/6), and a dashed line at 1/6.
     """
-    ax = _axes(ax)
+    ax = ax if ax is not None else plt.gca()
+    frame = audit.frame
     rows = frame[(frame["test"] == "doubles") & (frame["n"] > 0)]
     rows = pd.concat([rows[rows["group"] == "all"],
                       rows[rows["group"] != "all"].nlargest(max_groups, "n")])
     expected = rows["expected"] / rows["n"]
     rate = rows["observed"] / rows["n"]
     y = np.arange(len(rows))[::-1]
-    flagged = rows["p_adjusted"] < 0.05
+    flagged = rows["p_adjusted"] < ALPHA
     ax.errorbar(rate, y, xerr=[rate - (rows["ci_low"] + expected),
                                rows["ci_high"] + expected - rate],
                 fmt="none", ecolor="gray", capsize=2)
@@ -93,26 +124,31 @@ def plot_doubles(frame: pd.DataFrame, ax=None, max_groups: int = 40):
     ax.set_yticks(y, [f"{g} ({n:,.0f})" for g, n in zip(rows["group"], rows["n"])])
     ax.set_xlabel("doubles rate (95% CI)")
     ax.set_title("Doubles per group (rolls)")
-    _flag_legend(ax, "significant (BH-adjusted p < 0.05)")
+    _flag_legend(ax, f"significant (BH-adjusted p < {ALPHA})")
     return ax
 
 
-def plot_p_values(frame: pd.DataFrame, ax=None, level: float = 0.05):
-    """Raw p-values of every test and group on a log scale; red where the
-    Benjamini-Hochberg adjusted p-value is below ``level``.
+def plot_p_values(audit: DiceAudit, ax=None, *, level: float = ALPHA):
+    """The raw p-value of every test and group, on a log scale.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        Results of ``dice_tests``.
-    ax : matplotlib Axes, optional
+    audit : DiceAudit
+    ax : matplotlib.axes.Axes, optional
+        Drawn into; the current Axes when None.
     level : float
+        Significance level: the dashed line, and red dots where the Benjamini-Hochberg
+        adjusted p-value is below it.
 
     Returns
     -------
-    matplotlib Axes
+    matplotlib.axes.Axes
+        One dot per result with a p-value: x the test (in the order of the results, jittered
+        by up to 0.2 with a fixed seed so that groups do not hide each other), y the raw
+        p-value (smallest at the top; 0 drawn at 1e-300).
     """
-    ax = _axes(ax)
+    ax = ax if ax is not None else plt.gca()
+    frame = audit.frame
     rows = frame[frame["p_value"].notna()]
     tests = list(dict.fromkeys(frame["test"]))
     x = rows["test"].map({t: i for i, t in enumerate(tests)}).to_numpy(float)
@@ -136,43 +172,3 @@ def _flag_legend(ax, flagged: str) -> None:
     markers = [Line2D([], [], marker="o", linestyle="", color=colour, label=label)
                for colour, label in (("tab:blue", "not significant"), ("tab:red", flagged))]
     ax.legend(handles=markers + handles, fontsize="small")
-
-
-def _cell(value) -> str:
-    """A table cell: missing values as an en dash, numbers readably (thousands separated,
-    four significant digits for small ones)."""
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
-        return "\u2013"
-    if isinstance(value, (bool, np.bool_, str)):
-        return str(value)
-    if isinstance(value, (int, np.integer)):
-        return f"{value:,}"
-    if isinstance(value, (float, np.floating)):
-        if value != 0 and abs(value) < 1e-4:
-            return f"{value:.2e}"
-        return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
-    return str(value)
-
-
-def _png(ax) -> str:
-    buffer = io.BytesIO()
-    figure = ax.figure
-    figure.tight_layout()
-    figure.savefig(buffer, format="png", dpi=90)
-    plt.close(figure)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-def report_html(report) -> str:
-    """A self-contained HTML page of a ``DiceAudit``: summary, results table, and the
-    faces, roll-class, doubles and p-value plots as embedded PNG images."""
-    images = [report.plot_faces(), report.plot_roll_classes(), report.plot_doubles(),
-              report.plot_p_values()]
-    figures = "\n".join(f'<img alt="plot" src="data:image/png;base64,{_png(ax)}">'
-                        for ax in images)
-    table = report.frame.astype(object).map(_cell).to_html(index=False)
-    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Dice audit</title>"
-            "<style>body{font-family:sans-serif} table{border-collapse:collapse;"
-            "font-size:small} td,th{border:1px solid #ccc;padding:2px 6px}</style></head>"
-            f"<body><h1>Dice audit</h1><pre>{html.escape(report.summary())}</pre>"
-            f"{figures}<h2>All tests</h2>{table}</body></html>\n")

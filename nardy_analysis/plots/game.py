@@ -1,8 +1,9 @@
-"""Charts of replayed games, drawn from per-turn frames, and the ``nardy plot`` command.
+"""Charts of replayed games, drawn from turns frames, and the ``nardy plot`` command.
 
-Every chart takes a long-form frame as :func:`~nardy_analysis.frames.turns_frame` returns it
-(or rows of one), draws on ``ax`` (default: the current Axes) and returns the Axes; none
-calls ``plt.show()``. Games are told apart by ``file``, ``match_id`` and ``game``.
+Every chart takes a long-form frame as :func:`~nardy_analysis.analysis.turns.turns_frame`
+returns it (or rows of one) first, draws on ``ax`` (default: the current Axes) and returns
+the Axes; none calls ``plt.show()``. Games are told apart by ``file``, ``match_id`` and
+``game``.
 """
 
 from __future__ import annotations
@@ -50,16 +51,17 @@ def _title(ax, turns: pd.DataFrame, what: str) -> None:
     ax.set_title(f"{what}: match {first['match_id']}, game {first['game']}")
 
 
-def pip_race(data: pd.DataFrame, game: int | None = None, ax=None):
+def plot_pip_race(data: pd.DataFrame, ax=None, *, game: int | None = None):
     """Both players' pip counts through a game, with hits and cube turns marked.
 
     Parameters
     ----------
     data : pandas.DataFrame
         A turns frame holding one game (or select it with ``game``).
+    ax : matplotlib.axes.Axes, optional
+        Drawn into; the current Axes when None.
     game : int, optional
         The game number to draw when ``data`` holds several games of one match.
-    ax : matplotlib.axes.Axes, optional
 
     Returns
     -------
@@ -103,16 +105,17 @@ def pip_race(data: pd.DataFrame, game: int | None = None, ax=None):
     return ax
 
 
-def blot_exposure(data: pd.DataFrame, game: int | None = None, ax=None):
+def plot_blot_exposure(data: pd.DataFrame, ax=None, *, game: int | None = None):
     """The blots each player left in a game and the opponent's shots at them, turn by turn.
 
     Parameters
     ----------
     data : pandas.DataFrame
         A turns frame holding one game (or select it with ``game``).
+    ax : matplotlib.axes.Axes, optional
+        Drawn into; the current Axes when None.
     game : int, optional
         The game number to draw when ``data`` holds several games of one match.
-    ax : matplotlib.axes.Axes, optional
 
     Returns
     -------
@@ -148,7 +151,7 @@ def blot_exposure(data: pd.DataFrame, game: int | None = None, ax=None):
     return ax
 
 
-def blot_locations(data: pd.DataFrame, ax=None):
+def plot_blot_points(data: pd.DataFrame, ax=None):
     """Where blots are left: how many blots were left on each point, over many games.
 
     Parameters
@@ -156,6 +159,7 @@ def blot_locations(data: pd.DataFrame, ax=None):
     data : pandas.DataFrame
         A turns frame (any number of games).
     ax : matplotlib.axes.Axes, optional
+        Drawn into; the current Axes when None.
 
     Returns
     -------
@@ -175,17 +179,18 @@ def blot_locations(data: pd.DataFrame, ax=None):
     return ax
 
 
-def hit_calibration(data: pd.DataFrame, bins: int | None = None, confidence: float = 0.95,
-                    ax=None):
+def plot_hit_calibration(data: pd.DataFrame, ax=None, *, bins: int | None = None,
+                         confidence: float = 0.95):
     """Observed against expected hits: how often exposed blots were hit, by hit probability.
 
     Parameters
     ----------
     data : pandas.DataFrame
         A turns frame (any number of games).
-    bins, confidence
-        Passed to :func:`~nardy_analysis.frames.hit_rates`.
     ax : matplotlib.axes.Axes, optional
+        Drawn into; the current Axes when None.
+    bins, confidence
+        Passed to :func:`~nardy_analysis.analysis.turns.hit_rates`.
 
     Returns
     -------
@@ -211,7 +216,7 @@ def hit_calibration(data: pd.DataFrame, bins: int | None = None, confidence: flo
     return ax
 
 
-_KINDS = {"race": pip_race, "exposure": blot_exposure}
+_KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
 
 
 @click.command()
