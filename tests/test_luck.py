@@ -20,12 +20,13 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy_analysis import ALL_ROLLS, Position, Roll, replay_file
+from nardy_analysis import ALL_ROLLS, Position, Roll, load_file, replay_file
 from nardy_analysis.analysis.engine import MONEY, EngineError
 from nardy_analysis.errors import NardyError
-from nardy_analysis.analysis.luck import (KEY, RATINGS, ROLL_COLUMNS, luck, luck_frame, luck_mark,
-                                 luck_rating, luck_summary, match_utility,
-                                 match_winning_chance, plot_cumulative_luck, roll_luck)
+from nardy_analysis.analysis.luck import (KEY, RATINGS, ROLL_COLUMNS, luck_frame, luck_mark,
+                                          luck_rating, luck_summary, match_utility,
+                                          match_winning_chance, plot_cumulative_luck, roll_luck)
+from nardy_analysis.cli.luck import luck
 from nardy_analysis.game.rules import TAVLA
 
 matplotlib.use("Agg")
@@ -51,7 +52,7 @@ _frames: dict = {}
 
 def frame_of(path: Path) -> pd.DataFrame:
     if path not in _frames:
-        _frames[path] = luck_frame(path)
+        _frames[path] = luck_frame(load_file(path))
     return _frames[path]
 
 
@@ -146,7 +147,7 @@ def test_summary_as_gnubgs_statistics(path):
     """Per game and per match, each player's luck as gnubg's statistics print it (to the
     printed precision; sums of 5-decimal values may drift in the last digit)."""
     stats = statistics(path)
-    summary = luck_summary(path, frame_of(path))
+    summary = luck_summary(load_file(path), frame_of(path))
     money = summary["unit"].iloc[0] == "points"
     scale, tolerance = (1, 0.002) if money else (100, 0.02)
     games = summary[summary["scope"] == "game"]
@@ -258,7 +259,7 @@ def test_cli_without_engine_names_the_extra(monkeypatch):
         raise EngineError("equity analyses need an engine; install it with "
                           "`pip install nardy-analysis[engine]` (gnubg-nn, GPL-3)")
 
-    monkeypatch.setattr("nardy_analysis.analysis.luck.default_evaluator", no_engine)
+    monkeypatch.setattr("nardy_analysis.cli.luck.default_evaluator", no_engine)
     result = CliRunner().invoke(luck, [str(DATA / "BackgammonGalaxy_165695.mat")])
     assert result.exit_code == 1
     assert "pip install nardy-analysis[engine]" in result.output
@@ -287,7 +288,7 @@ def test_bgsage_luck_is_close_to_gnubgs():
     from nardy_analysis.analysis.engine import BgSage
 
     path = DATA / "BackgammonStudio_3344736.mat"
-    ours = luck_frame(path, BgSage())
+    ours = luck_frame(load_file(path), BgSage())
     theirs = reference(path)
     assert ours["luck"].corr(theirs["luck"]) > 0.97
     assert (ours["luck"] - theirs["luck"]).abs().median() < 0.02

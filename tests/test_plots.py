@@ -12,10 +12,11 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
-from nardy_analysis import NardyError  # noqa: E402
+from nardy_analysis import NardyError, load_file  # noqa: E402
 from nardy_analysis.analysis.turns import turns_frame  # noqa: E402
+from nardy_analysis.cli.plot import plot  # noqa: E402
 from nardy_analysis.plots.game import (blot_exposure, blot_locations, hit_calibration,  # noqa: E402
-                                  pip_race, plot)
+                                  pip_race)
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDIO = ROOT / "sample_games" / "BackgammonStudio_5407469.mat"
@@ -23,7 +24,7 @@ STUDIO = ROOT / "sample_games" / "BackgammonStudio_5407469.mat"
 
 @pytest.fixture(scope="module")
 def studio():
-    return turns_frame(STUDIO)
+    return turns_frame(load_file(STUDIO))
 
 
 @pytest.fixture
