@@ -224,6 +224,12 @@ def test_frame_columns_and_units():
     assert first["luck"] == pytest.approx(-0.00293, abs=1e-5)
 
 
+def test_summary_wants_the_matches_first_and_says_so():
+    frame = pd.DataFrame(columns=list(ROLL_COLUMNS))
+    with pytest.raises(ValueError, match=r"luck_summary\(source, frame\).*DataFrame"):
+        luck_summary(frame)
+
+
 # --- command line and chart -------------------------------------------------------------------
 
 @needs_engine

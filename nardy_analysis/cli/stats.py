@@ -22,7 +22,7 @@ from .common import OutputFile, loaded_files, skipped, warn_violations
 def stats(paths, csv_file, parquet_file, progress):
     """Per-turn statistics of match files (or folders of *.mat and *.txt files).
 
-    One row per turn; the nardy_analysis.frames docstring describes the columns. Without
+    One row per turn; the nardy_analysis.analysis.turns docstring describes the columns. Without
     --csv or --parquet the CSV goes to stdout. A file that cannot be read is skipped with a
     message on stderr. Exit status: 0 when every file was read, 1 when any was skipped,
     2 for usage errors.
