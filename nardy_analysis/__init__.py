@@ -5,12 +5,15 @@ from .errors import (DecodeError, IllegalPlayError, NardyError, NotationError, P
 from .game.ids import match_from_id, match_id, parse_xgid, position_from_id, position_id, xgid
 from .notation.mat import ParsedFile, parse_mat, read_mat
 from .game.position import ALL_ROLLS, Move, Play, Position, Roll
-from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_file, replay_match
+from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match
+from .load import LoadedFile, MatchFiles, load_file, load_files, match_files, replay_file
 from .game.rules import LENIENT, STANDARD, TAVLA, Rules
 from .notation.writer import format_mat, write_mat
 
-__all__ = ["ALL_ROLLS", "DecodeError", "IllegalPlayError", "LENIENT", "Move", "NardyError",
-           "NotationError", "ParsedFile", "Play", "Position", "PositionIdError", "ReplayedGame",
-           "ReplayedMatch", "ReplayedTurn", "Roll", "Rules", "RuleViolation", "STANDARD", "TAVLA",
-           "format_mat", "match_from_id", "match_id", "parse_mat", "parse_xgid", "position_from_id",
-           "position_id", "read_mat", "replay_file", "replay_match", "write_mat", "xgid"]
+__all__ = ["ALL_ROLLS", "DecodeError", "IllegalPlayError", "LENIENT", "LoadedFile", "MatchFiles",
+           "Move", "NardyError", "NotationError", "ParsedFile", "Play", "Position",
+           "PositionIdError", "ReplayedGame", "ReplayedMatch", "ReplayedTurn", "Roll", "Rules",
+           "RuleViolation", "STANDARD", "TAVLA", "format_mat", "load_file", "load_files",
+           "match_files", "match_from_id", "match_id", "parse_mat", "parse_xgid",
+           "position_from_id", "position_id", "read_mat", "replay_file", "replay_match",
+           "write_mat", "xgid"]

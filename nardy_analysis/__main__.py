@@ -1,3 +1,5 @@
+"""``python -m nardy_analysis``: the ``nardy`` command line."""
+
 from .cli import main
 
 main()

@@ -1,82 +1,178 @@
-"""Which files a command works on: files as named, folders searched recursively."""
+"""Paths -> replayed matches: the only module that reads match files.
+
+:func:`match_files` finds the files a list of paths names (folders searched recursively),
+:func:`load_file` reads and replays one of them, returning what went wrong as data
+(:class:`LoadedFile`), and :func:`load_files` does both for many paths; :func:`replay_file`
+is the raising form for one file. The work on one file is a function of its path alone, so
+that it can run in worker processes.
+"""
 
 from __future__ import annotations
 
-import sys
+import warnings
+from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
-from typing import Callable, Iterable, TypeVar
+from typing import Iterable, Iterator, NamedTuple
 
-import click
-from tqdm import tqdm
-
-from .errors import NardyError
-
-T = TypeVar("T")
+from .errors import NardyError, RuleViolation
+from .game.rules import Rules
+from .notation.mat import read_mat
+from .notation.records import MatchRecord
+from .replay import ReplayedMatch, replay_match
 
 PATTERNS = ("*.mat", "*.txt")
 """File names searched for in folders."""
 
 
-def match_files(paths: Iterable[str | Path]) -> list[Path]:
+class MatchFiles(NamedTuple):
+    """What :func:`match_files` found.
+
+    Attributes
+    ----------
+    files : list of Path
+        The match files, in the order the paths were given (each folder's sorted).
+    empty : list of Path
+        The folders named that hold no match file.
+    """
+
+    files: list[Path]
+    empty: list[Path]
+
+
+def match_files(paths: Iterable[str | PathLike]) -> MatchFiles:
     """The match files named by ``paths``.
 
-    A file is kept as given; a folder is searched recursively for ``*.mat`` and ``*.txt``.
+    A file is kept as given; a folder is searched recursively for :data:`PATTERNS`.
     Anything found by name (a folder called ``x.mat``, a dangling link) is kept, so that
-    reading it reports the problem. A folder with no such file is reported on stderr.
+    reading it reports the problem.
+
+    Parameters
+    ----------
+    paths : iterable of str or path-like
+
+    Returns
+    -------
+    MatchFiles
+        The files, and the folders in which none was found (nothing is reported here).
     """
-    found = []
+    files, empty = [], []
     for name in paths:
         path = Path(name)
         if path.is_dir():
             inside = sorted({f for pattern in PATTERNS for f in path.rglob(pattern)})
             if not inside:
-                print(f"{path}: no {' or '.join(PATTERNS)} files", file=sys.stderr)
-            found += inside
+                empty.append(path)
+            files += inside
         else:
-            found.append(path)
-    return found
+            files.append(path)
+    return MatchFiles(files, empty)
 
 
-def show_progress(progress: bool | None, files: int) -> bool:
-    """Whether to show a progress bar: as asked, else for several files on a terminal."""
-    return progress if progress is not None else files > 1 and sys.stderr.isatty()
+@dataclass(frozen=True)
+class LoadedFile:
+    """One match file, read and replayed (:func:`load_file`).
 
-
-def read_each(paths: Iterable[str | Path], build: Callable[[Path], T],
-              progress: bool | None = None) -> tuple[list[T], int]:
-    """``build(path)`` for every match file named, with a progress bar on stderr.
-
-    A file that cannot be read (``NardyError`` or ``OSError``) is reported on stderr and
-    skipped. The bar shows by default when there are several files and stderr is a
-    terminal. Returns the results and how many files were skipped.
+    Attributes
+    ----------
+    path : Path
+    records : tuple of MatchRecord
+        Every match read from the file.
+    matches : tuple of ReplayedMatch
+        The matches replayed, in file order: every record, unless a strict replay stopped
+        at a violation. Violations found in lenient mode are in each match's ``errors``.
+    errors : tuple of Exception
+        What kept the file from being read or replayed in full: ``OSError`` (the file
+        cannot be read), :class:`~nardy_analysis.errors.DecodeError` and
+        :class:`~nardy_analysis.errors.NotationError` (each part of the file skipped), and in
+        strict mode the :class:`~nardy_analysis.errors.RuleViolation` that stopped it.
     """
-    files = match_files(paths)
-    results, skipped = [], 0
-    for path in tqdm(files, disable=not show_progress(progress, len(files)), unit="file",
-                     file=sys.stderr):
-        try:
-            results.append(build(path))
-        except (NardyError, OSError) as error:
-            skipped += 1
-            print(f"skipped {path}: {error}", file=sys.stderr)
-    return results, skipped
+
+    path: Path
+    records: tuple[MatchRecord, ...]
+    matches: tuple[ReplayedMatch, ...]
+    errors: tuple[Exception, ...]
 
 
-class OutputFile(click.Path):
-    """A click parameter for a file a command writes: its folder must exist (a usage error,
-    exit status 2, before any work is done)."""
+def load_file(path: str | PathLike, *, rules: Rules | None = None,
+              variant: Rules | None = None, strict: bool = False,
+              whole: bool = False) -> LoadedFile:
+    """Read and replay every match of one ``.mat`` file; never raises for a bad file.
 
-    def __init__(self, **options):
-        super().__init__(dir_okay=False, writable=True, **options)
+    Parameters
+    ----------
+    path : str or path-like
+    rules, variant, strict
+        As for :func:`~nardy_analysis.replay.replay_match`; with ``strict`` the first
+        violation stops the file and is its last error.
+    whole : bool
+        Take the file whole or not at all: at its first read error it gives no match, and
+        that error (as :func:`~nardy_analysis.notation.mat.read_mat` raises it) is its only
+        one. Default: keep every game that can be read (``read_mat(errors="collect")``).
 
-    def convert(self, value, param, ctx):
-        value = super().convert(value, param, ctx)
-        if value != "-" and not Path(value).resolve().parent.is_dir():
-            self.fail(f"folder {str(Path(value).parent)!r} does not exist", param, ctx)
-        return value
+    Returns
+    -------
+    LoadedFile
+    """
+    try:
+        if whole:
+            records, errors = read_mat(path), []
+        else:
+            parsed = read_mat(path, errors="collect")
+            records, errors = parsed.matches, list(parsed.errors)
+    except (NardyError, OSError) as error:
+        return LoadedFile(Path(path), (), (), (error,))
+    matches = []
+    try:
+        for record in records:
+            matches.append(replay_match(record, rules, strict, variant))
+    except RuleViolation as error:
+        errors.append(error)
+    return LoadedFile(Path(path), tuple(records), tuple(matches), tuple(errors))
 
 
-def warn_violations(matches, consequence: str) -> None:
-    """Print each rule violation of replayed ``matches`` on stderr, with ``consequence``."""
-    for error in (e for match in matches for e in match.errors):
-        print(f"warning: {error}; {consequence}", file=sys.stderr)
+def load_files(paths: str | PathLike | Iterable[str | PathLike],
+               **options) -> Iterator[LoadedFile]:
+    """:func:`load_file` for every match file that ``paths`` name (see :func:`match_files`).
+
+    Parameters
+    ----------
+    paths : str or path-like, or an iterable of them
+        Files and folders.
+    **options
+        ``rules``, ``variant``, ``strict``, ``whole``: as for :func:`load_file`.
+
+    Yields
+    ------
+    LoadedFile
+        One per file, in the order of :func:`match_files`. A folder holding no match file
+        gives a ``UserWarning``.
+    """
+    found = match_files([paths] if isinstance(paths, (str, PathLike)) else paths)
+    for folder in found.empty:
+        warnings.warn(f"{folder}: no {' or '.join(PATTERNS)} files", stacklevel=2)
+    for path in found.files:
+        yield load_file(path, **options)
+
+
+def replay_file(path: str | PathLike, rules: Rules | None = None, strict: bool = False,
+                variant: Rules | None = None) -> list[ReplayedMatch]:
+    """Read and replay every match in a ``.mat`` file, raising at the first problem.
+
+    Parameters
+    ----------
+    path : str or path-like
+    rules, strict, variant
+        As for :func:`~nardy_analysis.replay.replay_match`.
+
+    Raises
+    ------
+    OSError, DecodeError, NotationError
+        The file cannot be read, decoded or parsed.
+    RuleViolation
+        In strict mode, the first record that breaks the rules.
+    """
+    loaded = load_file(path, rules=rules, variant=variant, strict=strict, whole=True)
+    if loaded.errors:
+        raise loaded.errors[0]
+    return list(loaded.matches)

@@ -13,11 +13,9 @@ with the next; strict mode raises the first violation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from os import PathLike
 
 from .errors import RuleViolation
 from .game.ids import position_id
-from .notation.mat import read_mat
 from .game.position import BAR, CHECKERS, OFF, Play, Position, Roll, _apply_step, _undo_step
 from .notation.records import CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord
 from .game.rules import STANDARD, Rules
@@ -98,26 +96,6 @@ class ReplayedMatch:
     def errors(self) -> list[RuleViolation]:
         """Every rule violation found in the match, in file order."""
         return [e for g in self.games for e in g.errors]
-
-
-def replay_file(path: str | PathLike, rules: Rules | None = None, strict: bool = False,
-                variant: Rules | None = None) -> list[ReplayedMatch]:
-    """Read and replay every match in a ``.mat`` file.
-
-    Parameters
-    ----------
-    path : str or path-like
-    rules, strict, variant
-        As for :func:`replay_match`.
-
-    Raises
-    ------
-    OSError, DecodeError, NotationError
-        The file cannot be read, decoded or parsed.
-    RuleViolation
-        In strict mode, the first record that breaks the rules.
-    """
-    return [replay_match(m, rules, strict, variant) for m in read_mat(path)]
 
 
 def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = False,

@@ -21,10 +21,12 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from nardy_analysis import ALL_ROLLS, NardyError, Position, Roll, replay_file  # noqa: E402
-from nardy_analysis.analysis.audit import (MEAN_PIPS, TESTS, VAR_PIPS, audit, audit_dice,  # noqa: E402
-                                  dice_tests, poisson_binomial_test, rolls_frame,
-                                  simulate_rolls)
+from nardy_analysis import (ALL_ROLLS, NardyError, Position, Roll, load_files,  # noqa: E402
+                            replay_file)
+from nardy_analysis.analysis.audit import (MEAN_PIPS, TESTS, VAR_PIPS, audit_dice,  # noqa: E402
+                                           dice_tests, poisson_binomial_test, rolls_frame,
+                                           simulate_rolls)
+from nardy_analysis.cli.audit import audit  # noqa: E402
 from nardy_analysis.analysis.shots import shots  # noqa: E402
 from nardy_analysis.plots.audit import (plot_doubles, plot_face_counts, plot_p_values,  # noqa: E402
                                         plot_roll_classes)
@@ -323,7 +325,8 @@ def test_hits_on_blots_expectation_is_the_shot_count():
 
 @pytest.fixture(scope="module")
 def sample_audit():
-    return audit_dice([STUDIO, SAMPLES / "BackgammonStudio_6783333.mat"], by="player")
+    return audit_dice(load_files([STUDIO, SAMPLES / "BackgammonStudio_6783333.mat"]),
+                      by="player")
 
 
 def test_audit_dice_reports_every_test_for_all_and_each_player(sample_audit):

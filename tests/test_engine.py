@@ -112,7 +112,7 @@ def test_without_the_engine_everything_else_works_and_luck_names_the_extra():
         assert len(nardy_analysis.replay_file(sys.argv[1])[0].games) == 4
         assert match_winning_chance(1, 2) == 0.67736
         try:
-            luck_frame(sys.argv[1])
+            luck_frame(nardy_analysis.load_file(sys.argv[1]))
         except EngineError as error:
             print(error)
         else:

@@ -8,9 +8,10 @@ import pytest
 from click.testing import CliRunner
 from scipy.stats import binomtest
 
-from nardy_analysis import (ALL_ROLLS, Position, parse_mat, position_from_id, replay_file,
-                            replay_match)
-from nardy_analysis.analysis.turns import DTYPES, hit_rates, phase, stats, turns_frame
+from nardy_analysis import (ALL_ROLLS, Position, load_file, load_files, parse_mat,
+                            position_from_id, replay_file, replay_match)
+from nardy_analysis.analysis.turns import DTYPES, hit_rates, phase, turns_frame
+from nardy_analysis.cli.stats import stats
 from test_shots import side  # 26 counts from p24=1, bar=1...; the rest off
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,12 +26,12 @@ UNTAGGED_TWO = (" 1 point match\n\n Game 1\n alice : 0                       bob
 
 @pytest.fixture(scope="module")
 def studio():
-    return turns_frame(STUDIO)
+    return turns_frame(load_file(STUDIO))
 
 
 @pytest.fixture(scope="module")
 def samples():
-    return turns_frame(GOOD)
+    return turns_frame(load_files(GOOD))
 
 
 def test_columns_and_dtypes(studio):
@@ -128,15 +129,18 @@ def test_opponent_shots_against_brute_force(samples):
 
 def test_sources_give_the_same_rows(studio):
     matches = replay_file(STUDIO)
-    for source in (matches[0], matches, str(STUDIO), [STUDIO]):
+    for source in (matches[0], matches, load_file(STUDIO), load_files([str(STUDIO)])):
         pd.testing.assert_frame_equal(turns_frame(source), studio)
+    for path in (str(STUDIO), STUDIO, [STUDIO]):  # the analyses take matches, not paths
+        with pytest.raises(ValueError, match="BackgammonStudio_5407469.mat"):
+            turns_frame(path)
 
 
 def test_folders_and_many_files(tmp_path, samples):
     folder = tmp_path / "deep" / "er"
     folder.mkdir(parents=True)
     (folder / "a.mat").write_bytes(STUDIO.read_bytes())
-    frame = turns_frame([tmp_path, GOOD[0]])
+    frame = turns_frame(load_files([tmp_path, GOOD[0]]))
     assert len(frame) == 98 + 31
     assert frame["file"].iloc[0].endswith("a.mat") and frame["match_id"].iloc[0] == "5407469"
 
@@ -147,7 +151,7 @@ def test_match_ids_from_tags_or_the_file_stem(samples, tmp_path):
     assert list(ids["cp1251_cyrillic_names"]) == ["cp1251_cyrillic_names"]  # no header tags
     path = tmp_path / "club.mat"
     path.write_text(UNTAGGED_TWO)
-    assert turns_frame(path)["match_id"].tolist() == ["club:1", "club:1", "club:2"]
+    assert turns_frame(load_file(path))["match_id"].tolist() == ["club:1", "club:1", "club:2"]
     (match,) = parse_mat(UNTAGGED_TWO.split("\n\n 1 point")[0])
     frame = turns_frame(replay_match(match))
     assert frame["match_id"].isna().all() and frame["file"].isna().all()

@@ -21,10 +21,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy_analysis import ALL_ROLLS, Position, Roll, replay_file
+from nardy_analysis import ALL_ROLLS, Position, Roll, load_file, replay_file
 from nardy_analysis.analysis.engine import MONEY, EngineError
 from nardy_analysis.errors import NardyError
-from nardy_analysis.analysis.luck import (KEY, RATINGS, ROLL_COLUMNS, luck, luck_frame, luck_mark,
+from nardy_analysis.cli.luck import luck
+from nardy_analysis.analysis.luck import (KEY, RATINGS, ROLL_COLUMNS, luck_frame, luck_mark,
                                  luck_rating, luck_summary, match_utility,
                                  match_winning_chance, roll_luck)
 from nardy_analysis.game.rules import TAVLA
@@ -53,7 +54,7 @@ _frames: dict = {}
 
 def frame_of(path: Path) -> pd.DataFrame:
     if path not in _frames:
-        _frames[path] = luck_frame(path)
+        _frames[path] = luck_frame(load_file(path))
     return _frames[path]
 
 
@@ -148,7 +149,7 @@ def test_summary_as_gnubgs_statistics(path):
     """Per game and per match, each player's luck as gnubg's statistics print it (to the
     printed precision; sums of 5-decimal values may drift in the last digit)."""
     stats = statistics(path)
-    summary = luck_summary(path, frame_of(path))
+    summary = luck_summary(load_file(path), frame_of(path))
     money = summary["unit"].iloc[0] == "points"
     scale, tolerance = (1, 0.002) if money else (100, 0.02)
     games = summary[summary["scope"] == "game"]
@@ -225,6 +226,12 @@ def test_frame_columns_and_units():
     assert first["luck"] == pytest.approx(-0.00293, abs=1e-5)
 
 
+def test_summary_wants_the_matches_first_and_says_so():
+    frame = pd.DataFrame(columns=list(ROLL_COLUMNS))
+    with pytest.raises(ValueError, match=r"luck_summary\(source, frame\).*DataFrame"):
+        luck_summary(frame)
+
+
 # --- command line and chart -------------------------------------------------------------------
 
 @needs_engine
@@ -260,7 +267,7 @@ def test_cli_without_engine_names_the_extra(monkeypatch):
         raise EngineError("equity analyses need an engine; install it with "
                           "`pip install nardy-analysis[engine]` (gnubg-nn, GPL-3)")
 
-    monkeypatch.setattr("nardy_analysis.analysis.luck.default_evaluator", no_engine)
+    monkeypatch.setattr("nardy_analysis.cli.luck.default_evaluator", no_engine)
     result = CliRunner().invoke(luck, [str(DATA / "BackgammonGalaxy_165695.mat")])
     assert result.exit_code == 1
     assert "pip install nardy-analysis[engine]" in result.output
@@ -310,7 +317,7 @@ def test_bgsage_luck_is_close_to_gnubgs():
     from nardy_analysis.analysis.engine import BgSage
 
     path = DATA / "BackgammonStudio_3344736.mat"
-    ours = luck_frame(path, BgSage())
+    ours = luck_frame(load_file(path), BgSage())
     theirs = reference(path)
     assert ours["luck"].corr(theirs["luck"]) > 0.97
     assert (ours["luck"] - theirs["luck"]).abs().median() < 0.02

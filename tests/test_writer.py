@@ -18,7 +18,8 @@ from nardy_analysis.game.ids import (GameState, MatchState, match_from_id, match
 from nardy_analysis.game.position import BAR, OFF
 from nardy_analysis.notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord,
                                     TurnRecord, WrittenMove)
-from nardy_analysis.notation.writer import convert, format_mat, write_mat
+from nardy_analysis.cli.convert import convert
+from nardy_analysis.notation.writer import format_mat, write_mat
 from test_notation import GALAXY
 
 ROOT = Path(__file__).resolve().parents[1]

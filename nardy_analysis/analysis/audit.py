@@ -4,8 +4,7 @@ The data source and the statistics are separate. :func:`rolls_frame` turns repla
 into a tidy frame with one row per roll; :func:`dice_tests` takes such a frame (from match
 files, from :func:`simulate_rolls`, or from anywhere else) and returns one row per test and
 group; :func:`audit_dice` does both and returns a :class:`DiceAudit` report with a text summary
-(its charts: :mod:`nardy_analysis.plots.audit`). ``nardy audit`` is the command line
-(:func:`audit`).
+(its charts: :mod:`nardy_analysis.plots.audit`). ``nardy audit`` is the command line.
 
 Which rolls count: every roll a player threw, dances and unknown (``???``) plays included. The
 opening roll of a game is left out by default: under standard rules it cannot be a double
@@ -86,24 +85,18 @@ not reach p < 0.05 whatever the dice showed keeps its p-value and says so in ``n
 
 from __future__ import annotations
 
-import json
-import sys
 from dataclasses import dataclass
-from os import PathLike
-from pathlib import Path
 from typing import Iterable
 
-import click
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from ..errors import NardyError
 from ..game.position import ALL_ROLLS, BAR
-from ..notation.records import MatchRecord
-from ..replay import ReplayedMatch, replay_file, replay_match
+from ..replay import ReplayedMatch
 from .shots import shots, throws
-from ..load import OutputFile, match_files, read_each
+from .turns import replayed_matches
 
 TESTS = ("doubles", "roll_classes", "faces", "pips", "serial", "bar_entry", "hits_on_blots")
 """The tests, in report order."""
@@ -757,13 +750,13 @@ def _groups(frame: pd.DataFrame, by: str, shown: int = 20) -> list[str]:
 
 def audit_dice(source, by: str | None = None, include_opening: bool = False,
                positions: bool = True) -> DiceAudit:
-    """Audit the dice of match files, replayed matches or a rolls frame.
+    """Audit the dice of replayed matches or of a rolls frame.
 
     Parameters
     ----------
-    source : pandas.DataFrame, or iterable of paths, ReplayedMatch or MatchRecord
-        A rolls frame (see :func:`rolls_frame`), or match files (folders are searched for
-        ``*.mat`` and ``*.txt``), replayed matches or match records, or one path.
+    source : pandas.DataFrame, or ReplayedMatch or LoadedFile, or an iterable of them
+        A rolls frame (see :func:`rolls_frame`), or replayed matches, or files loaded with
+        :func:`nardy_analysis.load.load_files`.
     by : {None, "player", "site"}
         Test each player or site as well as all rolls together.
     include_opening : bool
@@ -777,75 +770,13 @@ def audit_dice(source, by: str | None = None, include_opening: bool = False,
 
     Raises
     ------
-    OSError, NardyError
-        A file cannot be read or parsed.
+    ValueError
+        ``source`` holds something else (such as a path: load it first).
     """
     if isinstance(source, pd.DataFrame):
         rolls = source
     else:
-        rolls = rolls_frame(_replayed(source), positions)
+        rolls = rolls_frame(replayed_matches(source), positions)
     frame = dice_tests(rolls, by, include_opening)
     tested = rolls if include_opening else rolls[~rolls["opening"].to_numpy(bool)]
     return DiceAudit(frame, tested, by, include_opening)
-
-
-def _replayed(source) -> Iterable[ReplayedMatch]:
-    if isinstance(source, (str, PathLike, ReplayedMatch, MatchRecord)):
-        source = [source]
-    for item in source:
-        if isinstance(item, ReplayedMatch):
-            yield item
-        elif isinstance(item, MatchRecord):
-            yield replay_match(item)
-        else:
-            for path in match_files([item]):
-                yield from replay_file(path)
-
-
-# -- the command line --------------------------------------------------------------------------
-
-@click.command("audit")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--by", type=click.Choice(["player", "site"]), default=None,
-              help="Test each player or each site as well as all rolls.")
-@click.option("--json", "as_json", is_flag=True,
-              help="One JSON object per test and group on stdout.")
-@click.option("--html", "html", type=OutputFile(), default=None,
-              help="Write a self-contained HTML report to this file.")
-@click.option("--include-opening", is_flag=True,
-              help="Count the opening roll of each game (variants with opening doubles).")
-@click.option("--positions/--no-positions", default=True,
-              help="Replay positions for the bar-entry and hits-on-blots tests (slower).")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: several files and stderr a terminal).")
-def audit(paths, by, as_json, html, include_opening, positions, progress):
-    """Audit the dice of match files (or folders of *.mat and *.txt files) for fairness.
-
-    Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
-    entry and hits on exposed blots, with Benjamini-Hochberg adjusted p-values. Exit
-    status: 0 on success, 1 when a file could not be read (it is reported and skipped) or
-    no match file was found, 2 for usage errors.
-    """
-    frames, failed = read_each(paths, lambda path: rolls_frame(replay_file(path), positions),
-                               progress)
-    rolls = pd.concat(frames, ignore_index=True) if frames else rolls_frame([])
-    report = audit_dice(rolls, by, include_opening)
-    if as_json:
-        for record in report.frame.to_dict("records"):
-            click.echo(json.dumps({key: _json_value(value) for key, value in record.items()},
-                                  ensure_ascii=False))
-    else:
-        click.echo(report.summary())
-    if html:
-        from ..report import audit_html  # here: it loads matplotlib
-
-        Path(html).write_text(audit_html(report), encoding="utf-8")
-    sys.exit(1 if failed or not frames else 0)
-
-
-def _json_value(value):
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
-        return None
-    if isinstance(value, np.generic):
-        return value.item()
-    return value

@@ -38,26 +38,20 @@ luck-adjusted result is the actual result minus the player's luck plus the oppon
 
 from __future__ import annotations
 
-import json
-import sys
-from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 
-import click
 import pandas as pd
-from tqdm import tqdm
 
-from .engine import ENGINES, MONEY, EngineError, Evaluator, Utility, default_evaluator
+from .engine import MONEY, Evaluator, Utility, default_evaluator
 from ..errors import NardyError
 from .turns import identified_matches
 from ..game.position import ALL_ROLLS, Position, Roll
-from ..replay import ReplayedMatch, replay_file
+from ..replay import ReplayedMatch
 from ..game.rules import Rules
 from .shots import throws
-from ..load import OutputFile, match_files, show_progress
 
 __all__ = ["MARKS", "OPENING_ROLLS", "RATINGS", "luck_frame", "luck_summary", "luck_mark",
-           "luck_rating", "match_utility", "match_winning_chance", "roll_luck", "luck"]
+           "luck_rating", "match_utility", "match_winning_chance", "roll_luck"]
 
 OPENING_ROLLS: tuple[Roll, ...] = tuple(r for r in ALL_ROLLS if not r.is_double)
 """The 15 non-double rolls an opening can be."""
@@ -337,12 +331,6 @@ KEY = ["file", "match_id", "game", "turn"]
 """Columns that identify a roll, shared with the per-turn frame."""
 
 
-def _matches(source) -> list[tuple[str | None, ReplayedMatch]]:
-    """(match id, match) for a path, a folder, a ReplayedMatch or a list of them, in file
-    order; the id as in the per-turn frame (:func:`nardy_analysis.frames.identified_matches`)."""
-    return list(identified_matches(source))
-
-
 def _crawford_states(match: ReplayedMatch) -> list[tuple[bool, bool]]:
     """(Crawford game, post-Crawford) for each game of a match, from its score lines."""
     states, crawford_played = [], False
@@ -379,8 +367,8 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
 
     Parameters
     ----------
-    source : path, ReplayedMatch, or a list of them
-        Match files (every match in each) or replayed matches.
+    source : ReplayedMatch or LoadedFile, or an iterable of them
+        Replayed matches, or files loaded with :func:`nardy_analysis.load.load_files`.
     evaluator : Evaluator, optional
         Default: :func:`~nardy_analysis.engine.default_evaluator` at ``ply``.
     ply : int
@@ -397,12 +385,14 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
     ------
     EngineError
         No engine installed: ``pip install nardy-analysis[engine]``.
-    OSError, NardyError
-        A file cannot be read or parsed; a match longer than 25 points.
+    NardyError
+        A match longer than 25 points.
+    ValueError
+        ``source`` holds something else (such as a path: load it first).
     """
     evaluator = evaluator or default_evaluator(ply)
     rows = []
-    for match_id, match in _matches(source):
+    for match_id, match in identified_matches(source):
         names, money = match.record.names, match.record.length == 0
         for game, state in zip(match.games, _crawford_states(match)):
             situation = _Game(match, game, state)
@@ -469,8 +459,9 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
 
     Parameters
     ----------
-    source : path, ReplayedMatch, or a list of them
-        As for :func:`luck_frame` (the games' results come from here).
+    source : ReplayedMatch or LoadedFile, or an iterable of them
+        As for :func:`luck_frame`. The games' results come from here: a luck frame alone
+        does not hold them.
     frame : pandas.DataFrame, optional
         The :func:`luck_frame` of ``source`` (the same matches in the same order), if already
         computed.
@@ -484,8 +475,17 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
         two rows (side 0, side 1) each. The luck rate counts every roll (dances included);
         the match's result is the MWC at its end minus that at its start (match play) or the
         points won (money play).
+
+    Raises
+    ------
+    ValueError
+        ``source`` is not matches (a frame given first: pass ``luck_summary(matches,
+        frame)``).
     """
-    matches = _matches(source)
+    if isinstance(source, pd.DataFrame):
+        raise ValueError("luck_summary(source, frame): source must be the replayed matches "
+                         "(the games' results are not in the luck frame); got a DataFrame")
+    matches = list(identified_matches(source))
     if frame is None:
         frame = luck_frame([m for _, m in matches], evaluator, ply)
     rows, start = [], 0
@@ -521,124 +521,3 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
     return summary.astype({"game": "Int64"})
 
 
-# --- command line ---------------------------------------------------------------------------
-
-def _analyse_file(path: str, ply: int, engine: str) -> dict:
-    """Per-roll frame and summary of one file (run in worker processes)."""
-    try:
-        matches = replay_file(path)
-        frame = luck_frame(matches, default_evaluator(ply, engine))
-        return {"file": path, "frame": frame, "summary": luck_summary(matches, frame),
-                "violations": sum(len(m.errors) for m in matches), "error": None}
-    except EngineError:
-        raise
-    except (NardyError, OSError) as error:
-        return {"file": path, "frame": None, "summary": None, "violations": 0,
-                "error": str(error)}
-
-
-def _sign(value: float, digits: int) -> str:
-    return "" if pd.isna(value) else f"{value:+.{digits}f}"
-
-
-_RATING_SHOWN = {"None": '"None" (average)'}
-"""How the table shows a rating that could be misread (gnubg's "None" is not Python's)."""
-
-
-def _units(unit: str) -> dict[str, str]:
-    """The units of a :func:`luck_summary` row's values, by column, for ``unit`` ``"mwc"``
-    (match play) or ``"points"`` (money play); ``--json`` adds them as ``<column>_unit``."""
-    equity = ("normalised match equity" if unit == "mwc"
-              else "equity, points per game at cube 1")
-    other = "match-winning chance (0..1)" if unit == "mwc" else "points"
-    return {"luck": equity, "luck_rate": f"{equity} per roll", "luck_total": other,
-            "result": other, "luck_adjusted": other}
-
-
-def _print_table(summary: pd.DataFrame) -> None:
-    """Each match's rows; every numeric column names its unit in the header."""
-    for match_id, rows in summary.groupby("match_id", sort=False):
-        unit = rows["unit"].iloc[0]
-        click.echo(f"match {match_id}")
-        scale, digits, label = (100, 2, "%MWC") if unit == "mwc" else (1, 3, "points")
-        click.echo(f"  {'':<8}{'player':<20}{'rolls':>6}{'luck (equity)':>15}"
-                   f"{'equity/roll':>13}  {'rating':<18}{f'luck ({label})':>15}"
-                   f"{f'result ({label})':>17}{f'adjusted ({label})':>19}")
-        for _, row in rows.iterrows():
-            scope = "match" if row["scope"] == "match" else f"game {row['game']}"
-            rating = _RATING_SHOWN.get(row["rating"], row["rating"])
-            click.echo(f"  {scope:<8}{str(row['player'])[:19]:<20}{row['rolls']:>6}"
-                       f"{_sign(row['luck'], 3):>15}{_sign(row['luck_rate'], 4):>13}  "
-                       f"{rating:<18}{_sign(row['luck_total'] * scale, digits):>15}"
-                       f"{_sign(row['result'] * scale, digits):>17}"
-                       f"{_sign(row['luck_adjusted'] * scale, digits):>19}")
-
-
-@click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--csv", "csv_file", type=OutputFile(),
-              help="Write one row per roll (file order, dances included) to this CSV file.")
-@click.option("--json", "as_json", is_flag=True,
-              help="One JSON object per file on stdout instead of the tables.")
-@click.option("--ply", type=click.IntRange(0, 3), default=0, show_default=True,
-              help="Look-ahead of the engine's evaluations (0 as gnubg's luck analysis).")
-@click.option("--engine", type=click.Choice(list(ENGINES)), default="gnubg-nn",
-              show_default=True, help="gnubg-nn matches GNU Backgammon; bgsage is another "
-              "engine (pip install nardy-analysis[sage]).")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-              help="Worker processes over the files.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when there are several files).")
-def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
-    """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
-
-    PATHS are match files or folders (searched for *.mat and *.txt). Luck is the engine's
-    cubeless equity at 0-ply unless --ply says otherwise. For each match: per game and for
-    the whole match, each player's rolls, total luck (equity), luck per roll (equity),
-    gnubg's rating of it, the luck in match-winning chance (match play, in %) or points
-    (money play), the actual result and the luck-adjusted result. --json adds the unit of
-    each value as <column>_unit.
-    Needs the engine extra: pip install nardy-analysis[engine]. Exit status: 0 when every
-    file was analysed, 1 when any could not be read (or there is no engine), 2 for usage
-    errors.
-    """
-
-    files = [str(f) for f in match_files(paths)]
-    try:
-        default_evaluator(ply, engine)
-    except EngineError as error:
-        raise click.ClickException(str(error))
-    show = show_progress(progress, len(files))
-    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
-    results = (pool.map(_analyse_file, files, [ply] * len(files), [engine] * len(files))
-               if pool else (_analyse_file(f, ply, engine) for f in files))
-    frames, failed = [], 0
-    try:
-        for result in tqdm(results, total=len(files), disable=not show, unit="file",
-                           file=sys.stderr):
-            if result["error"]:
-                failed += 1
-                click.echo(f"skipped {result['file']}: {result['error']}", err=True)
-                continue
-            frames.append(result["frame"])
-            summary = result["summary"]
-            if as_json:
-                records = [{**row, **{f"{key}_unit": text for key, text
-                                      in _units(row["unit"]).items()}}
-                           for row in json.loads(summary.to_json(orient="records"))]
-                click.echo(json.dumps({"file": result["file"], "rolls": len(result["frame"]),
-                                       "violations": result["violations"],
-                                       "summary": records}, ensure_ascii=False))
-                continue
-            click.echo(f"{result['file']}: {len(result['frame'])} rolls")
-            if result["violations"]:
-                click.echo(f"  {result['violations']} rule violation(s): the rest of those "
-                           "games is not analysed (see nardy replay)")
-            _print_table(summary)
-    finally:
-        if pool:
-            pool.shutdown()
-    if csv_file:
-        frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
-        frame.to_csv(csv_file, index=False)
-    sys.exit(1 if failed else 0)

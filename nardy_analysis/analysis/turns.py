@@ -1,4 +1,4 @@
-"""Per-turn DataFrames of replayed matches, and the ``nardy stats`` command.
+"""Per-turn DataFrames of replayed matches.
 
 :func:`turns_frame` gives one row per turn (every roll written, dances and unknown ``???``
 plays included; cube actions are not turns) in tidy long form. "The player" is the one who
@@ -65,21 +65,18 @@ position_id_before, position_id_after : str
 
 from __future__ import annotations
 
-import sys
 from itertools import groupby
 from os import PathLike
 from pathlib import Path
 
-import click
 import numpy as np
 import pandas as pd
 
 from ..game.ids import position_id
 from ..game.position import BAR, OFF, Position
-from ..replay import ReplayedMatch, ReplayedTurn, replay_file
-from ..game.rules import Rules
+from ..load import LoadedFile
+from ..replay import ReplayedMatch, ReplayedTurn
 from .shots import shots
-from ..load import OutputFile, match_files, read_each, warn_violations
 
 DTYPES = {
     "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
@@ -119,17 +116,13 @@ def phase(position: Position) -> str:
     return "race" if mine < theirs else "contact"
 
 
-def turns_frame(source, rules: Rules | None = None) -> pd.DataFrame:
+def turns_frame(source) -> pd.DataFrame:
     """One row per turn of the matches in ``source`` (columns: the module docstring).
 
     Parameters
     ----------
-    source : ReplayedMatch, path, or list of them
-        A replayed match, a ``.mat`` file, a folder (searched recursively for ``*.mat`` and
-        ``*.txt``), or a list mixing these.
-    rules : Rules, optional
-        Rules to replay files with instead of those their header tags state (matches given
-        already replayed keep theirs).
+    source : ReplayedMatch or LoadedFile, or an iterable of them
+        Replayed matches, or files loaded with :func:`nardy_analysis.load.load_files`.
 
     Returns
     -------
@@ -138,10 +131,10 @@ def turns_frame(source, rules: Rules | None = None) -> pd.DataFrame:
 
     Raises
     ------
-    OSError, DecodeError, NotationError
-        A file cannot be read, decoded or parsed.
+    ValueError
+        ``source`` holds something else (such as a path: load it first).
     """
-    rows = [row for match_id, match in identified_matches(source, rules)
+    rows = [row for match_id, match in identified_matches(source)
             for row in _match_rows(match, match_id)]
     return pd.DataFrame(rows, columns=list(DTYPES)).astype(DTYPES)
 
@@ -189,30 +182,44 @@ def hit_rates(frame: pd.DataFrame, bins: int | None = None,
                                        "ci_low", "ci_high"])
 
 
-def _file_matches(source, rules):
-    """The matches of ``source`` as lists, one list per file (in file order)."""
+def replayed_matches(source) -> list[ReplayedMatch]:
+    """The replayed matches of ``source``, in order.
 
-    items = [source] if isinstance(source, (ReplayedMatch, str, PathLike)) else source
-    for key, group in groupby(items, lambda i: i.record.file if isinstance(i, ReplayedMatch)
-                              else id(i)):
-        group = list(group)
-        if isinstance(group[0], ReplayedMatch):
-            yield group
+    Parameters
+    ----------
+    source : ReplayedMatch or LoadedFile, or an iterable of them
+        A file loaded by :mod:`nardy_analysis.load` gives the matches it replayed.
+
+    Raises
+    ------
+    ValueError
+        An item is neither (the analyses take matches, not paths).
+    """
+    single = (ReplayedMatch, LoadedFile, str, PathLike)  # a path is quoted whole in the error
+    items = [source] if isinstance(source, single) else source
+    matches = []
+    for item in items:
+        if isinstance(item, LoadedFile):
+            matches += item.matches
+        elif isinstance(item, ReplayedMatch):
+            matches.append(item)
         else:
-            for path in match_files(tuple(group)):
-                yield replay_file(path, rules)
+            raise ValueError(f"expected replayed matches, got {item!r}; read files with "
+                             "nardy_analysis.load_files(paths) first")
+    return matches
 
 
-def identified_matches(source, rules: Rules | None = None):
+def identified_matches(source):
     """``(match id, replayed match)`` for each match of ``source`` (as for
-    :func:`turns_frame`), in file order. The id is the ``Match ID`` tag, else the file's stem
-    (``stem:N`` for the N-th of several matches in one file), else None."""
-    for matches in _file_matches(source, rules):
+    :func:`replayed_matches`), in order. The id is the ``Match ID`` tag, else the stem of the
+    match's file (``stem:N`` for the N-th of several matches in a row from one file), else
+    None."""
+    for file, group in groupby(replayed_matches(source), lambda m: m.record.file):
+        matches = list(group)
         for number, match in enumerate(matches, 1):
-            record = match.record
-            match_id = record.tags.get("Match ID")
-            if not match_id and record.file:
-                stem = Path(record.file).stem
+            match_id = match.record.tags.get("Match ID")
+            if not match_id and file:
+                stem = Path(file).stem
                 match_id = stem if len(matches) == 1 else f"{stem}:{number}"
             yield match_id, match
 
@@ -255,34 +262,3 @@ def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: Re
             "position_id_after": position_id(after),
         })
     return row
-
-
-@click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--csv", "csv_file", type=OutputFile(),
-              help="Write the per-turn table as CSV (blot_points as a [..] list).")
-@click.option("--parquet", "parquet_file", type=OutputFile(),
-              help="Write the per-turn table as Parquet (needs pyarrow).")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when there are several files).")
-def stats(paths, csv_file, parquet_file, progress):
-    """Per-turn statistics of match files (or folders of *.mat and *.txt files).
-
-    One row per turn; the nardy_analysis.frames docstring describes the columns. Without
-    --csv or --parquet the CSV goes to stdout. A file that cannot be read is skipped with a
-    message on stderr. Exit status: 0 when every file was read, 1 when any was skipped,
-    2 for usage errors.
-    """
-
-    def build(path):
-        matches = replay_file(path)
-        warn_violations(matches, "the rest of that game is left out")
-        return turns_frame(matches)
-
-    frames, skipped = read_each(paths, build, progress)
-    frame = pd.concat(frames, ignore_index=True) if frames else turns_frame([])
-    if parquet_file:
-        frame.to_parquet(parquet_file, index=False)
-    if csv_file or not parquet_file:
-        frame.to_csv(csv_file or sys.stdout, index=False)
-    sys.exit(1 if skipped else 0)

@@ -21,21 +21,16 @@ rules the match was replayed with, those of its tags by default) the same positi
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from os import PathLike
 from pathlib import Path
 from typing import Iterable
 
-import click
-
 from ..errors import NardyError
-from .mat import read_mat
 from ..game.position import OFF, Move, _point_str
 from .records import GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
-from ..replay import ReplayedMatch, ReplayedTurn, realise, replay_match
+from ..replay import ReplayedMatch, ReplayedTurn, realise
 from ..game.rules import Rules
-from ..load import OutputFile
 
 _RIGHT = 33  # 0-based column of the right-hand entries and of the second name, at least
 _NUMBER = 5  # width of a move number such as "  1) "
@@ -273,38 +268,3 @@ def _chains_text(chains, bar_off: bool) -> str:
         order.setdefault(text, (-chain[0][0], -chain[0][-1]))
     return " ".join(text + (f"({count})" if count > 1 else "")
                     for text, count in sorted(texts.items(), key=lambda t: order[t[0]]))
-
-
-@click.command()
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--to", "to", type=click.Choice(["mat"]), default="mat", show_default=True,
-              help="Format to write (.mat text in GNU Backgammon's layout).")
-@click.option("-o", "--output", type=OutputFile(allow_dash=True),
-              default="-", help="File to write (default: standard output).")
-@click.option("--numbers", is_flag=True, help="Write the bar as 25 and off as 0.")
-def convert(path, to, output, numbers):
-    """Rewrite the match file PATH in one canonical style.
-
-    The file is read, every game replayed against the rules of its header tags and written
-    again: plays from the board (hits marked, one checker's steps merged), aligned columns,
-    one result line per game. A game with a syntax error cannot be written; it is reported
-    on stderr and skipped. Exit status: 0 when every game was written, 1 when a game or the
-    file could not be read, 2 for usage errors.
-    """
-    try:
-        parsed = read_mat(path, errors="collect")
-    except OSError as error:
-        raise click.FileError(path, error.strerror or str(error)) from None
-    for error in parsed.errors:
-        click.echo(str(error), err=True)
-    if not parsed.matches:
-        sys.exit(1 if parsed.errors else 0)
-    try:
-        text = format_mat([replay_match(match) for match in parsed.matches],
-                          bar_off=not numbers)
-    except NardyError as error:
-        click.echo(f"{path}: {error}", err=True)
-        sys.exit(1)
-    with click.open_file(output, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    sys.exit(1 if parsed.errors else 0)

@@ -1,4 +1,4 @@
-"""Charts of replayed games, drawn from turns frames, and the ``nardy plot`` command.
+"""Charts of replayed games, drawn from per-turn frames.
 
 Every chart takes a long-form frame as :func:`~nardy_analysis.analysis.turns.turns_frame`
 returns it (or rows of one) first, draws on ``ax`` (default: the current Axes) and returns
@@ -8,18 +8,12 @@ the Axes; none calls ``plt.show()``. Games are told apart by ``file``, ``match_i
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import click
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
 from ..errors import NardyError
-from ..analysis.turns import hit_rates, turns_frame
-from ..replay import ReplayedMatch, replay_file
-from ..load import OutputFile, warn_violations
+from ..analysis.turns import hit_rates
 
 GAME = ["file", "match_id", "game"]
 """Columns that identify a game in a turns frame."""
@@ -214,45 +208,3 @@ def plot_hit_calibration(data: pd.DataFrame, ax=None, *, bins: int | None = None
     ax.set_title(f"Observed vs expected hits ({int(table['exposures'].sum())} exposures)")
     ax.legend()
     return ax
-
-
-_KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
-
-
-@click.command()
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--game", type=int, required=True, help="The game number, as written in the file.")
-@click.option("--match", "match_number", type=int, default=1, show_default=True,
-              help="Which match of the file (1, 2, ...) for files holding several.")
-@click.option("--kind", type=click.Choice(sorted(_KINDS)), default="race", show_default=True,
-              help="race: both pip counts by turn; exposure: blots left and shots at them.")
-@click.option("--out", type=OutputFile(), required=True,
-              help="The picture file; its suffix picks the format (.png, .svg, .pdf).")
-def plot(path, game, match_number, kind, out):
-    """Draw a chart of one game of a match file.
-
-    Exit status: 0 when the picture was written, 1 when the file cannot be read, 2 for
-    usage errors (a game or match the file does not hold).
-    """
-    formats = Figure().canvas.get_supported_filetypes()
-    if Path(out).suffix.lstrip(".").lower() not in formats:
-        raise click.BadParameter(f"{out!r}: the suffix must be one of "
-                                 f"{', '.join('.' + f for f in sorted(formats))}",
-                                 param_hint="--out")
-    try:
-        matches = replay_file(path)
-    except (NardyError, OSError) as error:
-        raise click.ClickException(str(error))
-    warn_violations(matches, "that game is drawn up to there")
-    if not 1 <= match_number <= len(matches):
-        raise click.BadParameter(f"{path} holds {len(matches)} match(es)", param_hint="--match")
-    match = matches[match_number - 1]
-    # Only the game drawn: the frame's shots are the costly part.
-    frame = turns_frame(ReplayedMatch(match.record, match.rules,
-                                      [g for g in match.games if g.number == game]))
-    if game not in set(frame["game"]):
-        raise click.BadParameter(f"match {match_number} of {path} has no game {game} with "
-                                 "turns", param_hint="--game")
-    figure = Figure(figsize=(10, 5), layout="constrained")  # Agg canvas, no pyplot state
-    _KINDS[kind](frame, game=game, ax=figure.subplots())
-    figure.savefig(out)

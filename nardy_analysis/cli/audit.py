@@ -1,0 +1,65 @@
+"""``nardy audit``: test the dice of match files for fairness."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+import numpy as np
+import pandas as pd
+
+from ..analysis.audit import audit_dice, rolls_frame
+from .common import OutputFile, loaded_files, skipped
+
+
+@click.command("audit")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--by", type=click.Choice(["player", "site"]), default=None,
+              help="Test each player or each site as well as all rolls.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per test and group on stdout.")
+@click.option("--html", "html", type=OutputFile(), default=None,
+              help="Write a self-contained HTML report to this file.")
+@click.option("--include-opening", is_flag=True,
+              help="Count the opening roll of each game (variants with opening doubles).")
+@click.option("--positions/--no-positions", default=True,
+              help="Replay positions for the bar-entry and hits-on-blots tests (slower).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: several files and stderr a terminal).")
+def audit(paths, by, as_json, html, include_opening, positions, progress):
+    """Audit the dice of match files (or folders of *.mat and *.txt files) for fairness.
+
+    Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
+    entry and hits on exposed blots, with Benjamini-Hochberg adjusted p-values. Exit
+    status: 0 on success, 1 when a file could not be read (it is reported and skipped) or
+    no match file was found, 2 for usage errors.
+    """
+    frames, failed = [], 0
+    for loaded in loaded_files(paths, progress, whole=True):
+        if skipped(loaded):
+            failed += 1
+        else:
+            frames.append(rolls_frame(loaded.matches, positions))
+    rolls = pd.concat(frames, ignore_index=True) if frames else rolls_frame([])
+    report = audit_dice(rolls, by, include_opening)
+    if as_json:
+        for record in report.frame.to_dict("records"):
+            click.echo(json.dumps({key: _json_value(value) for key, value in record.items()},
+                                  ensure_ascii=False))
+    else:
+        click.echo(report.summary())
+    if html:
+        from ..report import audit_html  # here: it loads matplotlib
+
+        Path(html).write_text(audit_html(report), encoding="utf-8")
+    sys.exit(1 if failed or not frames else 0)
+
+
+def _json_value(value):
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return None
+    if isinstance(value, np.generic):
+        return value.item()
+    return value

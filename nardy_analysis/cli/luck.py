@@ -1,0 +1,139 @@
+"""``nardy luck``: dice luck of match files, as GNU Backgammon measures it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+import click
+import pandas as pd
+
+from ..analysis.engine import ENGINES, EngineError, default_evaluator
+from ..analysis.luck import luck_frame, luck_summary
+from ..errors import NardyError
+from ..load import load_file
+from .common import OutputFile, found_files, progress_bar
+
+
+def _analyse_file(path: str, ply: int, engine: str) -> dict:
+    """Per-roll frame and summary of one file (run in worker processes)."""
+    loaded = load_file(path, whole=True)
+    if loaded.errors:
+        return {"file": path, "frame": None, "summary": None, "violations": 0,
+                "error": str(loaded.errors[0])}
+    matches = loaded.matches
+    try:
+        frame = luck_frame(matches, default_evaluator(ply, engine))
+        return {"file": path, "frame": frame, "summary": luck_summary(matches, frame),
+                "violations": sum(len(m.errors) for m in matches), "error": None}
+    except EngineError:
+        raise
+    except NardyError as error:
+        return {"file": path, "frame": None, "summary": None, "violations": 0,
+                "error": str(error)}
+
+
+def _sign(value: float, digits: int) -> str:
+    return "" if pd.isna(value) else f"{value:+.{digits}f}"
+
+
+_RATING_SHOWN = {"None": '"None" (average)'}
+"""How the table shows a rating that could be misread (gnubg's "None" is not Python's)."""
+
+
+def _units(unit: str) -> dict[str, str]:
+    """The units of a :func:`luck_summary` row's values, by column, for ``unit`` ``"mwc"``
+    (match play) or ``"points"`` (money play); ``--json`` adds them as ``<column>_unit``."""
+    equity = ("normalised match equity" if unit == "mwc"
+              else "equity, points per game at cube 1")
+    other = "match-winning chance (0..1)" if unit == "mwc" else "points"
+    return {"luck": equity, "luck_rate": f"{equity} per roll", "luck_total": other,
+            "result": other, "luck_adjusted": other}
+
+
+def _print_table(summary: pd.DataFrame) -> None:
+    """Each match's rows; every numeric column names its unit in the header."""
+    for match_id, rows in summary.groupby("match_id", sort=False):
+        unit = rows["unit"].iloc[0]
+        click.echo(f"match {match_id}")
+        scale, digits, label = (100, 2, "%MWC") if unit == "mwc" else (1, 3, "points")
+        click.echo(f"  {'':<8}{'player':<20}{'rolls':>6}{'luck (equity)':>15}"
+                   f"{'equity/roll':>13}  {'rating':<18}{f'luck ({label})':>15}"
+                   f"{f'result ({label})':>17}{f'adjusted ({label})':>19}")
+        for _, row in rows.iterrows():
+            scope = "match" if row["scope"] == "match" else f"game {row['game']}"
+            rating = _RATING_SHOWN.get(row["rating"], row["rating"])
+            click.echo(f"  {scope:<8}{str(row['player'])[:19]:<20}{row['rolls']:>6}"
+                       f"{_sign(row['luck'], 3):>15}{_sign(row['luck_rate'], 4):>13}  "
+                       f"{rating:<18}{_sign(row['luck_total'] * scale, digits):>15}"
+                       f"{_sign(row['result'] * scale, digits):>17}"
+                       f"{_sign(row['luck_adjusted'] * scale, digits):>19}")
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--csv", "csv_file", type=OutputFile(),
+              help="Write one row per roll (file order, dances included) to this CSV file.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per file on stdout instead of the tables.")
+@click.option("--ply", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Look-ahead of the engine's evaluations (0 as gnubg's luck analysis).")
+@click.option("--engine", type=click.Choice(list(ENGINES)), default="gnubg-nn",
+              show_default=True, help="gnubg-nn matches GNU Backgammon; bgsage is another "
+              "engine (pip install nardy-analysis[sage]).")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes over the files.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when there are several files).")
+def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
+    """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
+
+    PATHS are match files or folders (searched for *.mat and *.txt). Luck is the engine's
+    cubeless equity at 0-ply unless --ply says otherwise. For each match: per game and for
+    the whole match, each player's rolls, total luck (equity), luck per roll (equity),
+    gnubg's rating of it, the luck in match-winning chance (match play, in %) or points
+    (money play), the actual result and the luck-adjusted result. --json adds the unit of
+    each value as <column>_unit.
+    Needs the engine extra: pip install nardy-analysis[engine]. Exit status: 0 when every
+    file was analysed, 1 when any could not be read (or there is no engine), 2 for usage
+    errors.
+    """
+
+    files = [str(f) for f in found_files(paths).files]
+    try:
+        default_evaluator(ply, engine)
+    except EngineError as error:
+        raise click.ClickException(str(error))
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    results = (pool.map(_analyse_file, files, [ply] * len(files), [engine] * len(files))
+               if pool else (_analyse_file(f, ply, engine) for f in files))
+    frames, failed = [], 0
+    try:
+        for result in progress_bar(results, progress, len(files)):
+            if result["error"]:
+                failed += 1
+                click.echo(f"skipped {result['file']}: {result['error']}", err=True)
+                continue
+            frames.append(result["frame"])
+            summary = result["summary"]
+            if as_json:
+                records = [{**row, **{f"{key}_unit": text for key, text
+                                      in _units(row["unit"]).items()}}
+                           for row in json.loads(summary.to_json(orient="records"))]
+                click.echo(json.dumps({"file": result["file"], "rolls": len(result["frame"]),
+                                       "violations": result["violations"],
+                                       "summary": records}, ensure_ascii=False))
+                continue
+            click.echo(f"{result['file']}: {len(result['frame'])} rolls")
+            if result["violations"]:
+                click.echo(f"  {result['violations']} rule violation(s): the rest of those "
+                           "games is not analysed (see nardy replay)")
+            _print_table(summary)
+    finally:
+        if pool:
+            pool.shutdown()
+    if csv_file:
+        frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
+        frame.to_csv(csv_file, index=False)
+    sys.exit(1 if failed else 0)

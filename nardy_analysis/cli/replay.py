@@ -1,0 +1,103 @@
+"""``nardy replay``: check every play of match files against the rules."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import DecodeError, RuleViolation
+from ..game.rules import VARIANTS
+from ..load import LoadedFile, load_file
+from .common import found_files, progress_bar
+
+
+def _error(kind: str, message: str, line: int = 0, column: int = 0, text: str = "") -> dict:
+    return {"game": None, "move": None, "line": line, "column": column, "text": text,
+            "kind": kind, "message": message, "position_id": None}
+
+
+def _summary(loaded: LoadedFile) -> dict:
+    """The JSON summary object of ``nardy replay --json`` of one file.
+
+    Counts come from what the file says (every roll written is a turn), so a game stopped
+    by a violation still counts all its rolls.
+    """
+    records = loaded.records
+    summary = {"file": str(loaded.path), "matches": len(records),
+               "games": sum(len(m.games) for m in records),
+               "turns": sum(len(g.turns) for m in records for g in m.games), "errors": []}
+    errors = summary["errors"]
+    stopped = [e for e in loaded.errors if isinstance(e, RuleViolation)]  # strict mode
+    for error in loaded.errors:
+        if isinstance(error, OSError):
+            errors.append(_error("io", f"cannot read the file: {error.strerror or error}"))
+        elif not isinstance(error, RuleViolation):
+            kind = "encoding" if isinstance(error, DecodeError) else "syntax"
+            errors.append(_error(kind, error.message, error.line, error.column,
+                                 error.source_line.strip()) | {"game": error.game})
+    if not records and not loaded.errors:
+        errors.append(_error("empty", "no match in the file (no 'N point match' line)"))
+    errors += [e.to_dict() for m in loaded.matches for e in m.errors]
+    errors += [e.to_dict() for e in stopped]
+    for error in errors:
+        error.pop("file", None)
+    return summary
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per file on stdout.")
+@click.option("--strict", is_flag=True,
+              help="Stop each file at its first violation instead of the game's.")
+@click.option("--rules", type=click.Choice(sorted(VARIANTS)), default=None,
+              help="Variant to apply instead of the files' Variation tag (their Crawford, "
+                   "Jacoby, Beaver and CubeLimit tags still apply).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: for several files on a terminal).")
+def replay(paths, as_json, strict, rules, progress):
+    """Replay match files (or folders of *.mat and *.txt files) and check every play.
+
+    Exit status: 0 when every file was read and replayed without a violation, 1 when any
+    was not (or a folder held no match file), 2 for usage errors.
+    """
+    files, empty = found_files(paths)
+    variant = VARIANTS[rules] if rules else None
+    failed = len(empty)
+    totals = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0}
+    for path in progress_bar(files, progress, len(files)):
+        summary = _summary(load_file(path, variant=variant, strict=strict))
+        failed += bool(summary["errors"])
+        totals["files"] += 1
+        for key in ("matches", "games", "turns"):
+            totals[key] += summary[key]
+        totals["errors"] += len(summary["errors"])
+        if as_json:
+            click.echo(json.dumps(summary, ensure_ascii=False))
+        else:
+            _print_summary(summary)
+    if not as_json and len(files) > 1:
+        click.echo(f"total: {_count(totals['files'], 'file')}, "
+                   f"{_count(totals['matches'], 'match')}, {_count(totals['games'], 'game')}, "
+                   f"{_count(totals['turns'], 'turn')}, {_count(totals['errors'], 'error')}; "
+                   f"{failed} of {len(files) + len(empty)} paths failed")
+    sys.exit(1 if failed else 0)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("ch") else "s")
+
+
+def _print_summary(summary: dict) -> None:
+    status = "ok" if not summary["errors"] else _count(len(summary["errors"]), "error")
+    click.echo(f"{summary['file']}: {_count(summary['matches'], 'match')}, "
+               f"{_count(summary['games'], 'game')}, {_count(summary['turns'], 'turn')}: "
+               f"{status}")
+    for e in summary["errors"]:
+        where = f"{e['line']}:{e['column']}: " if e["line"] else ""
+        where += "".join(f"{key} {e[key]}, " for key in ("game", "move") if e[key] is not None)
+        position = f" [position {e['position_id']}]" if e["position_id"] else ""
+        click.echo(f"  {where}{e['kind']}: {e['message']}")
+        if e["text"]:
+            click.echo(f"      {e['text']}{position}")
