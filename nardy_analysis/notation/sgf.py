@@ -379,6 +379,9 @@ def _result(prop: _Property, scores, length: int, lines, file, number: int) -> R
 
 
 def _error(message: str, prop: _Property, lines, file, number, line=None, column=None):
+    """A NotationError about ``prop`` (at ``line``:``column`` when given) in game ``number``;
+    the property's text in the message is cut at its first line end."""
+    message = message.replace(prop.text, prop.text.split("\n")[0], 1)
     line, column = line or prop.line, column or prop.column
     if number is not None:
         message += f"; game {number} is skipped"
@@ -398,6 +401,8 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], file, offset: int) -> 
         message = f"unexpected {found!r}; expected a property name (upper-case letters), " \
                   "'[', ';', '(' or ')'"
     elif isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
+        line = max(i for i, text in enumerate(lines, 1) if text.strip() or i == 1)
+        column, source = len(lines[line - 1]) + 1, lines[line - 1]
         message = "unexpected end of file; a game tree is not closed with ')'"
     else:
         message = f"unexpected {str(getattr(exc, 'token', found))[:40]!r}"
