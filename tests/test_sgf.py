@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from nardy_analysis import DecodeError, NotationError, Roll, parse_mat, read_mat, replay_match
-from nardy_analysis.notation.records import CubeRecord, ResultRecord, TurnRecord
+from nardy_analysis.notation.records import CubeRecord, MatchRecord, ResultRecord, TurnRecord
 from nardy_analysis.notation.sgf import decode_sgf, format_sgf, parse_sgf
 from test_writer import legal_matches
 
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 from gnubg_sgf import gnubg_mat  # noqa: E402
 
 
-def read(row) -> "MatchRecord":
+def read(row) -> MatchRecord:
     parsed = parse_sgf(decode_sgf((DATA / row["sgf"]).read_bytes()), row["sgf"], strict=True)
     match, = parsed.matches
     return match
