@@ -54,6 +54,9 @@ class TurnRecord:
     line: int
     column: int
     text: str
+    # The other properties of an SGF node, as (identifier, values) pairs in the order
+    # written (gnubg's analysis A, luck LU, ...; for a game, its root node's RU, GS, ...).
+    properties: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,9 @@ class CubeRecord:
     line: int
     column: int
     text: str
+    # The other properties of an SGF node, as (identifier, values) pairs in the order
+    # written (gnubg's analysis A, luck LU, ...; for a game, its root node's RU, GS, ...).
+    properties: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +108,9 @@ class GameRecord:
     column: int
     score_line: int
     score_column: int
+    # The other properties of an SGF node, as (identifier, values) pairs in the order
+    # written (gnubg's analysis A, luck LU, ...; for a game, its root node's RU, GS, ...).
+    properties: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def turns(self) -> tuple[TurnRecord, ...]:

@@ -1,0 +1,534 @@
+"""Read and write GNU Backgammon's SGF match files (FF[4], GM[6]) as match records.
+
+The syntax is SGF's own, ``grammars/sgf.lark`` (Lark, LALR); this module gives gnubg's
+properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not copied):
+
+* One game tree per game. Its root node holds ``MI[length:N][game:K][ws:A][bs:B]`` (match
+  length, 0 for money; the 0-based game number; the scores before the game), the names
+  ``PW`` (player 0, the left-hand column of gnubg's ``.mat`` export) and ``PB`` (player 1),
+  ``RU`` (``Crawford``, ``CrawfordGame``, ``Jacoby``, ``NoCube`` and variants, joined by
+  ``:``), the result ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by
+  resignation) and, in the first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
+* Every other node is one action: ``W[double]``, ``B[take]``, ``B[drop]``, or a roll and its
+  play, ``W[42hdfd]``: the dice, then a from and a to letter for each checker step (at most
+  four). For W the letter ``a`` is the mover's 1-point up to ``x``, the 24-point; for B the
+  letters run the other way (``a`` is B's 24-point); ``y`` is the bar, ``z`` off. A roll with
+  no letters is a dance. A roll after which the player resigned is a node ``PL[W]DI[42]``.
+  Other properties of a node (gnubg's analysis ``A``, ``DA``, luck ``LU``, marks ``GB``,
+  ``BM``, comments ``C``, ...) are kept, as written, on the record.
+* A resignation has no node of its own: the ``R`` of ``RE`` says it.
+
+A variation (a game tree inside a game tree) is not part of the game: the main line is read,
+as gnubg does. Position setup (``AE``, ``AB``, ``AW``, ``PL`` without ``DI``), a cube value
+set by hand (``CV``, ``CP``) and variants other than standard backgammon are not supported:
+such a game is reported as an error and skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+
+from lark import Lark, Token, Tree, UnexpectedInput
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
+from ..errors import DecodeError, NotationError
+from ..game.position import BAR, OFF, Roll
+from .mat import ParsedFile
+from .records import CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
+
+_CUBE = ("double", "take", "drop")
+_CHARSET = re.compile(rb"CA\[([^\]]*)\]")
+_TREE_LINE = re.compile(r"^[ \t\f\v\ufeff]*\(", re.MULTILINE)
+_ESCAPE = re.compile(r"\\\n|\\(.)", re.S)
+_RESULT = re.compile(r"([BW])\+(\d{0,9})(R?)")
+_UNSUPPORTED = {"AE": "position setup", "AB": "position setup", "AW": "position setup",
+                "PL": "setting the player on roll", "CV": "setting the cube value",
+                "CP": "setting the cube owner"}
+_VARIANTS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
+# Root properties kept as match tags, by the names gnubg's .mat export gives them.
+_TAGS = {"PW": "Player 1", "PB": "Player 2", "WR": "Player 1 Elo", "BR": "Player 2 Elo",
+         "PC": "Site", "EV": "Event", "RO": "Round", "DT": "EventDate", "AN": "Transcriber",
+         "GC": "Comment"}
+# Root properties read into the GameRecord's fields (the others stay in its properties).
+_READ = {"MI", "PW", "PB", "RE", "FF", "GM", "CA"}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    """The LALR parser (built once; it keeps no state between parses)."""
+    try:
+        grammar = files("nardy_analysis.grammars").joinpath("sgf.lark").read_text("utf-8")
+    except ModuleNotFoundError:  # run from a source checkout: grammars/ beside the package
+        grammar = (Path(__file__).resolve().parents[2] / "grammars" / "sgf.lark").read_text(
+            "utf-8")
+    return Lark(grammar, parser="lalr", start=["collection", "gametree"])
+
+
+def decode_sgf(data: bytes, file: str | None = None) -> str:
+    """Decode an SGF file's bytes with the character set its ``CA`` property names.
+
+    Parameters
+    ----------
+    data : bytes
+        The whole file.
+    file : str, optional
+        The file name, for the error message.
+
+    Returns
+    -------
+    str
+        The text. Without ``CA`` the text is ISO-8859-1, the FF[4] default (older gnubg
+        versions wrote names so); gnubg 1.x writes ``CA[UTF-8]``.
+
+    Raises
+    ------
+    DecodeError
+        An unknown character set, or bytes it cannot decode; ``offset`` is the first such
+        byte, ``line`` and ``column`` (1-based) where it is.
+    """
+    found = _CHARSET.search(data)
+    charset = found.group(1).decode("ascii", "replace").strip() if found else "ISO-8859-1"
+    try:
+        return data.decode(charset)
+    except LookupError:
+        error = DecodeError(f"unknown character set CA[{charset}]", found.start(1), file)
+    except UnicodeDecodeError as exc:
+        error = DecodeError(f"byte {data[exc.start:exc.start + 1]!r} at offset {exc.start} "
+                            f"cannot be decoded as {charset}", exc.start, file)
+    error.line = data.count(b"\n", 0, error.offset) + 1
+    error.column = error.offset - data.rfind(b"\n", 0, error.offset)
+    raise error
+
+
+@dataclass(frozen=True, slots=True)
+class _Property:
+    """One property as read: identifier, unescaped values, where it is, its source text."""
+
+    ident: str
+    values: tuple[str, ...]
+    tokens: tuple[Token, ...]  # the identifier, then each value
+    line: int
+    column: int
+    text: str
+
+
+def parse_sgf(text: str, file: str | None = None, *, strict: bool = False) -> ParsedFile:
+    """Parse gnubg SGF text into match records.
+
+    Parameters
+    ----------
+    text : str
+        The whole file's text (see :func:`decode_sgf` for bytes).
+    file : str, optional
+        The file name, kept in the records and in error messages.
+    strict : bool
+        Raise the first error instead of collecting it.
+
+    Returns
+    -------
+    ParsedFile
+        ``matches``: one MatchRecord per match (a new match starts at each game tree whose
+        ``MI`` says ``game:0``), its games in file order; players 0 and 1 are ``W`` and
+        ``B``. Each record's ``line`` and ``column`` are those of its property (a game's,
+        of its root node; its score's, of ``MI``) and ``text`` the property as written.
+        ``errors``: one NotationError per game tree skipped (its ``game`` attribute is the
+        game number, 1-based), or a single one for text that is not SGF where no game tree
+        can be told apart.
+
+    Raises
+    ------
+    NotationError
+        With ``strict``, the first error; the message quotes the offending text, with its
+        line and column.
+
+    Notes
+    -----
+    Time and memory are linear in the length of the text. After a syntax error the reader
+    parses each game tree that starts a line (as gnubg writes them) on its own.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    errors: list[NotationError] = []
+    try:
+        trees = [(tree, text, 0) for tree in _parser().parse(text, start="collection").children]
+    except UnexpectedInput as exc:
+        first = _syntax_error(exc, lines, file, 0)
+        if strict:
+            raise first from None
+        trees = []
+        starts = [found.start() for found in _TREE_LINE.finditer(text)] + [len(text)]
+        for start, end in zip(starts, starts[1:]):
+            part, offset = text[start:end], text.count("\n", 0, start)
+            try:
+                trees.append((_parser().parse(part, start="gametree"), part, offset))
+            except UnexpectedInput as part_exc:
+                errors.append(_syntax_error(part_exc, lines, file, offset))
+        if not trees and not errors:
+            errors.append(first)
+    matches: list[list[tuple]] = []  # per match, (index, GameRecord, root, length)
+    for tree, source, offset in trees:
+        try:
+            game = _game(tree, source, offset, lines, file, len(matches[-1]) if matches else 0)
+        except NotationError as error:
+            if strict:
+                raise
+            errors.append(error)
+            continue
+        if game[0] == 0 or not matches:
+            matches.append([])
+        matches[-1].append(game)
+    return _parsed(tuple(_match(games, file) for games in matches), tuple(errors), file)
+
+
+def _parsed(matches, errors, file) -> ParsedFile:
+    """A ParsedFile, with no warnings where it has them."""
+    if "warnings" in ParsedFile.__dataclass_fields__:
+        return ParsedFile(matches=matches, errors=errors, warnings=(), file=file)
+    return ParsedFile(matches=matches, errors=errors, file=file)
+
+
+def _match(games: list[tuple], file) -> MatchRecord:
+    """The MatchRecord of a match's games, its tags from the first game's root node."""
+    first, root, length = games[0][1], games[0][2], games[0][3]
+    tags = {tag: _value(root, ident) for ident, tag in _TAGS.items() if ident in root}
+    if "EventDate" in tags:
+        tags["EventDate"] = tags["EventDate"].replace("-", ".")
+    rules = _value(root, "RU").split(":") if "RU" in root else []
+    if length:
+        tags["Crawford"] = "On" if "Crawford" in rules else "Off"
+    else:
+        tags["Jacoby"] = "On" if "Jacoby" in rules else "Off"
+    line, column = (root["MI"].line, root["MI"].column) if "MI" in root else \
+        (first.line, first.column)
+    return MatchRecord(length, tags, tuple(g[1] for g in games), line, column, file)
+
+
+def _value(root: dict, ident: str) -> str:
+    return root[ident].values[0]
+
+
+def _game(tree: Tree, source: str, offset: int, lines: list[str], file, played: int):
+    """``(game index, GameRecord, root properties, match length)`` of a game tree;
+    ``played`` is the number of games of the current match before it."""
+    nodes = _main_line(tree)
+    start = nodes[0].children[0]
+    root_line, root_column = start.line + offset, start.column
+    root = {}
+    for prop in _properties(nodes[0], source, offset):
+        root.setdefault(prop.ident, prop)
+    info = dict(item.partition(":")[::2] for item in root["MI"].values) if "MI" in root else {}
+    numbers = {}
+    for key in ("length", "game", "ws", "bs"):
+        value = info.get(key, "0").strip()
+        if not value.isdigit() or len(value) > 9:
+            prop = root["MI"]
+            raise _error(f"MI[{key}:{value}]: not a number", prop, lines, file, None)
+        numbers[key] = int(value)
+    index = numbers["game"] if "game" in info else played
+    number = index + 1
+    if "GM" not in root or _value(root, "GM").strip() != "6":
+        where = root.get("GM")
+        game = f"GM[{_value(root, 'GM')}]" if where else "no GM property"
+        raise NotationError(f"not a backgammon game tree ({game}, backgammon is GM[6]); "
+                            f"game {number} is skipped", where.line if where else root_line,
+                            where.column if where else root_column,
+                            lines[(where.line if where else root_line) - 1], file, number)
+    for variant in _value(root, "RU").split(":") if "RU" in root else ():
+        if variant in _VARIANTS:
+            raise _error(f"the variant {variant} is not supported", root["RU"], lines, file,
+                         number)
+    if "CV" in root:
+        raise _error("automatic doubles (CV in the root node) are not supported", root["CV"],
+                     lines, file, number)
+    names = (_value(root, "PW") if "PW" in root else "", _value(root, "PB") if "PB" in root
+             else "")
+    scores = (numbers["ws"], numbers["bs"])
+    actions = []
+    for node in nodes[1:]:
+        action = _action(list(_properties(node, source, offset)), lines, file, number)
+        if action is not None:
+            actions.append(action)
+    if "RE" in root:
+        actions.append(_result(root["RE"], scores, numbers["length"], lines, file, number))
+    mi = root.get("MI")
+    properties = tuple((p.ident, p.values) for p in root.values() if p.ident not in _READ
+                       and p.ident not in _TAGS)
+    record = GameRecord(number, names, scores, tuple(actions), root_line, root_column,
+                        mi.line if mi else root_line, mi.column if mi else root_column,
+                        properties)
+    return index, record, root, numbers["length"]
+
+
+def _main_line(tree: Tree) -> list[Tree]:
+    """The nodes of a game tree's main line: its sequence, then its first variation's."""
+    nodes = []
+    while tree is not None:
+        sequence, *variations = tree.children[1:]
+        nodes += sequence.children
+        tree = variations[0] if variations else None
+    return nodes
+
+
+def _properties(node: Tree, source: str, offset: int):
+    """The properties of a node, values unescaped."""
+    for prop in node.children[1:]:
+        ident, *values = prop.children
+        yield _Property(str(ident), tuple(_unescape(v[1:-1]) for v in values),
+                        tuple(prop.children), ident.line + offset, ident.column,
+                        source[ident.start_pos:values[-1].end_pos])
+
+
+def _unescape(value: str) -> str:
+    """An SGF value without its escapes: ``\\`` before a line end is dropped (a soft line
+    break), before any other character it keeps that character."""
+    return _ESCAPE.sub(lambda m: m.group(1) or "", value) if "\\" in value else value
+
+
+def _action(props: list[_Property], lines, file, number: int):
+    """The record of one node (None for a node without an action)."""
+    by_ident = {p.ident: p for p in props}
+    moves = [p for p in props if p.ident in ("W", "B")]
+    if moves:
+        prop = moves[0]
+        rest = tuple((p.ident, p.values) for p in props if p is not prop)
+        player = "WB".index(prop.ident)
+        value = prop.values[0]
+        if value in _CUBE:
+            return CubeRecord(player, value, None, None, prop.line, prop.column, prop.text,
+                              rest)
+        roll, steps = _move(prop, player, lines, file, number)
+        return TurnRecord(player, roll, steps, None, prop.line, prop.column, prop.text, rest)
+    if "DI" in by_ident and "PL" in by_ident:
+        dice, turn = by_ident["DI"], by_ident["PL"]
+        if turn.values[0] not in ("W", "B"):
+            raise _error(f"PL[{turn.values[0]}]: the player is W or B", turn, lines, file,
+                         number)
+        roll, steps = _move(dice, "WB".index(turn.values[0]), lines, file, number)
+        if steps:
+            raise _error(f"{dice.text}: DI holds only the dice", dice, lines, file, number)
+        rest = tuple((p.ident, p.values) for p in props if p not in (dice, turn))
+        return TurnRecord("WB".index(turn.values[0]), roll, (), None, turn.line, turn.column,
+                          f"{turn.text}{dice.text}", rest)
+    for prop in props:
+        if prop.ident in _UNSUPPORTED:
+            raise _error(f"{prop.text}: {_UNSUPPORTED[prop.ident]} is not supported", prop,
+                         lines, file, number)
+    return None
+
+
+def _move(prop: _Property, player: int, lines, file, number: int):
+    """The roll and checker steps of a move value such as ``42hdfd`` (player 0 = W)."""
+    value, token = prop.values[0], prop.tokens[1]
+    line, column = token.line + prop.line - prop.tokens[0].line, token.column + 1
+    if len(value) < 2 or not all(c in "123456" for c in value[:2]):
+        bad = next((i for i, c in enumerate(value[:2]) if c not in "123456"), len(value))
+        raise _error(f"{prop.text}: unknown dice {value[:2]!r} (two dice, each 1..6)", prop,
+                     lines, file, number, line, column + bad)
+    roll = Roll(int(value[0]), int(value[1]))
+    letters = value[2:]
+    steps = []
+    for i in range(0, len(letters), 2):
+        pair = letters[i:i + 2]
+        for j, (letter, allowed) in enumerate(zip(pair.ljust(2), ("abcdefghijklmnopqrstuvwxy",
+                                                               "abcdefghijklmnopqrstuvwxz"))):
+            if letter not in allowed:
+                what = "from" if j == 0 else "to"
+                raise _error(f"{prop.text}: {letter.strip() or 'nothing'!r} is not a point to "
+                             f"move {what} (a..x are points, y the bar, z off)", prop, lines,
+                             file, number, line, column + 2 + i + j)
+        if i >= 8:
+            raise _error(f"{prop.text}: more than four checker steps", prop, lines, file,
+                         number, line, column + 2 + i)
+        steps.append(WrittenMove((_point(pair[0], player), _point(pair[1], player)), (False,), 1,
+                                 line, column + 2 + i, pair))
+    return roll, tuple(steps)
+
+
+def _point(letter: str, player: int) -> int:
+    """The point of a move letter, from the mover's side (bar 25, off 0)."""
+    if letter == "y":
+        return BAR
+    if letter == "z":
+        return OFF
+    index = ord(letter) - ord("a")
+    return 24 - index if player else index + 1
+
+
+def _letter(point: int, player: int) -> str:
+    """The move letter of a point from the mover's side (inverse of :func:`_point`)."""
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return chr(ord("a") + (24 - point if player else point - 1))
+
+
+def _result(prop: _Property, scores, length: int, lines, file, number: int) -> ResultRecord:
+    found = _RESULT.fullmatch(prop.values[0].strip())
+    if found is None:
+        raise _error(f"{prop.text}: the result is W+N or B+N (N points, R if resigned)", prop,
+                     lines, file, number)
+    winner = "WB".index(found.group(1))
+    points = max(int(found.group(2) or 0), 1)
+    won = bool(length) and scores[winner] + points >= length
+    return ResultRecord(winner, points, True, won, None, prop.line, prop.column, prop.text)
+
+
+def _error(message: str, prop: _Property, lines, file, number, line=None, column=None):
+    """A NotationError about ``prop`` (at ``line``:``column`` when given) in game ``number``;
+    the property's text in the message is cut at its first line end."""
+    message = message.replace(prop.text, prop.text.split("\n")[0], 1)
+    line, column = line or prop.line, column or prop.column
+    if number is not None:
+        message += f"; game {number} is skipped"
+    return NotationError(message, line, column, lines[line - 1] if line <= len(lines) else "",
+                         file, number)
+
+
+def _syntax_error(exc: UnexpectedInput, lines: list[str], file, offset: int) -> NotationError:
+    """The NotationError of a Lark error in text that starts on line ``offset + 1``."""
+    line = exc.line + offset if exc.line > 0 else len(lines)
+    column = exc.column if exc.line > 0 else 1
+    source = lines[line - 1] if line <= len(lines) else ""
+    found = source[column - 1:column]
+    if isinstance(exc, UnexpectedCharacters) and found == "[":
+        message = "a value '[' with no closing ']'"
+    elif isinstance(exc, UnexpectedCharacters):
+        message = f"unexpected {found!r}; expected a property name (upper-case letters), " \
+                  "'[', ';', '(' or ')'"
+    elif isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
+        line = max(i for i, text in enumerate(lines, 1) if text.strip() or i == 1)
+        column, source = len(lines[line - 1]) + 1, lines[line - 1]
+        message = "unexpected end of file; a game tree is not closed with ')'"
+    else:
+        message = f"unexpected {str(getattr(exc, 'token', found))[:40]!r}"
+    return NotationError(message, line, column, source, file)
+
+
+def format_sgf(matches) -> str:
+    """The SGF text of one or more matches, in gnubg's style.
+
+    Parameters
+    ----------
+    matches : MatchRecord or ReplayedMatch, or an iterable of them
+        A replayed match is written from the board: each play one step per die, as gnubg
+        writes it; a resignation ``RE[W+2R]`` for a game the replay ended as ``resign`` or
+        ``forfeit``. A record is written as recorded: one step per hop of each written move
+        (``13/7*/5`` is two steps, ``8/4(2)`` two steps of one hop; gnubg reads a step of two
+        dice as one), ``R`` on every result that does not follow a drop (gnubg reads ``R``
+        on a game borne off as the same result, and drops the result of an unfinished game
+        without it). A roll with no play or an unknown play (``???``) just before the
+        result of a resigned game is written ``PL[W]DI[42]``, a roll after which the player
+        resigned.
+
+    Returns
+    -------
+    str
+        One game tree per game (``MI`` with the match length, game index and scores; the
+        first game of each match with its tags), LF line ends, a final newline.
+
+    Raises
+    ------
+    NotationError
+        A record SGF cannot hold: any other unknown play, a beaver or raccoon, a point
+        outside 0..25. The error is at the record's line and column.
+    """
+    if isinstance(matches, MatchRecord) or hasattr(matches, "record"):
+        matches = [matches]
+    return "".join(_match_text(match) for match in matches)
+
+
+def _match_text(match) -> str:
+    replayed = None if isinstance(match, MatchRecord) else match
+    record = match.record if replayed else match
+    crawford = replayed.rules.crawford if replayed else \
+        record.tags.get("Crawford", "On").strip().lower() not in ("off", "no", "false", "0")
+    jacoby = replayed.rules.jacoby if replayed else \
+        record.tags.get("Jacoby", "").strip().lower() in ("on", "yes", "true", "1")
+    rules = "Crawford" if record.length and crawford else \
+        "Jacoby" if not record.length and jacoby else ""
+    plays = {turn.record: turn.play for game in replayed.games for turn in game.turns
+             if turn.play is not None} if replayed else {}
+    endings = {game.record: game.ending for game in replayed.games} if replayed else {}
+    texts = []
+    for index, game in enumerate(record.games):
+        head = (f"(;FF[4]GM[6]CA[UTF-8]AP[nardy_analysis]MI[length:{record.length}]"
+                f"[game:{index}][ws:{game.scores[0]}][bs:{game.scores[1]}]"
+                f"PW[{_escape(game.names[0])}]PB[{_escape(game.names[1])}]")
+        if index == 0:
+            head += _tag_properties(record.tags)
+        if rules:
+            head += f"RU[{rules}]"
+        body, result = _game_nodes(game, plays, endings)
+        texts.append(head + result + body + ")\n")
+    return "".join(texts)
+
+
+def _tag_properties(tags: dict) -> str:
+    """The root properties of a match's tags (other than the players and rules)."""
+    text = ""
+    for ident, tag in _TAGS.items():
+        value = tags.get(tag)
+        if ident in ("PW", "PB") or not value:
+            continue
+        if ident == "DT":
+            value = value.replace(".", "-")
+        text += f"{ident}[{_escape(value)}]"
+    return text
+
+
+def _game_nodes(game: GameRecord, plays: dict, endings: dict) -> tuple[str, str]:
+    """The move nodes of a game and its ``RE`` property."""
+    moves = [a for a in game.actions if not isinstance(a, ResultRecord)]
+    result = next((a for a in game.actions if isinstance(a, ResultRecord)), None)
+    last = moves[-1] if moves else None
+    text, resigned_roll = "", None
+    if result is not None:
+        winner = result.player if result.wins else 1 - result.player
+        ending = endings.get(game)
+        resigned = ending in ("resign", "forfeit") if ending else \
+            not (isinstance(last, CubeRecord) and last.action == "drop")
+        text = f"RE[{'WB'[winner]}+{result.points}{'R' * resigned}]"
+        if resigned and isinstance(last, TurnRecord) and not last.moves:
+            resigned_roll = last
+    nodes = []
+    for action in moves:
+        color = "WB"[action.player]
+        if action is resigned_roll:
+            nodes.append(f"\n;PL[{color}]DI[{action.roll.high}{action.roll.low}]")
+        elif isinstance(action, CubeRecord):
+            if action.action not in _CUBE:
+                raise NotationError(f"{action.text!r}: SGF has no {action.action}",
+                                    action.line, action.column)
+            nodes.append(f"\n;{color}[{action.action}]")
+        else:
+            nodes.append(f"\n;{color}[{action.roll.high}{action.roll.low}"
+                         f"{_steps(action, plays.get(action))}]")
+    return "".join(nodes), text
+
+
+def _steps(turn: TurnRecord, play) -> str:
+    """The letters of a turn's checker steps: the replayed play's, else the written hops'."""
+    if play is not None:
+        hops = [(move.start, move.end) for move in play.moves]
+    elif turn.moves is None:
+        raise NotationError(f"{turn.text!r}: an unknown play cannot be written in SGF",
+                            turn.line, turn.column)
+    else:
+        hops = [(a, b) for move in turn.moves for _ in range(move.count)
+                for a, b in zip(move.points, move.points[1:])]
+    for start, end in hops:
+        if not (0 < start <= BAR and 0 <= end < BAR):
+            raise NotationError(f"{turn.text!r}: no point {start}/{end} in SGF", turn.line,
+                                turn.column)
+    return "".join(_letter(start, turn.player) + _letter(end, turn.player)
+                   for start, end in hops)
+
+
+def _escape(value: str) -> str:
+    """A value with ``\\`` and ``]`` escaped."""
+    return value.replace("\\", "\\\\").replace("]", "\\]")
