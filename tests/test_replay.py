@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from nardy_analysis import (LENIENT, TAVLA, Position, RuleViolation, parse_mat, position_id,
-                            replay_file, replay_match)
+from nardy_analysis import (LENIENT, TAVLA, Position, RuleViolation, parse_mat, replay_file,
+                            replay_match)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_games"
@@ -31,8 +31,8 @@ def test_a_legal_game_replays_to_its_positions():
     assert not game.errors and game.complete
     # gnubg prints 4HPwATDgc/ABMA for the start and sGfwATDgc/ABMA after 31: 8/5 6/5
     # (the ID is written from the side of the player not on roll first).
-    assert position_id(game.turns[0].before) == "4HPwATDgc/ABMA"
-    assert position_id(game.turns[0].after) == "sGfwATDgc/ABMA"
+    assert game.turns[0].before.id() == "4HPwATDgc/ABMA"
+    assert game.turns[0].after.id() == "sGfwATDgc/ABMA"
     assert [t.before.pip_count(0) for t in game.turns] == [167, 163, 163, 152]
     assert str(game.turns[2].play) == "24/18 18/13"
 

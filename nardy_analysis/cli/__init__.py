@@ -11,7 +11,8 @@ import click
 from tqdm import tqdm
 
 from ..errors import DecodeError, NardyError, RuleViolation
-from ..game.ids import match_from_id, parse_xgid, position_from_id
+from ..game.ids import match_from_id
+from ..game.position import Position
 from ..notation.mat import read_mat
 from ..replay import replay_match
 from ..game.rules import VARIANTS
@@ -49,8 +50,7 @@ def _replay_one(path: Path, variant, strict: bool) -> dict:
     summary["turns"] = sum(len(g.turns) for m in records for g in m.games)
     try:
         for record in records:
-            errors += [e.to_dict() for e in replay_match(record, strict=strict,
-                                                         variant=variant).errors]
+            errors += [e.to_dict() for e in replay_match(record, variant, strict).errors]
     except RuleViolation as error:
         errors.append(error.to_dict())
     for error in errors:
@@ -144,11 +144,11 @@ def _position(text: str):
     """A Position from a gnubg Position ID (player 0 on roll), a gnubg ``PositionID:MatchID``
     (the Match ID says who is on roll) or an XGID."""
     if text.startswith("XGID=") or text.count(":") >= 8:
-        return parse_xgid(text)[0]
+        return Position.from_xgid(text)[0]
     if text.count(":") == 1:
         position_text, match_text = text.split(":")
-        return position_from_id(position_text, match_from_id(match_text).player)
-    return position_from_id(text)
+        return Position.from_id(position_text, match_from_id(match_text).player)
+    return Position.from_id(text)
 
 
 @main.command()

@@ -31,7 +31,7 @@ import click
 
 from ..errors import NardyError
 from .mat import read_mat
-from ..game.position import OFF, Move, _point_str
+from ..game.position import OFF, Move, point_str
 from .records import GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
 from ..replay import ReplayedMatch, ReplayedTurn, realise, replay_match
 from ..game.rules import Rules
@@ -208,7 +208,7 @@ def _turn_text(record: TurnRecord, turn: ReplayedTurn | None, rules: Rules | Non
 
 def _path(start: int, points_hits, bar_off: bool) -> str:
     """``start/p1*/p2``: points as numbers, or bar/off when ``bar_off``."""
-    name = _point_str if bar_off else str
+    name = point_str if bar_off else str
     return name(start) + "".join(f"/{name(p)}{'*' if hit else ''}" for p, hit in points_hits)
 
 
