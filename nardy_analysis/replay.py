@@ -93,9 +93,10 @@ class ReplayedGame:
     post_crawford: bool = False
 
     def __repr__(self) -> str:
-        return (f"<ReplayedGame {self.number}: {len(self.turns)} turns, "
-                f"winner {self.winner}, {self.points} points ({self.ending}), "
-                f"{len(self.errors)} errors>")
+        result = "unfinished" if self.winner is None else \
+            f"player {self.winner} wins {self.points} ({self.ending})"
+        return f"<ReplayedGame {self.number}: {len(self.turns)} turns, {result}, " \
+               f"{len(self.errors)} errors>"
 
     @property
     def number(self) -> int:

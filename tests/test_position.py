@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from nardy_analysis.errors import IllegalPlayError, InvalidArgument
 from nardy_analysis.game.position import (ALL_ROLLS, BAR, CHECKERS, OFF, LegalPlay, Move, Play,
-                                          Position, Roll, play_steps)
+                                          Position, Roll, ending, play_steps)
 from nardy_analysis.game.rules import LENIENT, STANDARD, TAVLA
 
 
@@ -537,3 +537,98 @@ def test_larger_die_rule(position):
             [move] = play.moves
             d = move.start - move.end
             assert d == expected or (move.end == OFF and d <= expected)
+
+
+# --- value types: notation and repr round trips -----------------------------------------------
+
+moves = st.integers(1, BAR).flatmap(
+    lambda start: st.builds(Move, st.just(start), st.integers(OFF, min(start - 1, 24)),
+                            st.booleans()))
+plays_ = st.lists(moves, max_size=4).map(lambda ms: Play(tuple(ms)))
+
+
+def test_value_types_known_notation_and_repr():
+    assert Roll.from_str("52") == Roll(5, 2) == Roll.from_str("25:")
+    assert repr(Roll(2, 5)) == "Roll(5, 2)"
+    assert Move.from_str("13/7*") == Move(13, 7, hit=True)
+    assert Move.from_str("bar/22") == Move(BAR, 22) and Move.from_str("6/off") == Move(6, OFF)
+    assert repr(Move(13, 7, True)) == "Move(13, 7, hit=True)" and repr(Move(6, 0)) == "Move(6, 0)"
+    play = Play.from_str("13/11(2) 6/4*")
+    assert play.moves == (Move(13, 11), Move(13, 11), Move(6, 4, hit=True))
+    assert str(play) == "13/11(2) 6/4*" and repr(play) == "Play.from_str('13/11(2) 6/4*')"
+    assert Play.from_str("Cannot Move") == Play()
+    assert repr(Position.start()) == "Position.from_id('4HPwATDgc/ABMA', turn=0)"
+    assert Position.from_id("4HPwATDgc/ABMA", turn=1) == Position.start(1)
+
+
+@pytest.mark.parametrize("cls, text", [
+    (Move, "13-7"), (Move, "13/7/5"), (Move, "7/13"), (Move, "off/3"), (Move, "3/bar"),
+    (Move, "26/20"), (Move, "x/3"), (Play, "13/11(5)"), (Play, "13/11(2"), (Play, ""),
+    (Play, "13/11 x"),
+])
+def test_from_str_rejects_and_quotes(cls, text):
+    with pytest.raises(InvalidArgument) as info:
+        cls.from_str(text)
+    assert repr(text) in str(info.value) or repr(text.split()[-1]) in str(info.value)
+
+
+@given(st.sampled_from(ALL_ROLLS) | st.builds(Roll, st.integers(1, 6), st.integers(1, 6)))
+def test_roll_round_trips(roll):
+    assert Roll.from_str(str(roll)) == roll and eval(repr(roll)) == roll
+    assert hash(eval(repr(roll))) == hash(roll)
+
+
+@given(moves)
+def test_move_round_trips(move):
+    assert Move.from_str(str(move)) == move and eval(repr(move)) == move
+
+
+@given(plays_)
+def test_play_round_trips(play):
+    again = Play.from_str(str(play))
+    assert again == play and hash(again) == hash(play) and str(again) == str(play)
+    assert eval(repr(play)) == play
+
+
+@settings(max_examples=50, deadline=None)
+@given(reachable())
+def test_position_round_trips(position):
+    assert Position.from_id(position.id(), position.turn) == position
+    assert eval(repr(position)) == position
+
+
+def test_legal_plays_are_a_sequence():
+    legal = Position.start().legal_plays(R("31"))
+    assert isinstance(legal, tuple) and len(legal) == 16 and len(legal[:3]) == 3
+    assert all(isinstance(entry, LegalPlay) for entry in legal)
+    # the documented order: the 3 from the highest point first, then the 1 (13/12 is closed)
+    assert [str(play) for play, _ in legal[:3]] == ["24/23 24/21", "24/21 21/20", "24/21 8/7"]
+    assert legal[0] == LegalPlay(Play.from_str("24/21 24/23"), after(Position.start(), (24, 3),
+                                                                      (24, 1)))
+
+
+# --- how a game ends (RULES.md, "End of game and scoring") ------------------------------------
+
+@pytest.mark.parametrize("loser, rules, options, expected", [
+    ({OFF: 1, 6: 14}, STANDARD, {}, ("single", 1)),       # the loser has borne off a checker
+    ({7: 15}, STANDARD, {}, ("gammon", 2)),               # none off, none in the winner's home
+    ({7: 14, 20: 1}, STANDARD, {}, ("backgammon", 3)),    # one in the winner's home board
+    ({7: 14, BAR: 1}, STANDARD, {}, ("backgammon", 3)),   # one on the bar
+    ({7: 14, 19: 1}, STANDARD, {}, ("backgammon", 3)),    # the winner's 6-point
+    ({7: 14, 18: 1}, STANDARD, {}, ("gammon", 2)),        # the winner's 7-point: not home
+    ({7: 14, 20: 1}, TAVLA, {}, ("gammon", 2)),           # tavla: no backgammons
+    ({7: 15}, STANDARD.override(gammons=False), {}, ("single", 1)),
+    ({7: 15}, STANDARD.override(jacoby=True), {"money": True}, ("single", 1)),  # cube not turned
+    ({7: 15}, STANDARD.override(jacoby=True), {"money": True, "cube": 2}, ("gammon", 2)),
+    ({7: 15}, STANDARD.override(jacoby=True), {"cube": 1}, ("gammon", 2)),  # match: no Jacoby
+])
+@pytest.mark.parametrize("winner", [0, 1])
+def test_ending(loser, rules, options, expected, winner):
+    won = side({OFF: 15})
+    board = (won, side(loser)) if winner == 0 else (side(loser), won)
+    assert ending(Position(board, 1 - winner), rules, **options) == expected
+
+
+def test_ending_needs_a_finished_game():
+    with pytest.raises(InvalidArgument, match="not over"):
+        ending(Position.start())
