@@ -267,7 +267,8 @@ class MatchState:
             if len(self.dice) != 2 or any(d not in range(1, 7) for d in self.dice):
                 raise InvalidArgument(f"dice must be None or two dice 1..6, got {self.dice!r}")
         if not (isinstance(self.match_length, int) and 0 <= self.match_length <= _MAX_FIELD):
-            raise InvalidArgument(f"match length must be 0..{_MAX_FIELD}, got {self.match_length!r}")
+            raise InvalidArgument(f"match length must be 0..{_MAX_FIELD}, "
+                                  f"got {self.match_length!r}")
         set_(self, "score", tuple(self.score))
         top = self.match_length or _MAX_FIELD
         if len(self.score) != 2 or any(not isinstance(s, int) or not 0 <= s <= top
@@ -278,9 +279,11 @@ class MatchState:
         if self.crawford and not self.match_length:
             raise InvalidArgument("a money game (match length 0) has no Crawford game")
         if (self.jacoby or self.beavers_allowed) and self.match_length:
-            raise InvalidArgument("the Jacoby and beaver rules are for money games (match length 0)")
+            raise InvalidArgument("the Jacoby and beaver rules are for money games "
+                                  "(match length 0)")
         if self.doubled and self.dice is not None:
-            raise InvalidArgument(f"a double is offered before the roll, but the dice are {self.dice}")
+            raise InvalidArgument(f"a double is offered before the roll, but the dice are "
+                                  f"{self.dice}")
         if self.beavers not in (0, 1, 2) or (self.beavers and (not self.doubled
                                                                 or self.match_length)):
             raise InvalidArgument(f"beavers must be 0, or 1..2 in a money game with a double "

@@ -544,11 +544,28 @@ class Position:
 
 def play_steps(position: Position, steps: Iterable[tuple[int, int]],
                rules: Rules = STANDARD) -> tuple[Position, Play]:
-    """Apply single-die steps ``(start, die)`` for the player on roll.
+    """Apply single-die steps for the player on roll.
 
-    Returns the resulting position (the opponent on roll) and the play; raises
-    IllegalPlayError at the first step the rules do not allow. The forced-play rules are not
-    checked here (see :meth:`Position.legal_plays`).
+    Parameters
+    ----------
+    position : Position
+    steps : iterable of (int, int)
+        ``(start, die)``: the point to move from (from the mover's side, 25 the bar) and the
+        pips, 1..6, in the order played.
+    rules : Rules
+
+    Returns
+    -------
+    after : Position
+        The resulting position, the opponent on roll.
+    play : Play
+        The steps as moves, hits marked.
+
+    Raises
+    ------
+    IllegalPlayError
+        At the first step the rules do not allow (:func:`apply_step`; RULES.md, "Moving").
+        The forced-play rules are not checked here (see :meth:`Position.legal_plays`).
     """
     me, opp = position.lists()
     moves = []
