@@ -1,19 +1,19 @@
 """nardy_analysis: read, replay and analyse short nardy (backgammon) match records."""
 
-from .errors import (DecodeError, IllegalPlayError, NardyError, NotationError, PositionIdError,
-                     RuleViolation)
-from .game.ids import match_from_id, match_id, parse_xgid, position_from_id, position_id, xgid
+from .errors import (DecodeError, EngineError, IllegalPlayError, InvalidArgument, NardyError,
+                     NotationError, PositionIdError, RuleViolation)
+from .game.ids import GameState, MatchState, match_from_id, match_id
 from .notation.mat import ParsedFile, parse_mat, read_mat
-from .game.position import ALL_ROLLS, Move, Play, Position, Roll
+from .game.position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, ending
 from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match
 from .load import LoadedFile, MatchFiles, load_file, load_files, match_files, replay_file
 from .game.rules import LENIENT, STANDARD, TAVLA, Rules
 from .notation.writer import format_mat, write_mat
 
-__all__ = ["ALL_ROLLS", "DecodeError", "IllegalPlayError", "LENIENT", "LoadedFile", "MatchFiles",
-           "Move", "NardyError", "NotationError", "ParsedFile", "Play", "Position",
-           "PositionIdError", "ReplayedGame", "ReplayedMatch", "ReplayedTurn", "Roll", "Rules",
-           "RuleViolation", "STANDARD", "TAVLA", "format_mat", "load_file", "load_files",
-           "match_files", "match_from_id", "match_id", "parse_mat", "parse_xgid",
-           "position_from_id", "position_id", "read_mat", "replay_file", "replay_match",
-           "write_mat", "xgid"]
+__all__ = ["ALL_ROLLS", "DecodeError", "EngineError", "GameState", "IllegalPlayError",
+           "InvalidArgument", "LENIENT", "LegalPlay", "LoadedFile", "MatchFiles", "MatchState", "Move",
+           "NardyError",
+           "NotationError", "ParsedFile", "Play", "Position", "PositionIdError", "ReplayedGame",
+           "ReplayedMatch", "ReplayedTurn", "Roll", "Rules", "RuleViolation", "STANDARD", "TAVLA",
+           "ending", "format_mat", "load_file", "load_files", "match_files", "match_from_id", "match_id", "parse_mat", "read_mat",
+           "replay_file", "replay_match", "write_mat"]

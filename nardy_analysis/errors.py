@@ -1,14 +1,54 @@
 """The one exception hierarchy of nardy_analysis.
 
-Every error the library raises on bad input derives from :class:`NardyError`;
-messages quote the offending text and say where it is.
+Every error the library raises on bad input derives from :class:`NardyError`, whose
+:meth:`~NardyError.to_dict` gives the same JSON-ready fields for every error; bad arguments
+and bad text are also ``ValueError`` s (:class:`InvalidArgument`, :class:`NotationError`).
+Messages quote the offending text and say where it is.
 """
 
 from __future__ import annotations
 
 
 class NardyError(Exception):
-    """Root of every error raised by nardy_analysis on bad input."""
+    """Root of every error raised by nardy_analysis on bad input.
+
+    Attributes
+    ----------
+    kind : str
+        Short machine-readable name of the error (``syntax``, ``encoding``, a rule broken).
+    file : str or None
+        Source file name, when the error comes from a file.
+    game, move : int or None
+        Game number (as written in the file) and move number (the ``N)`` label).
+    line, column : int
+        1-based position of the offending text (0 when unknown).
+    text : str
+        The offending text, as written.
+    position_id : str or None
+        gnubg Position ID of the position the error concerns.
+    """
+
+    kind = "error"
+    file: str | None = None
+    game: int | None = None
+    move: int | None = None
+    line = 0
+    column = 0
+    text = ""
+    position_id: str | None = None
+
+    def to_dict(self) -> dict:
+        """The error as a JSON-ready dict (the CLI's ``errors`` objects): ``file``, ``game``,
+        ``move``, ``line``, ``column``, ``text``, ``kind``, ``message``, ``position_id``."""
+        return {"file": self.file, "game": self.game, "move": self.move, "line": self.line,
+                "column": self.column, "text": self.text, "kind": self.kind,
+                "message": getattr(self, "message", str(self)),
+                "position_id": self.position_id}
+
+
+class InvalidArgument(NardyError, ValueError):
+    """A bad argument to a library function: a value out of range, or text that does not
+    say what it should; the message quotes it."""
 
 
 class NotationError(NardyError, ValueError):
@@ -28,6 +68,8 @@ class NotationError(NardyError, ValueError):
         Number of the game the text is in (None outside a game).
     """
 
+    kind = "syntax"
+
     def __init__(self, message: str, line: int = 0, column: int = 0,
                  source_line: str = "", file: str | None = None, game: int | None = None):
         self.message = message
@@ -45,20 +87,27 @@ class NotationError(NardyError, ValueError):
             text += f"\n    {self.source_line}\n    {' ' * (self.column - 1)}^"
         return text
 
+    @property
+    def text(self) -> str:
+        """The offending source line, stripped."""
+        return self.source_line.strip()
+
 
 class DecodeError(NotationError):
     """Bytes that cannot be decoded as text; ``offset`` is the byte offset."""
+
+    kind = "encoding"
 
     def __init__(self, message: str, offset: int, file: str | None = None):
         self.offset = offset
         super().__init__(message, file=file)
 
 
-class PositionIdError(NardyError, ValueError):
+class PositionIdError(InvalidArgument):
     """A malformed gnubg Position ID, Match ID or XGID; the message quotes it."""
 
 
-class IllegalPlayError(NardyError, ValueError):
+class IllegalPlayError(InvalidArgument):
     """A play or step that the rules do not allow in the given position."""
 
 
@@ -104,12 +153,6 @@ class RuleViolation(NardyError):
         return (f"{where}{self.line}:{self.column}: game {self.game}{move}: "
                 f"{self.message} [{self.kind}] in '{self.text}'"
                 + (f" (position {self.position_id})" if self.position_id else ""))
-
-    def to_dict(self) -> dict:
-        """The violation as a JSON-ready dict (the CLI's ``errors`` objects)."""
-        return {"file": self.file, "game": self.game, "move": self.move, "line": self.line,
-                "column": self.column, "text": self.text, "kind": self.kind,
-                "message": self.message, "position_id": self.position_id}
 
 
 class EngineError(NardyError):

@@ -94,15 +94,14 @@ class LoadedFile:
     errors: tuple[Exception, ...]
 
 
-def load_file(path: str | PathLike, *, rules: Rules | None = None,
-              variant: Rules | None = None, strict: bool = False,
-              whole: bool = False) -> LoadedFile:
+def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = True,
+              strict: bool = False, whole: bool = False) -> LoadedFile:
     """Read and replay every match of one ``.mat`` file; never raises for a bad file.
 
     Parameters
     ----------
     path : str or path-like
-    rules, variant, strict
+    rules, tags, strict
         As for :func:`~nardy_analysis.replay.replay_match`; with ``strict`` the first
         violation stops the file and is its last error.
     whole : bool
@@ -125,7 +124,7 @@ def load_file(path: str | PathLike, *, rules: Rules | None = None,
     matches = []
     try:
         for record in records:
-            matches.append(replay_match(record, rules, strict, variant))
+            matches.append(replay_match(record, rules, strict, tags))
     except RuleViolation as error:
         errors.append(error)
     return LoadedFile(Path(path), tuple(records), tuple(matches), tuple(errors))
@@ -140,7 +139,7 @@ def load_files(paths: str | PathLike | Iterable[str | PathLike],
     paths : str or path-like, or an iterable of them
         Files and folders.
     **options
-        ``rules``, ``variant``, ``strict``, ``whole``: as for :func:`load_file`.
+        ``rules``, ``tags``, ``strict``, ``whole``: as for :func:`load_file`.
 
     Yields
     ------
@@ -156,13 +155,13 @@ def load_files(paths: str | PathLike | Iterable[str | PathLike],
 
 
 def replay_file(path: str | PathLike, rules: Rules | None = None, strict: bool = False,
-                variant: Rules | None = None) -> list[ReplayedMatch]:
+                tags: bool = True) -> list[ReplayedMatch]:
     """Read and replay every match in a ``.mat`` file, raising at the first problem.
 
     Parameters
     ----------
     path : str or path-like
-    rules, strict, variant
+    rules, strict, tags
         As for :func:`~nardy_analysis.replay.replay_match`.
 
     Raises
@@ -172,7 +171,7 @@ def replay_file(path: str | PathLike, rules: Rules | None = None, strict: bool =
     RuleViolation
         In strict mode, the first record that breaks the rules.
     """
-    loaded = load_file(path, rules=rules, variant=variant, strict=strict, whole=True)
+    loaded = load_file(path, rules=rules, tags=tags, strict=strict, whole=True)
     if loaded.errors:
         raise loaded.errors[0]
     return list(loaded.matches)

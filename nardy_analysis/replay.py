@@ -15,10 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import RuleViolation
-from .game.ids import position_id
-from .game.position import BAR, CHECKERS, OFF, Play, Position, Roll, _apply_step, _undo_step
+from .game.position import Play, Position, Roll, apply_step, ending, undo_step
+from .game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 from .notation.records import CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord
-from .game.rules import STANDARD, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +48,10 @@ class ReplayedTurn:
     cube_value: int
     cube_owner: int | None
 
+    def __repr__(self) -> str:
+        return (f"<ReplayedTurn move {self.record.move} player {self.player} "
+                f"{self.roll}: {self.play if self.play is not None else '?'}>")
+
     @property
     def player(self) -> int:
         return self.record.player
@@ -68,6 +71,12 @@ class ReplayedGame:
     ``forfeit`` for a match given up (the winner is awarded the points they need: sites do
     this when a player leaves), None for an unfinished game. ``complete`` is True when every
     play was replayed.
+
+    ``crawford`` is True for the Crawford game of a match (the first game in which one
+    player, and only one, is one point from winning, when the rules have the Crawford rule:
+    no doubling); ``post_crawford`` for any other game of a match in which a player is one
+    point from winning (after the Crawford game, or without the Crawford rule: the cube is
+    free). RULES.md, "Doubling cube, matches, house rules".
     """
 
     record: GameRecord
@@ -78,6 +87,14 @@ class ReplayedGame:
     ending: str | None = None
     final: Position | None = None
     complete: bool = True
+    crawford: bool = False
+    post_crawford: bool = False
+
+    def __repr__(self) -> str:
+        result = "unfinished" if self.winner is None else \
+            f"player {self.winner} wins {self.points} ({self.ending})"
+        return f"<ReplayedGame {self.number}: {len(self.turns)} turns, {result}, " \
+               f"{len(self.errors)} errors>"
 
     @property
     def number(self) -> int:
@@ -92,6 +109,10 @@ class ReplayedMatch:
     rules: Rules
     games: list[ReplayedGame]
 
+    def __repr__(self) -> str:
+        return (f"<ReplayedMatch {self.record.file or '?'}: {self.record.length}-point, "
+                f"{self.rules.name} rules, {len(self.games)} games, {len(self.errors)} errors>")
+
     @property
     def errors(self) -> list[RuleViolation]:
         """Every rule violation found in the match, in file order."""
@@ -99,38 +120,43 @@ class ReplayedMatch:
 
 
 def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = False,
-                 variant: Rules | None = None) -> ReplayedMatch:
+                 tags: bool = True) -> ReplayedMatch:
     """Replay every game of a match record.
 
     Parameters
     ----------
     match : MatchRecord
     rules : Rules, optional
-        The rules to apply, whatever the header tags say. By default
-        :data:`~nardy_analysis.rules.STANDARD` updated by the match's header tags
-        (``Variation``, ``Crawford``, ``Jacoby``, ``Beaver``, ``CubeLimit``).
+        The variant to apply (e.g. :data:`~nardy_analysis.game.rules.TAVLA`). By default the
+        match's ``Variation`` tag chooses it (:data:`~nardy_analysis.game.rules.STANDARD`
+        without one).
     strict : bool
         Raise the first violation instead of collecting it.
-    variant : Rules, optional
-        A variant chosen by the caller in place of the ``Variation`` tag; the other tags
-        still refine it. Ignored when ``rules`` is given.
+    tags : bool
+        Refine the rules by the match's header tags (``Crawford``, ``Jacoby``, ``Beaver``,
+        ``CubeLimit``, and ``Variation`` when ``rules`` is not given; see
+        :meth:`~nardy_analysis.game.rules.Rules.with_tags`). With False the rules apply as
+        given, whatever the tags say.
 
     Returns
     -------
     ReplayedMatch
     """
-    if rules is None:
-        rules = (variant or STANDARD).with_tags(match.tags, variation=variant is None)
+    if tags:
+        rules = (rules or STANDARD).with_tags(match.tags, variation=rules is None)
+    rules = rules or STANDARD
     marks_hits = any(any(m.hits) for g in match.games for t in g.turns for m in t.moves or ())
     games = []
     score = None  # the running score from the results written
     crawford_played = False
     for game in match.games:
         # The Crawford game: the first in which exactly one player is one point from winning.
-        crawford = (match.length > 0 and rules.crawford and not crawford_played
+        at_one = match.length > 0 and match.length - 1 in game.scores
+        crawford = (at_one and rules.crawford and not crawford_played
                     and max(game.scores) == match.length - 1 > min(game.scores))
         crawford_played = crawford_played or crawford
         replayer = _GameReplayer(match, game, rules, strict, marks_hits, crawford)
+        replayer.result.post_crawford = at_one and not crawford
         if games and game.number == games[-1].number + 1 and game.scores != score:
             replayer.violation("score", f"score line says {game.scores[0]}-{game.scores[1]}, "
                                f"but the results before it make {score[0]}-{score[1]}",
@@ -159,7 +185,7 @@ class _GameReplayer:
         self.rules = rules
         self.strict = strict
         self.marks_hits = marks_hits
-        self.result = ReplayedGame(game)
+        self.result = ReplayedGame(game, crawford=crawford)
         self.position = Position.start()
         self.started = False
         self.cube = 1
@@ -172,7 +198,7 @@ class _GameReplayer:
     def violation(self, kind, message, line, column, text, position, stop=False):
         error = RuleViolation(kind, message, file=self.match.file, game=self.game.number,
                               move=self.move, line=line, column=column, text=text,
-                              position_id=position_id(position) if position else None)
+                              position_id=position.id() if position else None)
         if self.strict:
             raise error
         self.result.errors.append(error)
@@ -253,7 +279,8 @@ class _GameReplayer:
         full = len(roll.dice)
         if self.rules.forced_play and all(used < full for _, used, _ in candidates.values()):
             legal = position.legal_plays(roll, self.rules)
-            allowed = {p: c for p, c in candidates.items() if p in legal}
+            reached = {after for _, after in legal}
+            allowed = {p: c for p, c in candidates.items() if p in reached}
             if not allowed:
                 where = record.moves[0] if record.moves else record
                 self.violation("forced_play", _why_forced(roll, legal, candidates), where.line,
@@ -340,9 +367,8 @@ class _GameReplayer:
                 self.fail("result", f"player {winner + 1} is said to win but player "
                           f"{2 - winner} bore off all checkers", record, stop=False)
                 return
-            ending, multiple = _ending(position, winner, self.rules, self.cube,
-                                       self.match.length == 0)
-            self.result.ending = ending
+            self.result.ending, multiple = ending(position, self.rules, cube=self.cube,
+                                                  money=self.match.length == 0)
             expected = {self.cube * multiple}
         elif self.dropped is not None:
             self.result.ending = "drop"
@@ -379,17 +405,6 @@ class _GameReplayer:
                 self.game.scores[winner] + record.points < self.match.length:
             self.fail("result", "'and the match' but the winner has not reached "
                       f"{self.match.length} points", record, stop=False)
-
-
-def _ending(position: Position, winner: int, rules: Rules, cube: int,
-            money: bool) -> tuple[str, int]:
-    """How a borne-off game ends and its multiple of the cube (RULES.md, scoring)."""
-    loser = position.board[1 - winner]
-    if loser[OFF] or not rules.gammons or (money and rules.jacoby and cube == 1):
-        return "single", 1
-    if rules.backgammons and (loser[BAR] or any(loser[19:25])):
-        return "backgammon", 3
-    return "gammon", 2
 
 
 def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:
@@ -430,7 +445,7 @@ def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
             for die in set(remaining):
                 if end > 0 and point - die < end:
                     continue
-                move = _apply_step(me, opp, point, die, rules)
+                move = apply_step(me, opp, point, die, rules)
                 if move is None:
                     continue
                 steps.append(move)
@@ -442,7 +457,7 @@ def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
                     search(rest, journeys[:j] + ((move.end, end, marked),) + journeys[j + 1:],
                            agrees and not move.hit)
                 steps.pop()
-                _undo_step(me, opp, move)
+                undo_step(me, opp, move)
 
     search(tuple(dice), tuple(hops), True)
     return found
@@ -500,10 +515,10 @@ def _why_illegal(position: Position, roll: Roll, hops) -> tuple[str, int | None]
             "only on open points)"), None
 
 
-def _why_forced(roll: Roll, legal: dict, candidates: dict) -> str:
+def _why_forced(roll: Roll, legal: tuple, candidates: dict) -> str:
     used = max(c[1] for c in candidates.values())
-    most = max((len(p) for p in legal.values()), default=0)
-    example = next(iter(legal.values()))
+    most = max((len(p) for p, _ in legal), default=0)
+    example = legal[0].play
     if used < most:
         return (f"plays {used} of the roll's {len(roll.dice)} steps when {most} can be played "
                 f"(e.g. {example})")

@@ -295,7 +295,7 @@ def _bar_position(closed: int) -> Position:
 def test_bar_entry_expectation_is_the_book_table(closed, entering):
     # Entering one checker against 1..5 closed points: 35, 32, 27, 20, 11 of 36 throws.
     position = _bar_position(closed)
-    enters = [any(p.moves for p in position.legal_plays(Roll(a, b)).values())
+    enters = [any(p.moves for p, _ in position.legal_plays(Roll(a, b)))
               for a, b in THROWS]
     assert sum(enters) == entering
     frame = frame_of(THROWS, closed_points=closed, entered=enters)
@@ -313,7 +313,7 @@ def test_hits_on_blots_expectation_is_the_shot_count():
     position = Position.from_mover(me, opponent)
     found = shots(position)
     assert found.count == 17
-    hitting = [any(m.hit for p in position.legal_plays(Roll(a, b)).values() for m in p.moves)
+    hitting = [any(m.hit for p, _ in position.legal_plays(Roll(a, b)) for m in p.moves)
                for a, b in THROWS]
     frame = frame_of(THROWS, shots=found.count, hitting_roll=hitting)
     result = row(dice_tests(frame), "hits_on_blots")

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 from scipy.stats import binomtest
 
-from nardy_analysis import (ALL_ROLLS, Position, load_file, load_files, parse_mat,
-                            position_from_id, replay_file, replay_match)
+from nardy_analysis import (ALL_ROLLS, Position, load_file, load_files, parse_mat, replay_file,
+                            replay_match)
 from nardy_analysis.analysis.turns import DTYPES, hit_rates, phase, turns_frame
 from nardy_analysis.cli.stats import stats
 from test_shots import side  # 26 counts from p24=1, bar=1...; the rest off
@@ -109,7 +109,7 @@ def test_the_last_bear_off_and_the_unknown_resignation(studio):
 def brute_force_shots(position: Position) -> int:
     """Throws out of 36 with a legal play that hits (an oracle built on legal_plays only)."""
     return sum(1 if roll.is_double else 2 for roll in ALL_ROLLS
-               if any(move.hit for play in position.legal_plays(roll).values()
+               if any(move.hit for play, _ in position.legal_plays(roll)
                       for move in play.moves))
 
 
@@ -186,7 +186,7 @@ def test_no_hit_is_possible_in_a_race(samples):
     race = samples[samples["phase"] == "race"]
     assert len(race) > 50
     for pid, side in zip(race["position_id_before"], race["side"]):
-        position = position_from_id(pid, turn=side)
+        position = Position.from_id(pid, turn=side)
         assert brute_force_shots(position) == 0
         assert brute_force_shots(position.with_turn(1 - side)) == 0
 

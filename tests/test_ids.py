@@ -18,9 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy_analysis.errors import NardyError, PositionIdError
-from nardy_analysis.game.ids import (GameState, MatchState, match_from_id, match_id, parse_xgid,
-                                position_from_id, position_id, xgid)
+from nardy_analysis.errors import InvalidArgument, PositionIdError
+from nardy_analysis.game.ids import GameState, MatchState, match_from_id, match_id
 from nardy_analysis.game.position import BAR, Position, play_steps
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
@@ -98,16 +97,16 @@ def match_text(key: int) -> str:
 
 @pytest.mark.parametrize("turn", [0, 1])
 def test_start_position_id_is_the_manuals(turn):
-    assert position_id(Position.start(turn)) == "4HPwATDgc/ABMA"
-    assert position_from_id("4HPwATDgc/ABMA", turn) == Position.start(turn)
+    assert Position.start(turn).id() == "4HPwATDgc/ABMA"
+    assert Position.from_id("4HPwATDgc/ABMA", turn) == Position.start(turn)
 
 
 def test_after_opening_31_is_gnubgs_id():
     """After 8/5 6/5 the opponent is on roll; gnubg lists the side not on roll first."""
     after, _ = play_steps(Position.start(0), [(8, 3), (6, 1)])
     assert after.turn == 1
-    assert position_id(after) == "sGfwATDgc/ABMA"
-    assert position_from_id("sGfwATDgc/ABMA", 1) == after
+    assert after.id() == "sGfwATDgc/ABMA"
+    assert Position.from_id("sGfwATDgc/ABMA", 1) == after
 
 
 def test_match_id_manual_example():
@@ -119,34 +118,34 @@ def test_match_id_manual_example():
 
 
 def test_start_xgid():
-    position, state = parse_xgid(START_XGID)
+    position, state = Position.from_xgid(START_XGID)
     assert position == Position.start(1)
     assert state == MatchState(player=1, dice=(5, 2), jacoby=True, beavers_allowed=True,
                                max_cube=1024)
-    assert xgid(position, state) == START_XGID
-    assert parse_xgid(START_XGID[5:]) == (position, state)  # the prefix is optional
+    assert position.xgid(state) == START_XGID
+    assert Position.from_xgid(START_XGID[5:]) == (position, state)  # the prefix is optional
 
 
 def test_xgid_and_gnubg_ids_of_one_position_agree():
     """A published XGID / gnubg ID pair: bottom (player 1) to play 21 with a 2-cube it owns, top
     with a checker on the bar, 3 on its 3-point and 2 on its ace-point."""
     text = "aFBBB-A---A-------A---c-b-:1:1:1:21:0:0:3:0:10"
-    position, state = parse_xgid(text)
+    position, state = Position.from_xgid(text)
     assert position.board[0][BAR] == 1 and position.board[0][3] == 3 and position.board[0][1] == 2
     assert position.board[1][1] == 6 and position.turn == 1
-    assert position_id(position) == "cwAAoN82IUAAAA"
+    assert position.id() == "cwAAoN82IUAAAA"
     assert match_id(state) == "UQkFAAAAAAAA"
-    assert xgid(position, state) == "XGID=" + text
+    assert position.xgid(state) == "XGID=" + text
 
 
 def test_xgid_double_offered_and_match_fields():
     text = "XGID=-b----E-C---eE---c-e----B-:2:-1:-1:D:4:1:0:7:10"
-    position, state = parse_xgid(text)
+    position, state = Position.from_xgid(text)
     assert position == Position.start(0)
     assert (state.cube, state.cube_owner, state.player, state.turn) == (4, 0, 0, 1)
     assert state.doubled
     assert (state.score, state.match_length, state.crawford, state.dice) == ((1, 4), 7, False, None)
-    assert xgid(position, state) == text
+    assert position.xgid(state) == text
 
 
 # --- gnubg as an oracle -----------------------------------------------------------------------
@@ -159,17 +158,17 @@ def test_position_ids_agree_with_gnubg():
         board = random_board(lambda free: rng.choice([p for p in free if p in spots] or free))
         for turn in (0, 1):
             position = Position(board, turn)
-            ours, gnu_board = position_id(position), gnubg_board(position)
+            ours, gnu_board = position.id(), gnubg_board(position)
             assert ours == gnubg.position_id(gnu_board), position
             assert gnubg.board_from_position_id(ours) == gnu_board
-            assert position_from_id(gnubg.position_id(gnu_board), turn) == position
+            assert Position.from_id(gnubg.position_id(gnu_board), turn) == position
 
 
 @settings(max_examples=300, deadline=None)
 @given(positions())
 def test_position_ids_agree_with_gnubg_hypothesis(position):
     gnubg = pytest.importorskip("gnubg_nn")
-    assert position_id(position) == gnubg.position_id(gnubg_board(position))
+    assert position.id() == gnubg.position_id(gnubg_board(position))
 
 
 # --- round trips ------------------------------------------------------------------------------
@@ -177,9 +176,9 @@ def test_position_ids_agree_with_gnubg_hypothesis(position):
 @settings(max_examples=500, deadline=None)
 @given(positions())
 def test_position_id_round_trip(position):
-    text = position_id(position)
+    text = position.id()
     assert len(text) == 14
-    assert position_from_id(text, position.turn) == position
+    assert Position.from_id(text, position.turn) == position
 
 
 @settings(max_examples=500, deadline=None)
@@ -194,9 +193,10 @@ def test_match_id_round_trip(state):
 @given(positions(), match_states(for_xgid=True))
 def test_xgid_round_trip(position, state):
     position = position.with_turn(state.player)
-    text = xgid(position, state)
-    assert parse_xgid(text) == (position, state)
-    assert xgid(*parse_xgid(text)) == text
+    text = position.xgid(state)
+    assert Position.from_xgid(text) == (position, state)
+    again, again_state = Position.from_xgid(text)
+    assert again.xgid(again_state) == text
 
 
 # --- malformed input --------------------------------------------------------------------------
@@ -210,39 +210,39 @@ def raises_quoting(function, text, *args):
 
 @pytest.mark.parametrize("text", ["", "4HPwATDgc/ABM", "4HPwATDgc/ABMAA", "4HPwATDgc/ABMA=="])
 def test_position_id_wrong_length(text):
-    assert "characters" in raises_quoting(position_from_id, text)
+    assert "characters" in raises_quoting(Position.from_id, text)
 
 
 @pytest.mark.parametrize("text", ["4HPwATDgc/AB*A", "4HPwATDgc/ABM=", "4HPwATDgc-ABMA",
                                   "4HPwATDgc/ABMé"])
 def test_position_id_bad_characters(text):
-    assert "base64" in raises_quoting(position_from_id, text)
+    assert "base64" in raises_quoting(Position.from_id, text)
 
 
 def test_position_id_unused_bits():
-    assert "unused" in raises_quoting(position_from_id, "4HPwATDgc/ABMB")
+    assert "unused" in raises_quoting(Position.from_id, "4HPwATDgc/ABMB")
 
 
 def test_position_id_too_many_checkers():
     text = id_from_bits(side_bits({6: 16}) + side_bits({6: 14}))
-    assert "16 checkers" in raises_quoting(position_from_id, text)
+    assert "16 checkers" in raises_quoting(Position.from_id, text)
 
 
 def test_position_id_bits_left_over():
     text = id_from_bits(side_bits({}) + side_bits({}) + "1")
-    assert "left over" in raises_quoting(position_from_id, text)
+    assert "left over" in raises_quoting(Position.from_id, text)
 
 
 def test_position_id_shared_point():
     # the player not on roll on its 1-point is the player on roll's 24-point
     text = id_from_bits(side_bits({1: 1, 6: 14}) + side_bits({24: 1, 6: 14}))
-    assert "both players" in raises_quoting(position_from_id, text)
-    assert position_from_id(id_from_bits(side_bits({1: 1}) + side_bits({23: 1}))).board[0][23] == 1
+    assert "both players" in raises_quoting(Position.from_id, text)
+    assert Position.from_id(id_from_bits(side_bits({1: 1}) + side_bits({23: 1}))).board[0][23] == 1
 
 
 def test_position_id_bad_turn():
-    with pytest.raises(NardyError):
-        position_from_id("4HPwATDgc/ABMA", 2)
+    with pytest.raises(InvalidArgument, match="turn must be 0 or 1, got 2"):
+        Position.from_id("4HPwATDgc/ABMA", 2)
 
 
 @pytest.mark.parametrize("text", ["", "QYkqASAAIAA", "QYkqASAAIAAAA"])
@@ -302,22 +302,22 @@ def test_match_id_crawford_in_money_game():
     ("XGID=-b----E-C---eE---c-e----B-:0:0:1:B:0:0:0:5:10", "beavers"),
 ])
 def test_xgid_malformed(text, words):
-    assert words in raises_quoting(parse_xgid, text)
+    assert words in raises_quoting(Position.from_xgid, text)
 
 
 def test_xgid_without_max_cube_field():
-    position, state = parse_xgid(START_XGID.rsplit(":", 1)[0])
+    position, state = Position.from_xgid(START_XGID.rsplit(":", 1)[0])
     assert state.max_cube == 1024 and position == Position.start(1)
 
 
 def test_xgid_refuses_what_it_cannot_record():
     start = Position.start(0)
-    with pytest.raises(NardyError):
-        xgid(start, MatchState(player=1))              # position and state disagree on the roller
-    with pytest.raises(NardyError):
-        xgid(start, MatchState(resigned=2, turn=1))    # no field for a resignation
-    with pytest.raises(NardyError):
-        xgid(start, MatchState(doubled=True, turn=0))  # the doubler does not answer the double
+    with pytest.raises(InvalidArgument, match="player 0 on roll, state player 1"):
+        start.xgid(MatchState(player=1))               # position and state disagree on the roller
+    with pytest.raises(InvalidArgument, match="without a resignation"):
+        start.xgid(MatchState(resigned=2, turn=1))     # no field for a resignation
+    with pytest.raises(InvalidArgument, match="cannot record turn 0"):
+        start.xgid(MatchState(doubled=True, turn=0))   # the doubler does not answer the double
 
 
 @pytest.mark.parametrize("fields", [
@@ -328,5 +328,5 @@ def test_xgid_refuses_what_it_cannot_record():
     dict(max_cube=12),
 ])
 def test_match_state_validation(fields):
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument):
         MatchState(**fields)

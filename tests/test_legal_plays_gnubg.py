@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from nardy_analysis.game.position import ALL_ROLLS, BAR, OFF, Play, Position, Roll
+from nardy_analysis.game.position import ALL_ROLLS, BAR, OFF, LegalPlay, Play, Position, Roll
 from nardy_analysis.game.rules import LENIENT, STANDARD
 
 gnubg = pytest.importorskip("gnubg_nn")
@@ -48,7 +48,8 @@ def board_after(result: Position, mover: int) -> tuple[tuple[int, ...], tuple[in
 
 
 def ours(position: Position, roll: Roll, rules=STANDARD) -> set:
-    return {board_after(result, position.turn) for result in position.legal_plays(roll, rules)}
+    return {board_after(result, position.turn)
+            for _, result in position.legal_plays(roll, rules)}
 
 
 def theirs(position: Position, roll: Roll) -> set:
@@ -89,8 +90,8 @@ def _play_games(rng: random.Random, count: int) -> list[Position]:
             while first and roll.is_double:  # standard opening roll: never a double
                 roll = rng.choices(ALL_ROLLS, ROLL_WEIGHTS)[0]
             first = False
-            # sorted: the games depend only on the set of legal plays, not on dict order
-            results = sorted(position.legal_plays(roll), key=lambda p: p.board)
+            # sorted: the games depend only on the set of legal plays, not on their order
+            results = sorted((a for _, a in position.legal_plays(roll)), key=lambda p: p.board)
             if greedy[position.turn]:
                 best = max(_blitz_score(r, position.turn) for r in results)
                 results = [r for r in results if _blitz_score(r, position.turn) == best]
@@ -166,7 +167,7 @@ def test_gnubg_dance_is_empty_and_ours_is_the_empty_play():
     position = Position.from_mover(me, opp)
     for roll in ALL_ROLLS:
         assert gnubg.moves(gnubg_board(position), roll.high, roll.low) == ()
-        assert position.legal_plays(roll) == {position.with_turn(1): Play()}
+        assert position.legal_plays(roll) == (LegalPlay(Play(), position.with_turn(1)),)
         assert ours(position, roll) == theirs(position, roll)
 
 
@@ -180,7 +181,7 @@ def test_sample_covers_the_hard_cases():
         assert counts[name] >= least, (name, counts)
     # and the rolls meet dances, hits, entering and bearing off
     assert sum(1 for p in positions[::10] for r in ALL_ROLLS
-               if p.legal_plays(r) == {p.with_turn(1 - p.turn): Play()}) >= 20
+               if p.legal_plays(r) == (LegalPlay(Play(), p.with_turn(1 - p.turn)),)) >= 20
 
 
 def test_comparison_has_teeth():

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy_analysis.errors import IllegalPlayError, NardyError
-from nardy_analysis.game.position import (ALL_ROLLS, BAR, CHECKERS, OFF, Move, Play, Position, Roll,
-                                     play_steps)
+from nardy_analysis.errors import IllegalPlayError, InvalidArgument
+from nardy_analysis.game.position import (ALL_ROLLS, BAR, CHECKERS, OFF, LegalPlay, Move, Play,
+                                          Position, Roll, ending, play_steps)
 from nardy_analysis.game.rules import LENIENT, STANDARD, TAVLA
 
 
@@ -57,11 +57,11 @@ def after(position: Position, *steps: tuple[int, int], rules=STANDARD) -> Positi
 
 
 def results(position: Position, roll: Roll, rules=STANDARD) -> set[Position]:
-    return set(position.legal_plays(roll, rules))
+    return {a for _, a in position.legal_plays(roll, rules)}
 
 
 def plays(position: Position, roll: Roll, rules=STANDARD) -> set[str]:
-    return {str(play) for play in position.legal_plays(roll, rules).values()}
+    return {str(play) for play, _ in position.legal_plays(roll, rules)}
 
 
 R = Roll.from_str
@@ -102,7 +102,7 @@ OPENING_PLAY_COUNTS = {
 def test_opening_play_counts(roll):
     legal = Position.start().legal_plays(roll)
     assert len(legal) == OPENING_PLAY_COUNTS[str(roll)]
-    assert all(len(play) == len(roll.dice) for play in legal.values())
+    assert all(len(play) == len(roll.dice) for play, _ in legal)
 
 
 def test_opening_plays_by_name():
@@ -135,8 +135,8 @@ def test_only_the_smaller_die_playable_it_must_be_played():
 def test_double_with_only_two_of_four_steps():
     p = pos({24: 1, 1: 14}, block(18))
     legal = p.legal_plays(R("22"))
-    assert set(legal) == {after(p, (24, 2), (22, 2))}
-    assert [len(play) for play in legal.values()] == [2]
+    assert [a for _, a in legal] == [after(p, (24, 2), (22, 2))]
+    assert [len(play) for play, _ in legal] == [2]
     assert plays(p, R("22")) == {"24/22 22/20"}
 
 
@@ -162,8 +162,8 @@ def test_dance_on_the_bar_against_a_closed_board():
     p = pos({BAR: 1, 6: 14}, block(19, 20, 21, 22, 23, 24))
     for roll in ALL_ROLLS:
         legal = p.legal_plays(roll)
-        assert legal == {p.with_turn(1): Play()}
-        assert str(legal[p.with_turn(1)]) == "Cannot Move"
+        assert legal == (LegalPlay(Play(), p.with_turn(1)),)
+        assert str(legal[0].play) == "Cannot Move"
     with pytest.raises(IllegalPlayError):
         play_steps(p, [(BAR, 6)])
     with pytest.raises(IllegalPlayError):
@@ -172,7 +172,7 @@ def test_dance_on_the_bar_against_a_closed_board():
 
 def test_dance_when_nothing_can_move():
     p = pos({13: 1, 1: 14}, block(7, 8))  # 13/2 is open but both landing points on the way are not
-    assert p.legal_plays(R("65")) == {p.with_turn(1): Play()}
+    assert p.legal_plays(R("65")) == (LegalPlay(Play(), p.with_turn(1)),)
 
 
 # --- the bar ----------------------------------------------------------------------------------
@@ -184,7 +184,7 @@ def test_bar_first():
     with pytest.raises(IllegalPlayError):
         play_steps(p, [(13, 6)])  # nothing else moves while a checker is on the bar
     for legal in (p.legal_plays(roll) for roll in ALL_ROLLS):
-        for play in legal.values():
+        for play, _ in legal:
             assert not play.moves or play.moves[0].start == BAR
 
 
@@ -213,14 +213,14 @@ def test_combined_move_needs_an_open_intermediate_point():
     p = pos({13: 1, 1: 14}, block(7))  # 13/7 closed, 13/8 open: only 13/8/2
     assert plays(p, R("65")) == {"13/8 8/2"}
     p = pos({24: 1, 1: 14}, block(20))  # with a double every landing point counts
-    assert p.legal_plays(R("44")) == {p.with_turn(1): Play()}
+    assert p.legal_plays(R("44")) == (LegalPlay(Play(), p.with_turn(1)),)
 
 
 def test_hit_on_an_intermediate_point():
     p = pos({13: 1, 1: 14}, block(7, blots=(8,)))
     legal = p.legal_plays(R("65"))
     assert len(legal) == 1
-    [(new, play)] = legal.items()
+    [(play, new)] = legal
     assert str(play) == "13/8* 8/2"
     assert play.moves == (Move(13, 8, hit=True), Move(8, 2))
     assert new.board[1][BAR] == 1 and new.board[1][mine(8)] == 0 and new.board[0][2] == 1
@@ -258,7 +258,7 @@ def test_bear_off_with_a_higher_die_only_from_the_highest_point():
     p = pos({6: 1, 5: 1})
     assert results(p, R("21")) == {pos(me).with_turn(1)
                                    for me in ({4: 2}, {5: 1, 3: 1}, {6: 1, 2: 1})}
-    assert all(m.end != OFF for play in p.legal_plays(R("21")).values() for m in play.moves)
+    assert all(m.end != OFF for play, _ in p.legal_plays(R("21")) for m in play.moves)
 
 
 def test_no_bearing_off_with_a_checker_outside_home():
@@ -272,10 +272,10 @@ def test_no_bearing_off_with_a_checker_outside_home():
 def test_no_bearing_off_while_on_the_bar():
     p = pos({BAR: 1, 6: 2, 5: 12}, block(19, 20, 21, 22, 23))  # only the 1 enters (bar/24)
     legal = p.legal_plays(R("61"))
-    assert all(m.end != OFF for play in legal.values() for m in play.moves)
-    assert set(legal) == {after(p, (BAR, 1), (24, 6))}
+    assert all(m.end != OFF for play, _ in legal for m in play.moves)
+    assert [a for _, a in legal] == [after(p, (BAR, 1), (24, 6))]
     q = pos({BAR: 1, 6: 14}, block(19, 20, 21, 22, 23, 24))
-    assert q.legal_plays(R("66")) == {q.with_turn(1): Play()}
+    assert q.legal_plays(R("66")) == (LegalPlay(Play(), q.with_turn(1)),)
 
 
 def test_bearing_off_resumes_once_the_hit_checker_is_home():
@@ -309,7 +309,8 @@ def test_lenient_allows_partial_and_empty_plays():
     # 16 full plays + 4 single 3s (24/21 13/10 8/5 6/3) + 3 single 1s (24/23 8/7 6/5; 13/12 is
     # closed) + the empty play
     assert len(lenient) == 16 + 4 + 3 + 1
-    assert str(start.legal_plays(R("31"), LENIENT)[start.with_turn(1)]) == "Cannot Move"
+    assert [str(play) for play, a in start.legal_plays(R("31"), LENIENT)
+            if a == start.with_turn(1)] == ["Cannot Move"]
 
 
 def test_tavla_moves_like_standard():
@@ -343,13 +344,13 @@ def test_all_rolls():
 
 @pytest.mark.parametrize("bad", [(0, 3), (7, 1), (3, -1)])
 def test_roll_rejects_bad_dice(bad):
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument, match=f"dice must be 1..6, got {bad[0]} and {bad[1]}"):
         Roll(*bad)
 
 
 @pytest.mark.parametrize("text", ["5", "523", "5-2", "ab", "70", ""])
 def test_roll_from_str_rejects(text):
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument, match=f"not a roll: '{text}'"):
         Roll.from_str(text)
 
 
@@ -402,25 +403,25 @@ def test_from_mover_and_sides():
 
 def test_position_validation():
     good = side({6: 15})
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument, match="summing to 15"):
         Position((side({6: 16}), good))  # 16 checkers
     sixteen = list(good)
     sixteen[6] += 1
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument, match="summing to 15"):
         Position((sixteen, good))
     fourteen = list(good)
     fourteen[6] -= 1
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument, match="summing to 15"):
         Position((good, fourteen))
     negative = list(good)
     negative[6], negative[5] = 16, -1
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument, match="summing to 15"):
         Position((negative, good))
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument, match="summing to 15"):
         Position((good[:25], good))  # wrong shape
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument, match="both players have checkers on player 0's point 20"):
         Position((side({20: 15}), side({5: 15})))  # player 0's 20 is player 1's 5
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument, match="turn must be 0 or 1, got 2"):
         Position((good, good), turn=2)
     Position((side({6: 15}), side({6: 15})))  # player 0's 6 is player 1's 19: fine
     # on the bar and off may be shared
@@ -444,7 +445,8 @@ def reachable(draw):
         if position.is_over:
             break
         roll = rng.choice(ALL_ROLLS)
-        position = rng.choice(sorted(position.legal_plays(roll), key=lambda p: p.board))
+        position = rng.choice(sorted((a for _, a in position.legal_plays(roll)),
+                                     key=lambda p: p.board))
     return position
 
 
@@ -468,7 +470,8 @@ def test_every_legal_play_is_consistent(position, roll, rules):
     assert legal
     mover, other = position.turn, 1 - position.turn
     lengths = set()
-    for result, play in legal.items():
+    assert len({a for _, a in legal}) == len(legal)  # one entry per resulting position
+    for play, result in legal:
         # a valid position, 15 checkers each, the opponent on roll
         assert Position(result.board, result.turn) == result
         assert result.turn == other
@@ -498,7 +501,7 @@ def test_every_legal_play_is_consistent(position, roll, rules):
         assert len(lengths) == 1  # as many dice as possible, every play alike
         assert set(legal) <= set(position.legal_plays(roll, LENIENT))
     else:
-        assert position.with_turn(other) in legal  # the empty play is allowed
+        assert position.with_turn(other) in {a for _, a in legal}  # the empty play is allowed
 
 
 @settings(max_examples=100, deadline=None)
@@ -518,7 +521,7 @@ def test_larger_die_rule(position):
         if roll.is_double:
             continue
         legal = position.legal_plays(roll)
-        if {len(play) for play in legal.values()} != {1}:
+        if {len(play) for play, _ in legal} != {1}:
             continue
         # which single steps are possible at all?
         possible = set()
@@ -530,7 +533,102 @@ def test_larger_die_rule(position):
                 except IllegalPlayError:
                     pass
         expected = roll.high if roll.high in possible else roll.low
-        for play in legal.values():
+        for play, _ in legal:
             [move] = play.moves
             d = move.start - move.end
             assert d == expected or (move.end == OFF and d <= expected)
+
+
+# --- value types: notation and repr round trips -----------------------------------------------
+
+moves = st.integers(1, BAR).flatmap(
+    lambda start: st.builds(Move, st.just(start), st.integers(OFF, min(start - 1, 24)),
+                            st.booleans()))
+plays_ = st.lists(moves, max_size=4).map(lambda ms: Play(tuple(ms)))
+
+
+def test_value_types_known_notation_and_repr():
+    assert Roll.from_str("52") == Roll(5, 2) == Roll.from_str("25:")
+    assert repr(Roll(2, 5)) == "Roll(5, 2)"
+    assert Move.from_str("13/7*") == Move(13, 7, hit=True)
+    assert Move.from_str("bar/22") == Move(BAR, 22) and Move.from_str("6/off") == Move(6, OFF)
+    assert repr(Move(13, 7, True)) == "Move(13, 7, hit=True)" and repr(Move(6, 0)) == "Move(6, 0)"
+    play = Play.from_str("13/11(2) 6/4*")
+    assert play.moves == (Move(13, 11), Move(13, 11), Move(6, 4, hit=True))
+    assert str(play) == "13/11(2) 6/4*" and repr(play) == "Play.from_str('13/11(2) 6/4*')"
+    assert Play.from_str("Cannot Move") == Play()
+    assert repr(Position.start()) == "Position.from_id('4HPwATDgc/ABMA', turn=0)"
+    assert Position.from_id("4HPwATDgc/ABMA", turn=1) == Position.start(1)
+
+
+@pytest.mark.parametrize("cls, text", [
+    (Move, "13-7"), (Move, "13/7/5"), (Move, "7/13"), (Move, "off/3"), (Move, "3/bar"),
+    (Move, "26/20"), (Move, "x/3"), (Play, "13/11(5)"), (Play, "13/11(2"), (Play, ""),
+    (Play, "13/11 x"),
+])
+def test_from_str_rejects_and_quotes(cls, text):
+    with pytest.raises(InvalidArgument) as info:
+        cls.from_str(text)
+    assert repr(text) in str(info.value) or repr(text.split()[-1]) in str(info.value)
+
+
+@given(st.sampled_from(ALL_ROLLS) | st.builds(Roll, st.integers(1, 6), st.integers(1, 6)))
+def test_roll_round_trips(roll):
+    assert Roll.from_str(str(roll)) == roll and eval(repr(roll)) == roll
+    assert hash(eval(repr(roll))) == hash(roll)
+
+
+@given(moves)
+def test_move_round_trips(move):
+    assert Move.from_str(str(move)) == move and eval(repr(move)) == move
+
+
+@given(plays_)
+def test_play_round_trips(play):
+    again = Play.from_str(str(play))
+    assert again == play and hash(again) == hash(play) and str(again) == str(play)
+    assert eval(repr(play)) == play
+
+
+@settings(max_examples=50, deadline=None)
+@given(reachable())
+def test_position_round_trips(position):
+    assert Position.from_id(position.id(), position.turn) == position
+    assert eval(repr(position)) == position
+
+
+def test_legal_plays_are_a_sequence():
+    legal = Position.start().legal_plays(R("31"))
+    assert isinstance(legal, tuple) and len(legal) == 16 and len(legal[:3]) == 3
+    assert all(isinstance(entry, LegalPlay) for entry in legal)
+    # the documented order: the 3 from the highest point first, then the 1 (13/12 is closed)
+    assert [str(play) for play, _ in legal[:3]] == ["24/23 24/21", "24/21 21/20", "24/21 8/7"]
+    assert legal[0] == LegalPlay(Play.from_str("24/21 24/23"), after(Position.start(), (24, 3),
+                                                                      (24, 1)))
+
+
+# --- how a game ends (RULES.md, "End of game and scoring") ------------------------------------
+
+@pytest.mark.parametrize("loser, rules, options, expected", [
+    ({OFF: 1, 6: 14}, STANDARD, {}, ("single", 1)),       # the loser has borne off a checker
+    ({7: 15}, STANDARD, {}, ("gammon", 2)),               # none off, none in the winner's home
+    ({7: 14, 20: 1}, STANDARD, {}, ("backgammon", 3)),    # one in the winner's home board
+    ({7: 14, BAR: 1}, STANDARD, {}, ("backgammon", 3)),   # one on the bar
+    ({7: 14, 19: 1}, STANDARD, {}, ("backgammon", 3)),    # the winner's 6-point
+    ({7: 14, 18: 1}, STANDARD, {}, ("gammon", 2)),        # the winner's 7-point: not home
+    ({7: 14, 20: 1}, TAVLA, {}, ("gammon", 2)),           # tavla: no backgammons
+    ({7: 15}, STANDARD.override(gammons=False), {}, ("single", 1)),
+    ({7: 15}, STANDARD.override(jacoby=True), {"money": True}, ("single", 1)),  # cube not turned
+    ({7: 15}, STANDARD.override(jacoby=True), {"money": True, "cube": 2}, ("gammon", 2)),
+    ({7: 15}, STANDARD.override(jacoby=True), {"cube": 1}, ("gammon", 2)),  # match: no Jacoby
+])
+@pytest.mark.parametrize("winner", [0, 1])
+def test_ending(loser, rules, options, expected, winner):
+    won = side({OFF: 15})
+    board = (won, side(loser)) if winner == 0 else (side(loser), won)
+    assert ending(Position(board, 1 - winner), rules, **options) == expected
+
+
+def test_ending_needs_a_finished_game():
+    with pytest.raises(InvalidArgument, match="not over"):
+        ending(Position.start())

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from nardy_analysis import (LENIENT, TAVLA, Position, RuleViolation, parse_mat, position_id,
+from nardy_analysis import (LENIENT, STANDARD, TAVLA, Position, RuleViolation, parse_mat,
                             replay_file, replay_match)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,8 +31,8 @@ def test_a_legal_game_replays_to_its_positions():
     assert not game.errors and game.complete
     # gnubg prints 4HPwATDgc/ABMA for the start and sGfwATDgc/ABMA after 31: 8/5 6/5
     # (the ID is written from the side of the player not on roll first).
-    assert position_id(game.turns[0].before) == "4HPwATDgc/ABMA"
-    assert position_id(game.turns[0].after) == "sGfwATDgc/ABMA"
+    assert game.turns[0].before.id() == "4HPwATDgc/ABMA"
+    assert game.turns[0].after.id() == "sGfwATDgc/ABMA"
     assert [t.before.pip_count(0) for t in game.turns] == [167, 163, 163, 152]
     assert str(game.turns[2].play) == "24/18 18/13"
 
@@ -236,3 +236,44 @@ def test_the_final_score_written_as_the_points_of_the_last_game():
     dropped = text.replace("Takes", "Drops")
     (error,) = replay_match(parse_mat(dropped)[0]).errors
     assert error.kind == "result" and error.line == 7
+
+
+# --- what the replayed game knows -------------------------------------------------------------
+
+@pytest.mark.parametrize("name, expected", [
+    # sample_games/README.md: 3 games, the third the Crawford game (scores 0-0, 1-0, 1-2)
+    ("galaxy_style_crawford.mat", [(False, False), (False, False), (True, False)]),
+    # a Crawford game (0-2) then a post-Crawford game (1-2)
+    ("cp1251_cyrillic_names.mat", [(False, False), (True, False), (False, True)]),
+])
+def test_replayed_games_know_the_crawford_game(name, expected):
+    (match,) = replay_file(SAMPLES / name)
+    assert [(g.crawford, g.post_crawford) for g in match.games] == expected
+
+
+def test_without_the_crawford_rule_every_game_at_one_away_is_free():
+    (match,) = parse_mat((SAMPLES / "cp1251_cyrillic_names.mat").read_bytes().decode("cp1251"))
+    replayed = replay_match(match, STANDARD.override(crawford=False), tags=False)
+    assert [(g.crawford, g.post_crawford) for g in replayed.games] == \
+        [(False, False), (False, True), (False, True)]
+
+
+def test_rules_are_a_variant_the_tags_refine_unless_told_not_to():
+    text = ('; [Variation "Tavla"]\n; [Jacoby "On"]\n\n 0 point match\n\n Game 1\n'
+            ' a : 0                           b : 0\n  1) 52: 13/8 24/22\n')
+    (match,) = parse_mat(text)
+    assert replay_match(match).rules == TAVLA.override(jacoby=True)
+    assert replay_match(match, LENIENT).rules == LENIENT.override(jacoby=True)
+    assert replay_match(match, LENIENT, tags=False).rules == LENIENT
+    assert replay_match(match, tags=False).rules == STANDARD
+
+
+def test_replayed_results_print_short():
+    (match,) = replay_file(SAMPLES / "galaxy_style_crawford.mat")
+    assert repr(match) == ("<ReplayedMatch " + str(SAMPLES / "galaxy_style_crawford.mat")
+                           + ": 3-point, standard rules, 3 games, 0 errors>")
+    assert [repr(g) for g in match.games] == [
+        "<ReplayedGame 1: 6 turns, player 0 wins 1 (drop), 0 errors>",
+        "<ReplayedGame 2: 27 turns, player 1 wins 2 (gammon), 0 errors>",
+        "<ReplayedGame 3: 4 turns, player 1 wins 1 (resign), 0 errors>"]
+    assert repr(match.games[0].turns[0]) == "<ReplayedTurn move 1 player 0 31: 8/5 6/5>"

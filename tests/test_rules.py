@@ -2,7 +2,7 @@
 
 import pytest
 
-from nardy_analysis import LENIENT, STANDARD, TAVLA, NardyError, Rules
+from nardy_analysis import LENIENT, STANDARD, TAVLA, InvalidArgument, Rules
 
 
 def test_tags_set_the_rules():
@@ -25,8 +25,9 @@ def test_a_chosen_variant_ignores_the_variation_tag_but_not_the_others():
 
 def test_override_and_unknown_options():
     assert STANDARD.override(crawford=False).crawford is False
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument, match="unknown rule option.*: gamons"):
         STANDARD.override(gamons=False)
+    assert issubclass(InvalidArgument, ValueError)
 
 
 def test_variants_are_values():

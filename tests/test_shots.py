@@ -8,9 +8,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy_analysis import ALL_ROLLS, LENIENT, STANDARD, NardyError, Position, Roll
+from nardy_analysis import ALL_ROLLS, LENIENT, STANDARD, InvalidArgument, Position, Roll
 from nardy_analysis.cli import main
-from nardy_analysis.game.ids import position_id
 from nardy_analysis.analysis.shots import entering_rolls, shots, throws
 
 # Shots at a lone blot d pips from a lone hitter with nothing in between, out of 36 (the
@@ -83,7 +82,8 @@ def test_bar_entry_table(closed):
 
 
 def test_entering_rolls_needs_a_checker_on_the_bar():
-    with pytest.raises(NardyError):
+    with pytest.raises(InvalidArgument, match=r"no checker on the bar in position "
+                       r"Position.from_id\('4HPwATDgc/ABMA', turn=0\)"):
         entering_rolls(Position.start())
 
 
@@ -91,7 +91,7 @@ def brute_force(position, rules):
     """Hits of every legal play of every roll, straight from Position.legal_plays."""
     by_blot, double = {}, set()
     for roll in ALL_ROLLS:
-        for play in position.legal_plays(roll, rules).values():
+        for play, _ in position.legal_plays(roll, rules):
             ends = {m.end for m in play.moves if m.hit}
             for end in ends:
                 by_blot.setdefault(end, set()).add(roll)
@@ -107,8 +107,8 @@ def random_positions(seed: int, games: int):
         position = Position.start(rng.randrange(2))
         while not position.is_over:
             yield position
-            plays = list(position.legal_plays(rng.choice(ALL_ROLLS)))
-            position = rng.choice(plays)
+            plays = position.legal_plays(rng.choice(ALL_ROLLS))
+            position = rng.choice(plays).after
 
 
 @pytest.mark.parametrize("rules", [STANDARD, LENIENT], ids=lambda r: r.name)
@@ -163,13 +163,13 @@ def test_double_hits():
 def test_cli_shots_json_and_bad_ids():
     position = lone_blot(6)
     runner = CliRunner()
-    done = runner.invoke(main, ["shots", "--json", position_id(position)])
+    done = runner.invoke(main, ["shots", "--json", position.id()])
     assert done.exit_code == 0, done.output
     obj = json.loads(done.output)
-    assert obj["position_id"] == position_id(position)
+    assert obj["position_id"] == position.id()
     assert obj["rolls"] == 17
     assert obj["blots"] == [{"point": 18, "hitting_rolls": obj["hitting_rolls"]}]
-    text = runner.invoke(main, ["shots", position_id(position)])
+    text = runner.invoke(main, ["shots", position.id()])
     assert "shots: 17/36" in text.output
     bad = runner.invoke(main, ["shots", "4HPwATDgc/ABM!"])
     assert bad.exit_code == 2 and "4HPwATDgc/ABM!" in bad.output

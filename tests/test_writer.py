@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 
 from nardy_analysis import (NardyError, Position, Roll, parse_mat, read_mat, replay_file,
                             replay_match)
-from nardy_analysis.game.ids import (GameState, MatchState, match_from_id, match_id, parse_xgid,
-                                position_from_id, position_id, xgid)
+from nardy_analysis.game.ids import GameState, MatchState, match_from_id, match_id
 from nardy_analysis.game.position import BAR, OFF
 from nardy_analysis.notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord,
                                     TurnRecord, WrittenMove)
@@ -171,8 +170,8 @@ def legal_games(draw, length: int, score: list[int], crawford: bool, last: bool)
         dice = draw(st.tuples(st.integers(1, 6), st.integers(1, 6)).filter(
             lambda d: expected.turns or d[0] != d[1]))
         roll = Roll(*dice)
-        plays = position.legal_plays(roll)
-        after = draw(st.sampled_from(sorted(plays, key=position_id)))
+        plays = dict((after, play) for play, after in position.legal_plays(roll))
+        after = draw(st.sampled_from(sorted(plays, key=Position.id)))
         expected.turns.append((position, roll, after, plays[after], cube, owner))
         actions.append(TurnRecord(turn, roll, written(plays[after]), None, 0, 0, ""))
         position, turn = after, 1 - turn
@@ -263,15 +262,15 @@ def test_ids_of_every_position_reached_round_trip(generated):
     for game in expected:
         for before, roll, after, _, cube, owner in game.turns:
             for position in (before, after):
-                assert position_from_id(position_id(position), position.turn) == position
+                assert Position.from_id(position.id(), position.turn) == position
             state = MatchState(cube=cube, cube_owner=owner, player=before.turn,
                                crawford=game.crawford, game_state=GameState.PLAYING,
                                dice=(roll.high, roll.low), match_length=record.length,
                                score=game.scores)
             assert match_from_id(match_id(state)) == state
-            assert parse_xgid(xgid(before, state)) == (before, state)
+            assert Position.from_xgid(before.xgid(state)) == (before, state)
         for position, state in game.offers:
-            assert parse_xgid(xgid(position, state)) == (position, state)
+            assert Position.from_xgid(position.xgid(state)) == (position, state)
 
 
 # --- real files --------------------------------------------------------------------------------

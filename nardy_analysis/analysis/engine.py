@@ -23,7 +23,8 @@ test for each):
 * ``best_move`` with ``n >= 1`` and ``list=1`` crashes the process (segmentation fault) when
   the roll has exactly one legal play; this backend only calls ``list=1`` at 0-ply.
 * It does not validate its input (a side of 16 checkers or a die of 7 gives garbage or a
-  crash), so every board is checked before it is passed in.
+  crash), so it is only given a :class:`Position` (which cannot hold such a board) and a
+  checked :class:`Roll`.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..errors import EngineError
-from ..game.position import BAR, CHECKERS, OFF, Position, Roll
+from ..game.position import Position, Roll, ending
+from ..game.rules import BAR, CHECKERS, OFF
 
 ENGINE_EXTRA = "pip install 'nardy-analysis[engine]'"
 """The command that installs the default engine (gnubg-nn, GPL-3)."""
@@ -193,10 +195,11 @@ class Evaluator(ABC):
         EngineError
             A position the engine cannot take, a finished game, or not a roll.
         """
+        check_position(position)
         check_roll(roll)
         if position.is_over:
             raise EngineError(f"the game is over in {position!r}; there is nothing to play")
-        plays = self._plays(position, roll)  # checks the position when not cached
+        plays = self._plays(position, roll)
         if not plays:
             after = position.with_turn(1 - position.turn)
             chances = self.evaluate(after).swapped()
@@ -223,19 +226,13 @@ class Evaluator(ABC):
 
 
 def check_position(position: Position) -> None:
-    """Raise EngineError unless ``position`` is one an engine may be given.
+    """Raise EngineError unless ``position`` is a :class:`Position`.
 
-    Each side must have 15 checkers, no negative counts, and no point held by both sides
-    (:class:`Position` checks this too, but ``Position._make`` does not).
+    A Position is validated when it is built (15 checkers a side, no point held by both
+    sides), so any Position is one an engine may be given.
     """
     if not isinstance(position, Position):
         raise EngineError(f"not a Position: {position!r}")
-    for player, side in enumerate(position.board):
-        if len(side) != BAR + 1 or min(side) < 0 or sum(side) != CHECKERS:
-            raise EngineError(f"player {player} does not have 15 checkers on 26 points: {side}")
-    for point in range(1, BAR):
-        if position.board[0][point] and position.board[1][25 - point]:
-            raise EngineError(f"both players on player 0's point {point} in {position!r}")
 
 
 def check_roll(roll: Roll) -> None:
@@ -249,7 +246,8 @@ def game_over_probabilities(position: Position) -> Probabilities:
 
     The winner has borne off all 15 checkers; it is a gammon if the loser has borne off none,
     a backgammon if the loser also still has a checker on the bar or in the winner's home
-    board (RULES.md, scoring).
+    board (:func:`~nardy_analysis.game.position.ending` under the standard rules; RULES.md,
+    "End of game and scoring").
 
     Raises
     ------
@@ -258,11 +256,9 @@ def game_over_probabilities(position: Position) -> Probabilities:
     """
     if not position.is_over:
         raise EngineError(f"the game is not over in {position!r}")
-    winner = 0 if position.board[0][OFF] == CHECKERS else 1
-    loser = position.board[1 - winner]
-    gammon = float(loser[OFF] == 0)
-    backgammon = float(gammon and (loser[BAR] > 0 or any(loser[19:BAR])))
-    won = Probabilities(1.0, gammon, backgammon, 0.0, 0.0)
+    winner = 0 if position.borne_off(0) == CHECKERS else 1
+    _, multiple = ending(position)
+    won = Probabilities(1.0, float(multiple >= 2), float(multiple == 3), 0.0, 0.0)
     return won if winner == position.turn else won.swapped()
 
 
@@ -310,7 +306,7 @@ class GnubgNN(Evaluator):
         sides = {}
         for player, side in ((mover, not_on_roll), (1 - mover, on_roll)):
             sides[player] = (CHECKERS - sum(side),) + tuple(side)
-        return Position._make((sides[0], sides[1]), 1 - mover)
+        return Position((sides[0], sides[1]), 1 - mover)
 
     def _evaluate_uncached(self, position: Position) -> Probabilities:
         if position.is_over:

@@ -331,24 +331,14 @@ KEY = ["file", "match_id", "game", "turn"]
 """Columns that identify a roll, shared with the per-turn frame."""
 
 
-def _crawford_states(match: ReplayedMatch) -> list[tuple[bool, bool]]:
-    """(Crawford game, post-Crawford) for each game of a match, from its score lines."""
-    states, crawford_played = [], False
-    length = match.record.length
-    for game in match.games:
-        at_one = length > 0 and (length - 1) in game.record.scores
-        crawford = (at_one and not crawford_played and match.rules.crawford
-                    and list(game.record.scores).count(length - 1) == 1)
-        states.append((crawford, at_one and not crawford))
-        crawford_played = crawford_played or crawford
-    return states
 
 
 class _Game:
     """The match situation of one game: utilities and MWC per side and cube value."""
 
-    def __init__(self, match: ReplayedMatch, game, state: tuple[bool, bool]):
-        self.length, self.scores, self.state = match.record.length, game.record.scores, state
+    def __init__(self, match: ReplayedMatch, game):
+        self.length, self.scores = match.record.length, game.record.scores
+        self.state = (game.crawford, game.post_crawford)
         self.rules = match.rules
 
     def utility(self, side: int, cube: int) -> Utility:
@@ -394,8 +384,8 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
     rows = []
     for match_id, match in identified_matches(source):
         names, money = match.record.names, match.record.length == 0
-        for game, state in zip(match.games, _crawford_states(match)):
-            situation = _Game(match, game, state)
+        for game in match.games:
+            situation = _Game(match, game)
             for number, turn in enumerate(game.turns, 1):
                 side, cube = turn.player, turn.cube_value
                 utility = situation.utility(side, cube)
@@ -405,7 +395,7 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
                                          other)
                 play = turn.play
                 if play is None:  # unknown play: a dance if the roll has only the empty play
-                    play = next(iter(turn.before.legal_plays(turn.roll, match.rules).values()))
+                    play = turn.before.legal_plays(turn.roll, match.rules)[0].play
                 scale = float("nan") if money else \
                     (situation.mwc(side, cube) - situation.mwc(side, -cube)) / 2
                 rows.append((match.record.file, match_id, match.record.length, game.number,
@@ -440,13 +430,13 @@ def _results(match: ReplayedMatch) -> list[tuple[float, float]]:
     """Each game's actual result for side 0 and side 1 (MWC change or points; NaN when the
     file does not say who won)."""
     results = []
-    for game, state in zip(match.games, _crawford_states(match)):
+    for game in match.games:
         if game.winner is None or game.points is None:
             results.append((float("nan"),) * 2)
             continue
         won = [game.points if side == game.winner else -game.points for side in (0, 1)]
         if match.record.length:
-            situation = _Game(match, game, state)
+            situation = _Game(match, game)
             won = [situation.mwc(side, won[side]) - situation.mwc(side, after=False)
                    for side in (0, 1)]
         results.append(tuple(won))

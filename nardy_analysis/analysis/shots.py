@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..errors import NardyError
-from ..game.ids import position_id
-from ..game.position import ALL_ROLLS, BAR, Position, Roll, _apply_step, _starts, _undo_step
-from ..game.rules import STANDARD, Rules
+from ..errors import InvalidArgument
+from ..game.position import ALL_ROLLS, Position, Roll, apply_step, movable_points, undo_step
+from ..game.rules import BAR, STANDARD, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +51,7 @@ class Shots:
     def to_dict(self) -> dict:
         """JSON-ready: ``position_id``, ``hitting_rolls``, ``rolls`` (out of 36), ``blots``
         (``point``, ``hitting_rolls``) and ``double_hits``; points from the hitter's side."""
-        return {"position_id": position_id(self.position),
+        return {"position_id": self.position.id(),
                 "hitting_rolls": [str(r) for r in self.rolls], "rolls": self.count,
                 "blots": [{"point": p, "hitting_rolls": [str(r) for r in rolls]}
                           for p, rolls in sorted(self.blots.items())],
@@ -154,16 +153,16 @@ def _hits(position, me, opp, roll, blots, rules) -> tuple[set[int], bool]:
                 good = {t + r for t in live for r in _reach(rest)}.union(live)
                 starts = [p for p in range(24, die, -1) if me[p] and p - die in good]
             for start in starts:
-                move = _apply_step(me, opp, start, die, rules)
+                move = apply_step(me, opp, start, die, rules)
                 if move is None:
                     continue
                 search(rest, hits | {move.end} if move.hit else hits)
-                _undo_step(me, opp, move)
+                undo_step(me, opp, move)
 
     search(roll.dice, frozenset())
     if unsure:
         hit, double = set(), False
-        for play in position.legal_plays(roll, rules).values():
+        for play, _ in position.legal_plays(roll, rules):
             ends = {m.end for m in play.moves if m.hit}
             hit |= ends
             double = double or len(ends) > 1
@@ -177,12 +176,12 @@ def _can_finish(me, opp, remaining, rules) -> bool:
     for i, die in enumerate(remaining):
         if die in remaining[:i]:
             continue
-        for start in _starts(me):
-            move = _apply_step(me, opp, start, die, rules)
+        for start in movable_points(me):
+            move = apply_step(me, opp, start, die, rules)
             if move is None:
                 continue
             done = _can_finish(me, opp, remaining[:i] + remaining[i + 1:], rules)
-            _undo_step(me, opp, move)
+            undo_step(me, opp, move)
             if done:
                 return True
     return False
@@ -199,15 +198,15 @@ def entering_rolls(position: Position, rules: Rules = STANDARD,
 
     Raises
     ------
-    NardyError
+    InvalidArgument
         The player on roll has no checker on the bar.
     """
     on_bar = position.on_roll[BAR]
     if not on_bar:
-        raise NardyError(f"no checker on the bar in position {position!r}")
+        raise InvalidArgument(f"no checker on the bar in position {position!r}")
     needed = on_bar if every_checker else 1
     return tuple(roll for roll in ALL_ROLLS
                  if any(on_bar - next_bar >= needed
-                        for next_bar in {p.board[position.turn][BAR]
-                                         for p in position.legal_plays(roll, rules)}))
+                        for next_bar in {after.board[position.turn][BAR]
+                                         for _, after in position.legal_plays(roll, rules)}))
 

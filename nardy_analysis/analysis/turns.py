@@ -72,7 +72,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..game.ids import position_id
 from ..game.position import BAR, OFF, Position
 from ..load import LoadedFile
 from ..replay import ReplayedMatch, ReplayedTurn
@@ -246,7 +245,7 @@ def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: Re
         "cube_value": turn.cube_value, "cube_owner": turn.cube_owner,
         "pips_before": pips, "opponent_pips_before": opponent_pips,
         "pip_lead": opponent_pips - pips,
-        "phase": phase(before), "position_id_before": position_id(before),
+        "phase": phase(before), "position_id_before": before.id(),
         "opponent_hit": None if following is None or following.play is None
         else any(move.hit for move in following.play.moves),
     }
@@ -259,6 +258,6 @@ def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: Re
             "opponent_off": theirs[OFF], "blots": len(blots), "blot_points": blots,
             "opponent_shots": shots(after, match.rules).count if blots else 0,
             "hits": sum(move.hit for move in turn.play.moves),
-            "position_id_after": position_id(after),
+            "position_id_after": after.id(),
         })
     return row

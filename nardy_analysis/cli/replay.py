@@ -67,7 +67,7 @@ def replay(paths, as_json, strict, rules, progress):
     failed = len(empty)
     totals = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0}
     for path in progress_bar(files, progress, len(files)):
-        summary = _summary(load_file(path, variant=variant, strict=strict))
+        summary = _summary(load_file(path, rules=variant, strict=strict))
         failed += bool(summary["errors"])
         totals["files"] += 1
         for key in ("matches", "games", "turns"):

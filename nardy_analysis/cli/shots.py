@@ -9,7 +9,8 @@ import click
 from ..analysis.shots import shots as find_shots
 from ..analysis.shots import throws
 from ..errors import NardyError
-from ..game.ids import match_from_id, parse_xgid, position_from_id
+from ..game.ids import match_from_id
+from ..game.position import Position
 from ..game.rules import VARIANTS
 
 
@@ -17,11 +18,11 @@ def _position(text: str):
     """A Position from a gnubg Position ID (player 0 on roll), a gnubg ``PositionID:MatchID``
     (the Match ID says who is on roll) or an XGID."""
     if text.startswith("XGID=") or text.count(":") >= 8:
-        return parse_xgid(text)[0]
+        return Position.from_xgid(text)[0]
     if text.count(":") == 1:
         position_text, match_text = text.split(":")
-        return position_from_id(position_text, match_from_id(match_text).player)
-    return position_from_id(text)
+        return Position.from_id(position_text, turn=match_from_id(match_text).player)
+    return Position.from_id(text)
 
 
 @click.command()

@@ -1,1 +1,1 @@
-
+"""The game layer: rules, positions and legal plays, position IDs, the SVG board."""

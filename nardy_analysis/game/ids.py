@@ -1,4 +1,9 @@
-"""gnubg Position ID and Match ID, and eXtreme Gammon's XGID: encoding and decoding.
+"""gnubg Position ID and Match ID, and eXtreme Gammon's XGID: encoding and decoding of raw boards.
+
+Boards here are pairs of 26 counts, ``board[player][point]`` as
+:attr:`~nardy_analysis.game.position.Position.board` holds them; this module knows nothing of
+:class:`~nardy_analysis.game.position.Position`, which builds on it (``Position.id()``,
+``Position.from_id``, ``Position.xgid``, ``Position.from_xgid``) and validates the boards.
 
 Sources of the formats (described, never copied; this module is written from the descriptions):
 
@@ -10,7 +15,7 @@ Sources of the formats (described, never copied; this module is written from the
 
 Conventions, fixed once here:
 
-* Player numbers are those of :class:`~nardy_analysis.position.Position` and of the gnubg Match
+* Player numbers are those of :class:`~nardy_analysis.game.position.Position` and of the gnubg Match
   ID (player 0 and player 1).
 * gnubg writes the Position ID from the point of view of the player on roll, but lists the
   checkers of the player *not* on roll first and those of the player on roll second (gnubg keeps
@@ -29,11 +34,14 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from ..errors import NardyError, PositionIdError
-from .position import BAR, CHECKERS, OFF, Position
+from ..errors import InvalidArgument, PositionIdError
+from .rules import BAR, CHECKERS, OFF
 
-__all__ = ["GameState", "MatchState", "position_id", "position_from_id", "match_id",
-           "match_from_id", "xgid", "parse_xgid"]
+__all__ = ["GameState", "MatchState", "encode_position_id", "decode_position_id", "match_id",
+           "match_from_id", "encode_xgid", "decode_xgid"]
+
+Board = tuple[tuple[int, ...], tuple[int, ...]]
+"""``board[player][point]``: 26 counts per player from their own side (0 off, 25 the bar)."""
 
 _BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _POSITION_BITS = 80
@@ -70,13 +78,15 @@ def _base64_text(n: int, nbytes: int, length: int) -> str:
 
 # --- Position ID ------------------------------------------------------------------------------
 
-def position_id(position: Position) -> str:
-    """The gnubg Position ID of a position.
+def encode_position_id(board: Board, turn: int) -> str:
+    """The gnubg Position ID of a board with ``turn`` on roll.
 
     Parameters
     ----------
-    position : Position
-        Checkers of both players and the player on roll (``position.turn``).
+    board : pair of 26-sequences of int
+        A valid board (as :class:`~nardy_analysis.game.position.Position` holds it).
+    turn : int
+        The player on roll, 0 or 1.
 
     Returns
     -------
@@ -87,21 +97,13 @@ def position_id(position: Position) -> str:
         roll, then the player on roll, as gnubg writes it. The start position is
         ``4HPwATDgc/ABMA``.
 
-    Raises
-    ------
-    NardyError
-        A side with more than 15 checkers on the board (only possible for a position built
-        without validation).
-
     Notes
     -----
     Format: GNU Backgammon manual, "A technical description of the Position ID"; side order
     as gnubg's program writes it (see the module docstring).
     """
     key = bit = 0
-    for side in (position.opponent, position.on_roll):
-        if sum(side[1:BAR + 1]) > CHECKERS:
-            raise NardyError(f"more than {CHECKERS} checkers on the board: {side}")
+    for side in (board[1 - turn], board[turn]):
         for point in range(1, BAR + 1):
             count = side[point]
             key |= ((1 << count) - 1) << bit
@@ -109,8 +111,8 @@ def position_id(position: Position) -> str:
     return _base64_text(key, 10, 14)
 
 
-def position_from_id(text: str, turn: int = 0) -> Position:
-    """The position of a gnubg Position ID.
+def decode_position_id(text: str, turn: int = 0) -> Board:
+    """The board of a gnubg Position ID.
 
     Parameters
     ----------
@@ -122,26 +124,27 @@ def position_from_id(text: str, turn: int = 0) -> Position:
 
     Returns
     -------
-    Position
-        ``position.turn == turn``; checkers not on the board are borne off (15 per side).
+    pair of 26-tuples of int
+        ``board[player][point]``; checkers not on the board are borne off (15 per side). The
+        board is not validated further (:meth:`Position.from_id
+        <nardy_analysis.game.position.Position.from_id>` does that).
 
     Raises
     ------
     PositionIdError
         Wrong length or a character outside the base64 alphabet; non-zero bits in the 4 unused
         low bits of the last character; a side with more than 15 checkers; a key longer than
-        80 bits or with 1 bits after its 50th 0 bit; both players on one point. The message
-        quotes ``text``.
-    NardyError
+        80 bits or with 1 bits after its 50th 0 bit. The message quotes ``text``.
+    InvalidArgument
         ``turn`` not 0 or 1.
 
     Notes
     -----
     Format: GNU Backgammon manual, "A technical description of the Position ID"; see
-    :func:`position_id` for the layout.
+    :func:`encode_position_id` for the layout.
     """
     if turn not in (0, 1):
-        raise NardyError(f"turn must be 0 or 1, got {turn!r}")
+        raise InvalidArgument(f"turn must be 0 or 1, got {turn!r}")
     key = _base64_int("Position ID", text, 14, 10)
     if _BASE64.index(text[-1]) & 0x0F:
         raise _bad("Position ID", text, "the unused low 4 bits of the last character are not 0")
@@ -158,16 +161,11 @@ def position_from_id(text: str, turn: int = 0) -> Position:
         if on_board > CHECKERS:
             raise _bad("Position ID", text, f"{on_board} checkers for the {name} (at most 15)")
         side[OFF] = CHECKERS - on_board
-        sides.append(side)
+        sides.append(tuple(side))
     if bit > _POSITION_BITS or key >> bit:
         raise _bad("Position ID", text, "bits left over after both sides")
     opponent, on_roll = sides
-    for point in range(1, 25):
-        if on_roll[point] and opponent[25 - point]:
-            raise _bad("Position ID", text, f"both players on the point that is {point} for "
-                                            f"the player on roll")
-    board = (tuple(on_roll), tuple(opponent)) if turn == 0 else (tuple(opponent), tuple(on_roll))
-    return Position._make(board, turn)
+    return (on_roll, opponent) if turn == 0 else (opponent, on_roll)
 
 
 # --- Match ID ---------------------------------------------------------------------------------
@@ -221,7 +219,7 @@ class MatchState:
 
     Raises
     ------
-    NardyError
+    InvalidArgument
         Any field out of its range, or fields that contradict each other.
 
     Notes
@@ -248,47 +246,50 @@ class MatchState:
     def __post_init__(self):
         set_ = object.__setattr__
         if not _is_power_of_two(self.cube) or self.cube > _MAX_CUBE:
-            raise NardyError(f"cube must be a power of two from 1 to {_MAX_CUBE}, "
+            raise InvalidArgument(f"cube must be a power of two from 1 to {_MAX_CUBE}, "
                              f"got {self.cube!r}")
         if self.cube_owner not in (None, 0, 1):
-            raise NardyError(f"cube owner must be None, 0 or 1, got {self.cube_owner!r}")
+            raise InvalidArgument(f"cube owner must be None, 0 or 1, got {self.cube_owner!r}")
         if self.player not in (0, 1):
-            raise NardyError(f"player must be 0 or 1, got {self.player!r}")
+            raise InvalidArgument(f"player must be 0 or 1, got {self.player!r}")
         if self.turn is None:
             set_(self, "turn", self.player)
         if self.turn not in (0, 1):
-            raise NardyError(f"turn must be 0 or 1, got {self.turn!r}")
+            raise InvalidArgument(f"turn must be 0 or 1, got {self.turn!r}")
         try:
             set_(self, "game_state", GameState(self.game_state))
         except ValueError:
-            raise NardyError(f"game state must be 0..4, got {self.game_state!r}") from None
+            raise InvalidArgument(f"game state must be 0..4, got {self.game_state!r}") from None
         if self.resigned not in (0, 1, 2, 3):
-            raise NardyError(f"resigned must be 0..3, got {self.resigned!r}")
+            raise InvalidArgument(f"resigned must be 0..3, got {self.resigned!r}")
         if self.dice is not None:
             set_(self, "dice", tuple(self.dice))
             if len(self.dice) != 2 or any(d not in range(1, 7) for d in self.dice):
-                raise NardyError(f"dice must be None or two dice 1..6, got {self.dice!r}")
+                raise InvalidArgument(f"dice must be None or two dice 1..6, got {self.dice!r}")
         if not (isinstance(self.match_length, int) and 0 <= self.match_length <= _MAX_FIELD):
-            raise NardyError(f"match length must be 0..{_MAX_FIELD}, got {self.match_length!r}")
+            raise InvalidArgument(f"match length must be 0..{_MAX_FIELD}, "
+                                  f"got {self.match_length!r}")
         set_(self, "score", tuple(self.score))
         top = self.match_length or _MAX_FIELD
         if len(self.score) != 2 or any(not isinstance(s, int) or not 0 <= s <= top
                                        for s in self.score):
-            raise NardyError(f"scores must be two integers 0..{top}, got {self.score!r}")
+            raise InvalidArgument(f"scores must be two integers 0..{top}, got {self.score!r}")
         for name in ("crawford", "doubled", "jacoby", "beavers_allowed"):
             set_(self, name, bool(getattr(self, name)))
         if self.crawford and not self.match_length:
-            raise NardyError("a money game (match length 0) has no Crawford game")
+            raise InvalidArgument("a money game (match length 0) has no Crawford game")
         if (self.jacoby or self.beavers_allowed) and self.match_length:
-            raise NardyError("the Jacoby and beaver rules are for money games (match length 0)")
+            raise InvalidArgument("the Jacoby and beaver rules are for money games "
+                                  "(match length 0)")
         if self.doubled and self.dice is not None:
-            raise NardyError(f"a double is offered before the roll, but the dice are {self.dice}")
+            raise InvalidArgument(f"a double is offered before the roll, but the dice are "
+                                  f"{self.dice}")
         if self.beavers not in (0, 1, 2) or (self.beavers and (not self.doubled
                                                                 or self.match_length)):
-            raise NardyError(f"beavers must be 0, or 1..2 in a money game with a double "
+            raise InvalidArgument(f"beavers must be 0, or 1..2 in a money game with a double "
                              f"offered, got {self.beavers!r}")
         if not _is_power_of_two(self.max_cube):
-            raise NardyError(f"max cube must be a power of two, got {self.max_cube!r}")
+            raise InvalidArgument(f"max cube must be a power of two, got {self.max_cube!r}")
 
 
 def match_id(state: MatchState) -> str:
@@ -370,7 +371,7 @@ def match_from_id(text: str) -> MatchState:
                           doubled=bool(doubled), resigned=resigned,
                           dice=(die1, die2) if die1 else None, match_length=length,
                           score=(score0, score1))
-    except NardyError as error:
+    except InvalidArgument as error:
         raise _bad("Match ID", text, str(error)) from None
 
 
@@ -389,13 +390,15 @@ def _xg_letter(count: int, player: int) -> str:
     return letter if player == _XG_BOTTOM else letter.lower()
 
 
-def xgid(position: Position, state: MatchState) -> str:
-    """The XGID (eXtreme Gammon ID) of a position and match state.
+def encode_xgid(board: Board, turn: int, state: MatchState) -> str:
+    """The XGID (eXtreme Gammon ID) of a board and match state.
 
     Parameters
     ----------
-    position : Position
-        ``position.turn`` must be ``state.player``.
+    board : pair of 26-sequences of int
+        A valid board (as :class:`~nardy_analysis.game.position.Position` holds it).
+    turn : int
+        The player on roll; must be ``state.player``.
     state : MatchState
         A game being played (``game_state`` PLAYING, no resignation), with ``turn`` as the
         XGID implies it: ``player``, except with a double offered (the doubled player; after a
@@ -415,8 +418,8 @@ def xgid(position: Position, state: MatchState) -> str:
 
     Raises
     ------
-    NardyError
-        ``position.turn`` differs from ``state.player``, or ``state`` holds what an XGID cannot
+    InvalidArgument
+        ``turn`` differs from ``state.player``, or ``state`` holds what an XGID cannot
         record (a game not being played, a resignation, a ``turn`` other than the implied one).
 
     Notes
@@ -424,15 +427,14 @@ def xgid(position: Position, state: MatchState) -> str:
     Format: eXtreme Gammon 2 documentation, "XGID"; players and the meaning of the turn field
     with a double offered as GNU Backgammon's ``set xgid`` reads them.
     """
-    if position.turn != state.player:
-        raise NardyError(f"position has player {position.turn} on roll, "
-                         f"state player {state.player}")
+    if turn != state.player:
+        raise InvalidArgument(f"position has player {turn} on roll, state player {state.player}")
     if state.game_state != GameState.PLAYING or state.resigned:
-        raise NardyError("an XGID records a game being played, without a resignation")
+        raise InvalidArgument("an XGID records a game being played, without a resignation")
     if state.turn != _xg_decider(state.player, state.doubled, state.beavers):
-        raise NardyError(f"an XGID cannot record turn {state.turn} with player {state.player} "
-                         f"on roll, doubled={state.doubled}, beavers={state.beavers}")
-    top, bottom = position.board[_XG_TOP], position.board[_XG_BOTTOM]
+        raise InvalidArgument(f"an XGID cannot record turn {state.turn} with player {state.player} "
+                              f"on roll, doubled={state.doubled}, beavers={state.beavers}")
+    top, bottom = board[_XG_TOP], board[_XG_BOTTOM]
     cells = [_xg_letter(top[BAR], _XG_TOP)]
     for point in range(1, 25):
         cells.append(_xg_letter(bottom[point], _XG_BOTTOM) if bottom[point]
@@ -454,22 +456,22 @@ def _xg_decider(player: int, doubled: bool, beavers: int) -> int:
     return 1 - player if doubled and beavers != 1 else player
 
 
-def parse_xgid(text: str) -> tuple[Position, MatchState]:
-    """The position and match state of an XGID (eXtreme Gammon ID).
+def decode_xgid(text: str) -> tuple[Board, MatchState]:
+    """The board and match state of an XGID (eXtreme Gammon ID).
 
     Parameters
     ----------
     text : str
         An XGID, with or without the leading ``XGID=``; the tenth field (max cube) may be
-        missing, as in older IDs, and then means 1024. See :func:`xgid` for the fields.
+        missing, as in older IDs, and then means 1024. See :func:`encode_xgid` for the fields.
 
     Returns
     -------
-    position : Position
-        Checkers of both players (15 each, the rest borne off), ``turn`` = the turn field's
-        player (bottom = player 1, top = player 0).
+    board : pair of 26-tuples of int
+        Checkers of both players (15 each, the rest borne off).
     state : MatchState
-        ``game_state`` PLAYING; ``player`` from the turn field; ``turn`` the player who must act.
+        ``game_state`` PLAYING; ``player`` from the turn field (bottom = player 1, top =
+        player 0), the player on roll; ``turn`` the player who must act.
 
     Raises
     ------
@@ -484,7 +486,7 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
 
     Notes
     -----
-    Format: eXtreme Gammon 2 documentation, "XGID"; see :func:`xgid`.
+    Format: eXtreme Gammon 2 documentation, "XGID"; see :func:`encode_xgid`.
     """
     if not isinstance(text, str):
         raise _bad("XGID", text, "not a string")
@@ -547,7 +549,6 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
                            jacoby=bool(not length and rules & 1),
                            beavers_allowed=bool(not length and rules & 2), beavers=beavers,
                            max_cube=1 << log_max)
-    except NardyError as error:
+    except InvalidArgument as error:
         raise _bad("XGID", text, str(error)) from None
-    position = Position._make((tuple(board[0]), tuple(board[1])), player)
-    return position, state
+    return (tuple(board[0]), tuple(board[1])), state

@@ -9,20 +9,26 @@ rules.
 Numbering: each player counts points from their own side, 1..24; the bar is 25 and borne-off
 checkers are at 0, exactly as the ``.mat`` notation writes them. My point ``p`` is the
 opponent's point ``25 - p``.
+
+Value types: :class:`Roll`, :class:`Move`, :class:`Play` and :class:`Position` are immutable
+and hashable; ``str()`` is their notation, ``from_str`` (``from_id`` for a position) reads it
+back and ``repr()`` evaluates back.
+
+Stepping: searches that try many steps work on mutable 26-entry lists (``Position.lists()``),
+step with :func:`apply_step`, take a step back with :func:`undo_step`, try the points
+:func:`movable_points` gives, and turn the lists back into a position with
+:meth:`Position.after`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
-from ..errors import IllegalPlayError, NardyError
-from .rules import STANDARD, Rules
-
-BAR = 25
-OFF = 0
-CHECKERS = 15
+from ..errors import IllegalPlayError, InvalidArgument, PositionIdError
+from .ids import MatchState, decode_position_id, decode_xgid, encode_position_id, encode_xgid
+from .rules import BAR, CHECKERS, OFF, STANDARD, Rules
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -39,7 +45,7 @@ class Roll:
 
     Raises
     ------
-    NardyError
+    InvalidArgument
         A die outside 1..6.
     """
 
@@ -48,7 +54,7 @@ class Roll:
 
     def __post_init__(self):
         if not (1 <= self.high <= 6 and 1 <= self.low <= 6):
-            raise NardyError(f"dice must be 1..6, got {self.high} and {self.low}")
+            raise InvalidArgument(f"dice must be 1..6, got {self.high!r} and {self.low!r}")
         if self.low > self.high:
             high, low = self.low, self.high
             object.__setattr__(self, "high", high)
@@ -56,10 +62,10 @@ class Roll:
 
     @classmethod
     def from_str(cls, text: str) -> "Roll":
-        """Parse ``"52"``, ``"25"`` or ``"52:"``; raises NardyError for anything else."""
+        """Parse ``"52"``, ``"25"`` or ``"52:"``; raises InvalidArgument for anything else."""
         digits = text.strip().rstrip(":")
-        if len(digits) != 2 or not digits.isdigit():
-            raise NardyError(f"not a roll: {text!r}")
+        if len(digits) != 2 or not digits.isdigit() or not set(digits) <= set("123456"):
+            raise InvalidArgument(f"not a roll: {text!r}")
         return cls(int(digits[0]), int(digits[1]))
 
     @property
@@ -79,28 +85,67 @@ class Roll:
     def __str__(self) -> str:
         return f"{self.high}{self.low}"
 
+    def __repr__(self) -> str:
+        return f"Roll({self.high}, {self.low})"
+
 
 ALL_ROLLS: tuple[Roll, ...] = tuple(Roll(a, b) for a in range(1, 7) for b in range(1, a + 1))
 """The 21 distinct rolls; a double occurs on 1 of 36 throws, any other roll on 2."""
 
 
-def _point_str(point: int) -> str:
+def point_str(point: int) -> str:
+    """A point as the notation names it: ``bar`` (25), ``off`` (0) or its number."""
     return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def _point_from_str(name: str, text: str) -> int:
+    """The point a name of :func:`point_str` (or a number 0..25) stands for."""
+    if name in ("bar", "off"):
+        return BAR if name == "bar" else OFF
+    if not name.isdigit() or int(name) > BAR:
+        raise InvalidArgument(f"not a point: {name!r} in {text!r}")
+    return int(name)
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
     """One step of one checker: ``start`` to ``end`` (25 = bar, 0 = off), ``hit`` if it hits.
 
-    Points are numbered from the mover's side. ``str()`` is the notation, ``"13/7*"``.
+    Points are numbered from the mover's side. ``str()`` is the notation, ``"13/7*"``,
+    ``"bar/22"``, ``"6/off"``; :meth:`from_str` reads it.
     """
 
     start: int
     end: int
     hit: bool = False
 
+    @classmethod
+    def from_str(cls, text: str) -> "Move":
+        """Parse ``"13/7*"``, ``"bar/22"`` or ``"6/off"`` (``25`` and ``0`` also name the bar
+        and off).
+
+        Raises
+        ------
+        InvalidArgument
+            Not two points separated by ``/``, a start not 1..25, an end not 0..24, or a move
+            that does not go towards home; the message quotes ``text``.
+        """
+        body = text.strip().lower()
+        hit = body.endswith("*")
+        parts = body.rstrip("*").split("/")
+        if len(parts) != 2:
+            raise InvalidArgument(f"not a move: {text!r} (expected start/end, as in 13/7*)")
+        start, end = (_point_from_str(part, text) for part in parts)
+        if start == OFF or end == BAR or start <= end:
+            raise InvalidArgument(f"not a move: {text!r} (checkers move from a higher point "
+                                  "to a lower one)")
+        return cls(start, end, hit)
+
     def __str__(self) -> str:
-        return f"{_point_str(self.start)}/{_point_str(self.end)}{'*' if self.hit else ''}"
+        return f"{point_str(self.start)}/{point_str(self.end)}{'*' if self.hit else ''}"
+
+    def __repr__(self) -> str:
+        return f"Move({self.start}, {self.end}{', hit=True' if self.hit else ''})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +154,34 @@ class Play:
 
     Equal plays compare equal whatever the order of their moves. ``str()`` lists the moves
     from the highest start point down, one die per move, with ``(n)`` for repeats:
-    ``"13/11(2) 6/4*"``; the empty play (a dance) is ``"Cannot Move"``.
+    ``"13/11(2) 6/4*"``; the empty play (a dance) is ``"Cannot Move"``. :meth:`from_str`
+    reads it back.
     """
 
     moves: tuple[Move, ...] = ()
+
+    @classmethod
+    def from_str(cls, text: str) -> "Play":
+        """Parse what ``str()`` prints: moves separated by spaces, each with an optional
+        ``(n)`` repeat count (``"13/11(2) 6/4*"``), or ``"Cannot Move"``.
+
+        Raises
+        ------
+        InvalidArgument
+            A move :meth:`Move.from_str` does not read or a repeat count that is not 1..4; the
+            message quotes ``text``.
+        """
+        if text.strip().lower() == "cannot move":
+            return cls()
+        moves = []
+        for token in text.split():
+            move, _, count = token.partition("(")
+            if count and not (count.endswith(")") and count[:-1] in ("1", "2", "3", "4")):
+                raise InvalidArgument(f"bad repeat count {token!r} in {text!r}")
+            moves += [Move.from_str(move)] * (int(count[:-1]) if count else 1)
+        if not moves:
+            raise InvalidArgument(f"not a play: {text!r}")
+        return cls(tuple(moves))
 
     def __eq__(self, other):
         return isinstance(other, Play) and self._key() == other._key()
@@ -135,15 +204,37 @@ class Play:
             parts.append(str(move) + (f"({count})" if count > 1 else ""))
         return " ".join(parts)
 
+    def __repr__(self) -> str:
+        return f"Play.from_str({str(self)!r})"
 
-def _apply_step(me: list[int], opp: list[int], start: int, die: int,
-                rules: Rules) -> Move | None:
+
+def apply_step(me: list[int], opp: list[int], start: int, die: int,
+               rules: Rules = STANDARD) -> Move | None:
     """Move one checker of ``me`` from ``start`` by ``die`` pips, in place.
 
-    ``me`` and ``opp`` are 26-entry lists indexed by point, each from its owner's side.
-    Returns the Move, or None (lists untouched) when the step is not allowed: no checker
-    there, a checker on the bar must enter first, the landing point is closed, or bearing off
-    is not (yet) allowed.
+    Parameters
+    ----------
+    me, opp : list of int
+        26 counts each (``Position.lists()``), indexed by point from their owner's side: the
+        mover's and the opponent's checkers. Both are changed in place.
+    start : int
+        The point (1..24, or 25 for the bar) to move from, from the mover's side.
+    die : int
+        The pips to move, 1..6.
+    rules : Rules
+        Only ``bear_off_any_with_larger`` matters here.
+
+    Returns
+    -------
+    Move or None
+        The step taken (``hit`` when it sent a blot to the bar), or None with the lists
+        untouched when the step is not allowed: no checker there, a checker on the bar must
+        enter first, the landing point is closed, or bearing off is not (yet) allowed.
+
+    Notes
+    -----
+    RULES.md, "Moving", "The bar" and "Bearing off". The forced-play rules concern whole
+    plays and are not checked here (see :meth:`Position.legal_plays`).
     """
     if me[start] == 0 or (me[BAR] and start != BAR):
         return None
@@ -169,7 +260,9 @@ def _apply_step(me: list[int], opp: list[int], start: int, die: int,
     return Move(start, end, hit)
 
 
-def _undo_step(me: list[int], opp: list[int], move: Move) -> None:
+def undo_step(me: list[int], opp: list[int], move: Move) -> None:
+    """Take back ``move``, the last step :func:`apply_step` made on ``me`` and ``opp``, in
+    place (a blot it hit goes back from the bar to its point)."""
     me[move.end] -= 1
     me[move.start] += 1
     if move.hit:
@@ -177,10 +270,20 @@ def _undo_step(me: list[int], opp: list[int], move: Move) -> None:
         opp[25 - move.end] = 1
 
 
-def _starts(me: list[int]) -> Iterable[int]:
+def movable_points(me: list[int]) -> Iterable[int]:
+    """The points the mover may try to move from: the bar alone when a checker is on it
+    (RULES.md, "The bar"), else every point 24..1 holding a checker, highest first."""
     if me[BAR]:
         return (BAR,)
     return [p for p in range(24, 0, -1) if me[p]]
+
+
+class LegalPlay(NamedTuple):
+    """One legal play of a roll (:meth:`Position.legal_plays`) and the position it reaches
+    (the opponent on roll)."""
+
+    play: Play
+    after: "Position"
 
 
 class Position:
@@ -197,12 +300,15 @@ class Position:
 
     Raises
     ------
-    NardyError
-        Wrong shape, negative counts, not 15 checkers, or both players on one point.
+    InvalidArgument
+        Wrong shape, negative counts, not 15 checkers, or both players on one point. This is
+        the one place a board is validated: IDs, engines and analyses rely on it.
 
     Notes
     -----
-    ``str()`` is an ASCII board; ``position_id()`` gives the gnubg Position ID.
+    ``str()`` is an ASCII board; :meth:`id` gives the gnubg Position ID and
+    :meth:`from_id` reads it; ``repr()`` is ``Position.from_id('4HPwATDgc/ABMA', turn=0)``.
+    In a notebook a position shows as an SVG board (:mod:`nardy_analysis.game.svg`).
     """
 
     __slots__ = ("board", "turn", "_hash")
@@ -211,13 +317,13 @@ class Position:
         board = (tuple(board[0]), tuple(board[1]))
         for player, side in enumerate(board):
             if len(side) != 26 or any(n < 0 for n in side) or sum(side) != CHECKERS:
-                raise NardyError(f"player {player} needs 26 non-negative counts summing to 15, "
-                                 f"got {side}")
+                raise InvalidArgument(f"player {player} needs 26 non-negative counts summing "
+                                      f"to 15, got {side}")
         for point in range(1, 25):
             if board[0][point] and board[1][25 - point]:
-                raise NardyError(f"both players have checkers on player 0's point {point}")
+                raise InvalidArgument(f"both players have checkers on player 0's point {point}")
         if turn not in (0, 1):
-            raise NardyError(f"turn must be 0 or 1, got {turn!r}")
+            raise InvalidArgument(f"turn must be 0 or 1, got {turn!r}")
         self._set(board, int(turn))
 
     def _set(self, board, turn):
@@ -243,8 +349,42 @@ class Position:
         return self._hash
 
     def __repr__(self):
-        from .ids import position_id
-        return f"Position({position_id(self)!r}, turn={self.turn})"
+        return f"Position.from_id({self.id()!r}, turn={self.turn})"
+
+    def id(self) -> str:
+        """The gnubg Position ID, from the side of the player on roll (``4HPwATDgc/ABMA`` for
+        the start); see :func:`~nardy_analysis.game.ids.encode_position_id`."""
+        return encode_position_id(self.board, self.turn)
+
+    @classmethod
+    def from_id(cls, text: str, turn: int = 0) -> "Position":
+        """The position of a gnubg Position ID with ``turn`` (0 or 1) on roll.
+
+        Raises
+        ------
+        PositionIdError
+            A malformed ID (see :func:`~nardy_analysis.game.ids.decode_position_id`) or one
+            with both players on a point; the message quotes ``text``.
+        InvalidArgument
+            ``turn`` not 0 or 1.
+        """
+        board = decode_position_id(text, turn)
+        try:
+            return cls(board, turn)
+        except InvalidArgument as error:
+            raise PositionIdError(f"malformed Position ID {text!r}: {error}") from None
+
+    def xgid(self, state: MatchState) -> str:
+        """The XGID of this position and a match state whose ``player`` is on roll here; see
+        :func:`~nardy_analysis.game.ids.encode_xgid`."""
+        return encode_xgid(self.board, self.turn, state)
+
+    @classmethod
+    def from_xgid(cls, text: str) -> tuple["Position", MatchState]:
+        """The position and match state of an XGID, the state's ``player`` on roll; see
+        :func:`~nardy_analysis.game.ids.decode_xgid` (which raises PositionIdError)."""
+        board, state = decode_xgid(text)
+        return cls(board, state.player), state
 
     @classmethod
     def start(cls, turn: int = 0) -> "Position":
@@ -302,7 +442,7 @@ class Position:
             (tuple(opponent), tuple(mover))
         return cls._make(board, 1 - mover_turn)
 
-    def legal_plays(self, roll: Roll, rules: Rules = STANDARD) -> dict["Position", Play]:
+    def legal_plays(self, roll: Roll, rules: Rules = STANDARD) -> tuple[LegalPlay, ...]:
         """Every legal play of ``roll`` for the player on roll.
 
         Plays that lead to the same position are one play. Forced-play rules (RULES.md):
@@ -318,8 +458,11 @@ class Position:
 
         Returns
         -------
-        dict
-            Resulting position (the opponent on roll) -> one Play that reaches it.
+        tuple of LegalPlay
+            ``(play, after)`` for each distinct resulting position ``after`` (the opponent on
+            roll), with one play that reaches it, in the order a depth-first search first
+            reaches them: dice in the order of ``roll.dice`` (the higher first), checkers from
+            the bar down to point 1.
         """
         me, opp = self.lists()
         found: dict[Position, tuple[int, int, Play]] = {}  # position -> (steps, max die, play)
@@ -343,8 +486,8 @@ class Position:
                 if die in remaining[:i]:
                     continue
                 rest = remaining[:i] + remaining[i + 1:]
-                for start in _starts(me):
-                    move = _apply_step(me, opp, start, die, rules)
+                for start in movable_points(me):
+                    move = apply_step(me, opp, start, die, rules)
                     if move is None:
                         continue
                     moved = True
@@ -353,19 +496,20 @@ class Position:
                     search(rest, steps, used)
                     steps.pop()
                     used.pop()
-                    _undo_step(me, opp, move)
+                    undo_step(me, opp, move)
             if not moved or not rules.forced_play:
                 record(steps, used)
 
         search(dice, [], [])
         if not rules.forced_play:
-            return {pos: play for pos, (_, _, play) in found.items()}
+            return tuple(LegalPlay(play, pos) for pos, (_, _, play) in found.items())
         most = max(n for n, _, _ in found.values())
         biggest = max(d for n, d, _ in found.values() if n == most)
-        return {pos: play for pos, (n, d, play) in found.items() if n == most and d == biggest}
+        return tuple(LegalPlay(play, pos) for pos, (n, d, play) in found.items()
+                     if n == most and d == biggest)
 
     def _repr_svg_(self) -> str:
-        """The board as SVG, for notebooks (see :func:`nardy_analysis.board.board_svg`)."""
+        """The board as SVG, for notebooks (see :func:`nardy_analysis.game.svg.board_svg`)."""
         from .svg import board_svg
         return board_svg(self)
 
@@ -400,18 +544,79 @@ class Position:
 
 def play_steps(position: Position, steps: Iterable[tuple[int, int]],
                rules: Rules = STANDARD) -> tuple[Position, Play]:
-    """Apply single-die steps ``(start, die)`` for the player on roll.
+    """Apply single-die steps for the player on roll.
 
-    Returns the resulting position (the opponent on roll) and the play; raises
-    IllegalPlayError at the first step the rules do not allow. The forced-play rules are not
-    checked here (see :meth:`Position.legal_plays`).
+    Parameters
+    ----------
+    position : Position
+    steps : iterable of (int, int)
+        ``(start, die)``: the point to move from (from the mover's side, 25 the bar) and the
+        pips, 1..6, in the order played.
+    rules : Rules
+
+    Returns
+    -------
+    after : Position
+        The resulting position, the opponent on roll.
+    play : Play
+        The steps as moves, hits marked.
+
+    Raises
+    ------
+    IllegalPlayError
+        At the first step the rules do not allow (:func:`apply_step`; RULES.md, "Moving").
+        The forced-play rules are not checked here (see :meth:`Position.legal_plays`).
     """
     me, opp = position.lists()
     moves = []
     for start, die in steps:
-        move = _apply_step(me, opp, start, die, rules)
+        move = apply_step(me, opp, start, die, rules)
         if move is None:
-            raise IllegalPlayError(f"cannot move {_point_str(start)}/{_point_str(max(start - die, 0))} "
-                                   f"with a {die} in position {position!r}")
+            raise IllegalPlayError(f"cannot move {point_str(start)}/"
+                                   f"{point_str(max(start - die, 0))} with a {die} in position "
+                                   f"{position!r}")
         moves.append(move)
     return Position.after(me, opp, position.turn), Play(tuple(moves))
+
+
+def ending(position: Position, rules: Rules = STANDARD, *, money: bool = False,
+           cube: int = 1) -> tuple[str, int]:
+    """How a game borne off to the end ends, and the multiple of the cube it scores.
+
+    Parameters
+    ----------
+    position : Position
+        A finished game: one player (the winner) has borne off all 15 checkers.
+    rules : Rules
+        Whether gammons and backgammons score, and the Jacoby rule.
+    money : bool
+        A money game (the Jacoby rule applies only there).
+    cube : int
+        The cube value (the Jacoby rule counts gammons only once the cube has been turned).
+
+    Returns
+    -------
+    ending : str
+        ``single``, ``gammon`` (the loser has borne off no checker) or ``backgammon`` (a
+        gammon with a loser's checker still on the bar or in the winner's home board).
+    multiple : int
+        1, 2 or 3: the points won are ``multiple * cube``.
+
+    Raises
+    ------
+    InvalidArgument
+        The game is not over.
+
+    Notes
+    -----
+    RULES.md, "End of game and scoring" and "Doubling cube, matches, house rules" (Jacoby).
+    """
+    if not position.is_over:
+        raise InvalidArgument(f"the game is not over in {position!r}")
+    winner = 0 if position.borne_off(0) == CHECKERS else 1
+    loser = position.board[1 - winner]
+    if loser[OFF] or not rules.gammons or (money and rules.jacoby and cube == 1):
+        return "single", 1
+    if rules.backgammons and (loser[BAR] or any(loser[19:BAR])):
+        return "backgammon", 3
+    return "gammon", 2

@@ -1,4 +1,4 @@
-"""Rule variants as data.
+"""Rule variants as data, and the board numbering every game module shares.
 
 The rules themselves are in ``RULES.md`` (summarised from the Russian and Ukrainian rule pages
 of the Russian Sport Nardy Federation's international rules and online sites' house rules).
@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from ..errors import NardyError
+from ..errors import InvalidArgument
+
+BAR = 25
+"""The bar's point number, from its owner's side (RULES.md, "Board and numbering")."""
+OFF = 0
+"""The point number of borne-off checkers."""
+CHECKERS = 15
+"""Checkers per player."""
 
 
 @dataclass(frozen=True)
@@ -79,10 +86,16 @@ class Rules:
         return rules
 
     def override(self, **changes) -> "Rules":
-        """A copy with the named fields changed; raises NardyError for unknown names."""
+        """A copy with the named fields changed.
+
+        Raises
+        ------
+        InvalidArgument
+            A name that is not a field of :class:`Rules`; the message names it.
+        """
         unknown = set(changes) - set(self.__dataclass_fields__)
         if unknown:
-            raise NardyError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+            raise InvalidArgument(f"unknown rule option(s): {', '.join(sorted(unknown))}")
         return replace(self, **changes)
 
 

@@ -5,6 +5,10 @@ is bottom right, their points are numbered 1..24 counter-clockwise from there, t
 from the top left round to the bottom right and bear off into the lower tray on the right.
 Player 0 has light checkers, player 1 dark ones, whoever is on roll. A stack of more than
 five checkers shows five with the count on the outermost.
+
+This module draws what it is given (anything with a position's ``board``, ``turn``, ``id()``,
+``pip_count`` and ``borne_off``) and imports nothing of :mod:`~nardy_analysis.game.position`,
+so that ``Position._repr_svg_`` can import it lazily.
 """
 
 from __future__ import annotations
@@ -13,8 +17,7 @@ from os import PathLike
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from .ids import position_id
-from .position import BAR, CHECKERS, OFF, Position, Roll
+from .rules import BAR, CHECKERS, OFF
 
 POINT = 40            # width of a point, in SVG user units
 RADIUS = 18           # checker radius
@@ -125,7 +128,7 @@ def board_svg(position: Position, side: int | None = None, names=None,
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
              f'height="{round(width * full_height / WIDTH)}" viewBox="0 0 {WIDTH} {full_height}" '
              f'font-family="sans-serif">',
-             f'<title>Position {escape(position_id(position))}, player {position.turn} '
+             f'<title>Position {escape(position.id())}, player {position.turn} '
              f'on roll</title>',
              f'<rect x="0" y="{TOP - 8}" width="{WIDTH}" height="{HEIGHT + 16}" '
              f'fill="{COLOURS["frame"]}"/>']

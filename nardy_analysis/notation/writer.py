@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import NardyError
-from ..game.position import OFF, Move, _point_str
+from ..game.position import OFF, Move, point_str
 from .records import GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
 from ..replay import ReplayedMatch, ReplayedTurn, realise
 from ..game.rules import Rules
@@ -203,7 +203,7 @@ def _turn_text(record: TurnRecord, turn: ReplayedTurn | None, rules: Rules | Non
 
 def _path(start: int, points_hits, bar_off: bool) -> str:
     """``start/p1*/p2``: points as numbers, or bar/off when ``bar_off``."""
-    name = _point_str if bar_off else str
+    name = point_str if bar_off else str
     return name(start) + "".join(f"/{name(p)}{'*' if hit else ''}" for p, hit in points_hits)
 
 

@@ -1,0 +1,56 @@
+"""The one error model: every error is a NardyError with the same JSON-ready fields; bad
+arguments are ValueErrors."""
+
+import pytest
+
+from nardy_analysis import (DecodeError, EngineError, IllegalPlayError, InvalidArgument,
+                            NardyError, NotationError, PositionIdError, Roll, RuleViolation)
+
+FIELDS = ["file", "game", "move", "line", "column", "text", "kind", "message", "position_id"]
+
+
+def test_a_syntax_error_as_a_dict():
+    error = NotationError("unexpected 'x'", line=3, column=5, source_line="  1) x: 8/5  ",
+                          file="a.mat", game=2)
+    assert error.to_dict() == {"file": "a.mat", "game": 2, "move": None, "line": 3,
+                               "column": 5, "text": "1) x: 8/5", "kind": "syntax",
+                               "message": "unexpected 'x'", "position_id": None}
+    assert list(error.to_dict()) == FIELDS
+
+
+def test_an_encoding_error_as_a_dict():
+    error = DecodeError("byte b'\\xff' at offset 7 cannot be decoded", 7, file="b.mat")
+    assert error.to_dict() == {"file": "b.mat", "game": None, "move": None, "line": 0,
+                               "column": 0, "text": "", "kind": "encoding",
+                               "message": "byte b'\\xff' at offset 7 cannot be decoded",
+                               "position_id": None}
+
+
+def test_a_rule_violation_as_a_dict():
+    error = RuleViolation("cube", "no doubling in the Crawford game", file="c.mat", game=3,
+                          move=2, line=9, column=7, text="Doubles => 2",
+                          position_id="4HPwATDgc/ABMA")
+    assert error.to_dict() == {"file": "c.mat", "game": 3, "move": 2, "line": 9, "column": 7,
+                               "text": "Doubles => 2", "kind": "cube",
+                               "message": "no doubling in the Crawford game",
+                               "position_id": "4HPwATDgc/ABMA"}
+
+
+def test_any_other_error_as_a_dict():
+    with pytest.raises(InvalidArgument) as info:
+        Roll(7, 1)
+    assert info.value.to_dict() == {"file": None, "game": None, "move": None, "line": 0,
+                                    "column": 0, "text": "", "kind": "error",
+                                    "message": "dice must be 1..6, got 7 and 1",
+                                    "position_id": None}
+
+
+@pytest.mark.parametrize("cls", [InvalidArgument, PositionIdError, IllegalPlayError,
+                                 NotationError, DecodeError])
+def test_bad_arguments_and_text_are_value_errors(cls):
+    assert issubclass(cls, ValueError) and issubclass(cls, NardyError)
+
+
+def test_the_others_are_nardy_errors_only():
+    assert not issubclass(RuleViolation, ValueError) and issubclass(RuleViolation, NardyError)
+    assert issubclass(EngineError, NardyError)
