@@ -1,11 +1,9 @@
 """Dice fairness audit: the statistics against scipy and book values, the rolls taken from
 replayed matches, calibration on simulated dice, plots, HTML and ``nardy audit``."""
 
-import csv
 import json
 from fractions import Fraction
 from itertools import product
-from pathlib import Path
 
 import matplotlib
 
@@ -25,11 +23,9 @@ from nardy_analysis.analysis.audit import (MEAN_PIPS, TESTS, VAR_PIPS, audit, au
                                   dice_tests, poisson_binomial_test, rolls_frame,
                                   simulate_rolls)
 from nardy_analysis.analysis.shots import shots  # noqa: E402
+from conftest import SAMPLES, brute_force_shots, read_tsv  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "sample_games"
 STUDIO = SAMPLES / "BackgammonStudio_5407469.mat"
-CORPUS = ROOT.parent / "shared" / "corpus" / "mat"
 
 
 def frame_of(dice, **columns) -> pd.DataFrame:
@@ -219,8 +215,7 @@ def test_calibration_false_alarms_about_5_percent_and_power_against_20_percent_d
 # -- rolls from replayed matches ---------------------------------------------------------------
 
 def test_every_written_roll_is_a_row():
-    with open(SAMPLES / "EXPECTED.tsv", encoding="utf-8") as handle:
-        expected = {r["file"]: r for r in csv.DictReader(handle, delimiter="\t")}
+    expected = {r["file"]: r for r in read_tsv(SAMPLES / "EXPECTED.tsv")}
     for name, facts in expected.items():
         matches = replay_file(SAMPLES / name)
         rolls = rolls_frame(matches, positions=False)
@@ -271,9 +266,8 @@ def test_positions_agree_with_the_plays(path):
     assert check_positions_agree_with_the_plays([path]) >= 4
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not here")
-def test_positions_agree_with_the_plays_in_the_corpus():
-    assert check_positions_agree_with_the_plays(sorted(CORPUS.glob("*.mat"))[:25]) > 500
+def test_positions_agree_with_the_plays_in_the_corpus(corpus_files):
+    assert check_positions_agree_with_the_plays(corpus_files[:25]) > 500
 
 
 def _bar_position(closed: int) -> Position:

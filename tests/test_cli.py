@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis.cli import main
-
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "sample_games"
 
 
 def run(*args):

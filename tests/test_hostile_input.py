@@ -8,7 +8,6 @@ the default run checks the same ratios on smaller inputs.
 from __future__ import annotations
 
 import codecs
-import csv
 import json
 import os
 import re
@@ -19,20 +18,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis import (DecodeError, NardyError, NotationError, parse_mat, read_mat,
                             replay_file, replay_match)
 from nardy_analysis.cli import main
 from nardy_analysis.notation.mat import ParsedFile, decode
 
-ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = Path(__file__).resolve().parent / "malformed"
-SAMPLES = ROOT / "sample_games"
 HUGE = os.environ.get("NARDY_HUGE_INPUT") == "1"
 
 
 def catalogue() -> list[dict]:
-    with open(CATALOGUE / "INDEX.tsv", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
+    return read_tsv(CATALOGUE / "INDEX.tsv")
 
 
 # --- the catalogue --------------------------------------------------------------------------

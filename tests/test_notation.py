@@ -4,6 +4,7 @@ import codecs
 
 import pytest
 
+from conftest import SAMPLES, read_tsv
 from nardy_analysis import DecodeError, NotationError, Roll, parse_mat
 from nardy_analysis.notation.mat import decode
 from nardy_analysis.notation.records import CubeRecord, ResultRecord, TurnRecord
@@ -222,16 +223,11 @@ def test_records_are_immutable():
 
 
 def test_every_sample_has_the_expected_counts():
-    import csv
-    from pathlib import Path
-
     from nardy_analysis import read_mat
-    samples = Path(__file__).resolve().parents[1] / "sample_games"
-    with open(samples / "EXPECTED.tsv", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    assert len(rows) == len(list(samples.glob("*.mat")))
+    rows = read_tsv(SAMPLES / "EXPECTED.tsv")
+    assert len(rows) == len(list(SAMPLES.glob("*.mat")))
     for row in rows:
-        matches = read_mat(samples / row["file"])
+        matches = read_mat(SAMPLES / row["file"])
         counts = (len(matches), sum(len(m.games) for m in matches),
                   sum(len(g.turns) for m in matches for g in m.games))
         assert counts == (int(row["matches"]), int(row["games"]), int(row["turns"])), row["file"]

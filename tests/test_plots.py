@@ -1,7 +1,5 @@
 """Charts: the data drawn on the returned Axes (not pixels), and `nardy plot`."""
 
-from pathlib import Path
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -12,13 +10,13 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
+from conftest import SAMPLES  # noqa: E402
 from nardy_analysis import NardyError  # noqa: E402
 from nardy_analysis.analysis.turns import turns_frame  # noqa: E402
 from nardy_analysis.plots.game import (blot_exposure, blot_locations, hit_calibration,  # noqa: E402
                                   pip_race, plot)
 
-ROOT = Path(__file__).resolve().parents[1]
-STUDIO = ROOT / "sample_games" / "BackgammonStudio_5407469.mat"
+STUDIO = SAMPLES / "BackgammonStudio_5407469.mat"
 
 
 @pytest.fixture(scope="module")

@@ -1,16 +1,11 @@
 """Replaying records against the rules: legal files, each kind of violation, the corpus."""
 
-import csv
-from pathlib import Path
-
 import pytest
 
+from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis import (LENIENT, TAVLA, Position, RuleViolation, parse_mat, position_id,
                             replay_file, replay_match)
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "sample_games"
-CORPUS = ROOT.parent / "shared" / "corpus" / "mat"
 HEADER = " {length} point match\n\n Game 1\n alice : 0                       bob : 0\n"
 
 
@@ -132,11 +127,6 @@ def test_crawford_game_forbids_doubling():
     assert "Crawford" in errors[0].message
 
 
-def read_tsv(path):
-    with open(path, encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
-
-
 @pytest.mark.parametrize("row", read_tsv(SAMPLES / "broken" / "EXPECTED.tsv"),
                          ids=lambda row: row["file"])
 def test_broken_samples_report_the_expected_place(row):
@@ -161,12 +151,11 @@ def test_every_legal_sample_replays_without_violations():
             assert not match.errors, (path.name, match.errors)
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
-def test_corpus_replays_and_flags_only_known_records():
+def test_corpus_replays_and_flags_only_known_records(corpus_files):
     known = {(r["file"], int(r["line"]), int(r["column"]), r["kind"])
              for r in read_tsv(ROOT / "tests" / "data" / "corpus_violations.tsv")}
     found, games, turns, files = set(), 0, 0, 0
-    for path in sorted(CORPUS.glob("*.mat")):
+    for path in corpus_files:
         files += 1
         for match in replay_file(path):
             games += len(match.games)

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import side
 from nardy_analysis import ALL_ROLLS, LENIENT, STANDARD, NardyError, Position, Roll
 from nardy_analysis.cli import main
 from nardy_analysis.game.ids import position_id
@@ -17,15 +18,6 @@ from nardy_analysis.analysis.shots import entering_rolls, shots, throws
 # standard table, e.g. Magriel, "Backgammon", ch. "Hitting"; also gnubg's manual).
 BOOK = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3,
         13: 0, 14: 0, 15: 1, 16: 1, 17: 0, 18: 1, 19: 0, 20: 1, 21: 0, 22: 0, 23: 0, 24: 1}
-
-
-def side(**points):
-    """26 counts from keyword points like p24=1, bar=1; the rest borne off."""
-    counts = [0] * 26
-    for name, n in points.items():
-        counts[25 if name == "bar" else int(name[1:])] = n
-    counts[0] = 15 - sum(counts)
-    return counts
 
 
 def lone_blot(distance: int, blockers=()) -> Position:
