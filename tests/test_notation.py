@@ -1,6 +1,7 @@
 """The .mat reader: quirks of real exporters, records, and syntax errors with line:column."""
 
 import codecs
+from dataclasses import FrozenInstanceError
 
 import pytest
 
@@ -214,12 +215,19 @@ def test_undecodable_bytes_give_their_offset():
     assert "offset 4" in str(info.value)
 
 
-def test_records_are_immutable():
-    turn = parse_mat(GALAXY)[0].games[0].actions[0]
+def test_records_are_immutable_values():
+    match = parse_mat(GALAXY)[0]
+    turn = match.games[0].actions[0]
     assert isinstance(turn, TurnRecord)
-    with pytest.raises(AttributeError):
+    with pytest.raises(FrozenInstanceError, match="^cannot assign to field 'player'$"):
         turn.player = 1
-    assert hash(turn) == hash(parse_mat(GALAXY)[0].games[0].actions[0])
+    with pytest.raises(AttributeError, match="'tuple' object has no attribute 'append'"):
+        match.games[0].actions.append(turn)  # the containers are tuples too
+    # Equal text gives equal records, usable as keys; a different play is a different record.
+    again = parse_mat(GALAXY)[0]
+    assert again is not match and {match: "galaxy"}[again] == "galaxy"
+    other = parse_mat(GALAXY.replace("42: 8/4 6/4", "42: 8/4 8/6", 1))[0]
+    assert other != match and other.games[0].actions[0] != turn
 
 
 def test_every_sample_has_the_expected_counts():
