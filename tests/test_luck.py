@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -240,7 +241,11 @@ def test_cli_csv_json_and_jobs(tmp_path):
     assert len(rows) == 302
     assert {"game", "move", "player", "dice", "luck"} <= set(rows.columns)
     assert list(rows["dice"][:4]) == ["41", "53", "53", "21"]  # file order
-    assert rows["dance"].sum() > 0
+    # A dance is written as a bare roll (``66:`` then blanks): one in each file, game 2.
+    bare = re.compile(r"(?:^| )[1-6][1-6]:(?: {2,}|$)", re.MULTILINE)
+    assert sum(len(bare.findall(Path(f).read_text())) for f in files) == 2
+    assert rows.loc[rows["dance"], ["game", "move", "dice"]].values.tolist() == \
+        [[2, 3, "66"], [2, 3, "66"]]
     single = runner.invoke(luck, files + ["--json", "--no-progress"])
     multi = runner.invoke(luck, files + ["--json", "--jobs", "2", "--no-progress"])
     assert single.exit_code == multi.exit_code == 0
@@ -268,8 +273,17 @@ def test_cli_without_engine_names_the_extra(monkeypatch):
 def test_cumulative_luck_chart():
     frame = frame_of(DATA / "BackgammonGalaxy_165695.mat")
     ax = plot_cumulative_luck(frame)
-    assert len(ax.get_lines()) >= 2 + 3  # two players, three game starts, the zero line
-    ends = sorted(line.get_ydata()[-1] for line in ax.get_lines()[:2])
+    lines = ax.get_lines()
+    assert len(lines) == 2 + 3 + 1  # two players, the starts of games 2 to 4, the zero line
+    # gnubg's rolls (its luck of every roll): 74 and 77 for the two sides, games of 8, 45,
+    # 45 and 53 rolls; a game starts half-way between its first roll and the last before.
+    theirs = reference(DATA / "BackgammonGalaxy_165695.mat")
+    assert [len(line.get_xdata()) for line in lines[:2]] == \
+        theirs.groupby("player").size().tolist() == [74, 77]
+    starts = theirs.groupby("game").size().cumsum().tolist()[:-1]
+    assert [line.get_xdata()[0] for line in lines[2:5]] == [n + 0.5 for n in starts]
+    assert list(lines[5].get_ydata()) == [0, 0]
+    ends = sorted(line.get_ydata()[-1] for line in lines[:2])
     assert ends == pytest.approx(sorted(frame.groupby("side")["luck"].sum()))
     ax = plot_cumulative_luck(frame, game=2, column="luck_mwc")
     assert ax.get_ylabel() == "cumulative luck (MWC)"
