@@ -24,16 +24,15 @@ with atheris.instrument_imports(include=["nardy_analysis", "lark"]):
     import nardy_analysis.notation.writer  # noqa: F401
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import ROOT, SAMPLES  # noqa: E402
 from test_fuzz import check  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
     options = [a for a in sys.argv[1:] if a.startswith("-")]
     folders = [Path(a) for a in sys.argv[1:] if not a.startswith("-")]
     with tempfile.TemporaryDirectory(prefix="nardy-fuzz-") as work:
-        for folder in [ROOT / "sample_games", ROOT / "tests" / "malformed", *folders]:
+        for folder in [SAMPLES, ROOT / "tests" / "malformed", *folders]:
             for index, path in enumerate(sorted(folder.rglob("*.mat"))):
                 shutil.copy(path, Path(work) / f"{folder.name}-{index}-{path.name}")
         atheris.Setup([sys.argv[0], *options, work], check)

@@ -6,7 +6,7 @@ import pytest
 
 from nardy_analysis import Position, Roll
 from nardy_analysis.game.svg import board_svg, save_board
-from test_shots import side  # 26 counts from p24=1, bar=1...; the rest off
+from conftest import side
 
 SVG = "{http://www.w3.org/2000/svg}"
 

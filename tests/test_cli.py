@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis.cli import main
-
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "sample_games"
 
 
 def run(*args):
@@ -30,15 +28,17 @@ def test_json_objects_and_exit_1_for_violations():
     result = run("replay", "--json", "--no-progress", str(SAMPLES / "broken"))
     assert result.exit_code == 1
     objects = [json.loads(line) for line in result.stdout.splitlines()]
-    assert len(objects) == len(list((SAMPLES / "broken").glob("*.mat")))
     for obj in objects:
         assert set(obj) >= {"file", "matches", "games", "turns", "errors"}
-        assert obj["errors"]
         for error in obj["errors"]:
             assert set(error) >= {"game", "move", "line", "column", "text", "kind",
                                   "message", "position_id"}
-    kinds = {e["kind"] for obj in objects for e in obj["errors"]}
-    assert {"syntax", "illegal_play", "forced_play", "result"} <= kinds
+    # Each file's one error where sample_games/broken/EXPECTED.tsv puts it, found by hand.
+    found = {Path(o["file"]).name: [(e["kind"], e["line"], e["column"]) for e in o["errors"]]
+             for o in objects}
+    assert found == {row["file"]: [(row["kind"], int(row["line"]), int(row["column"]))]
+                     for row in read_tsv(SAMPLES / "broken" / "EXPECTED.tsv")}
+    assert len(objects) == len(list((SAMPLES / "broken").glob("*.mat"))) == 4
 
 
 def test_folder_counts_turns_of_every_file(tmp_path):

@@ -14,26 +14,18 @@ from pathlib import Path
 
 import pytest
 
+from conftest import side
 from nardy_analysis import ALL_ROLLS, InvalidArgument, Position, Roll
 from nardy_analysis.analysis.engine import (MONEY, SAGE_EXTRA, BgSage, EngineError, GnubgNN,
                                    Probabilities, Utility, check_position, check_roll,
                                    default_evaluator, game_over_probabilities)
-from nardy_analysis.game.position import BAR, OFF
+from nardy_analysis.game.position import BAR
 
 DATA = Path(__file__).parent / "data" / "luck"
 needs_engine = pytest.mark.skipif(find_spec("gnubg_nn") is None,
                                   reason="gnubg-nn (the engine extra) is not installed")
 needs_sage = pytest.mark.skipif(find_spec("bgsage") is None,
                                 reason="bgsage (the sage extra) is not installed")
-
-
-def side(**points) -> list[int]:
-    """A 26-entry side from ``p<point>=count`` (p25 the bar, p0 off); the rest borne off."""
-    counts = [0] * 26
-    for name, count in points.items():
-        counts[int(name[1:])] = count
-    counts[OFF] += 15 - sum(counts)
-    return counts
 
 
 # One legal play: on the bar against five closed points, 61 can only enter on 24 then

@@ -1,6 +1,5 @@
 """Per-turn frames: known values of a hand-checked game, shots against brute force, `stats`."""
 
-import csv
 from pathlib import Path
 
 import pandas as pd
@@ -12,10 +11,8 @@ from nardy_analysis import (ALL_ROLLS, Position, load_file, load_files, parse_ma
                             replay_match)
 from nardy_analysis.analysis.turns import DTYPES, hit_rates, phase, turns_frame
 from nardy_analysis.cli.stats import stats
-from test_shots import side  # 26 counts from p24=1, bar=1...; the rest off
+from conftest import SAMPLES, brute_force_shots, read_tsv, side
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "sample_games"
 STUDIO = SAMPLES / "BackgammonStudio_5407469.mat"
 GOOD = sorted(SAMPLES.glob("*.mat"))
 UNTAGGED_TWO = (" 1 point match\n\n Game 1\n alice : 0                       bob : 0\n"
@@ -42,9 +39,7 @@ def test_columns_and_dtypes(studio):
 
 def test_one_row_per_turn_written(samples):
     # Turns counted from the files' bytes (sample_games/EXPECTED.tsv), dances and ??? included.
-    with open(SAMPLES / "EXPECTED.tsv", newline="") as table:
-        expected = {row["file"]: int(row["turns"]) for row in csv.DictReader(table,
-                                                                             delimiter="\t")}
+    expected = {row["file"]: int(row["turns"]) for row in read_tsv(SAMPLES / "EXPECTED.tsv")}
     counted = samples.groupby(samples["file"].map(lambda f: Path(f).name)).size().to_dict()
     assert counted == expected
 
@@ -104,13 +99,6 @@ def test_the_last_bear_off_and_the_unknown_resignation(studio):
     for column in ("pips_after", "blots", "opponent_shots", "hits", "position_id_after"):
         assert pd.isna(unknown[column])
     assert pd.isna(game2.iloc[-2]["opponent_hit"])
-
-
-def brute_force_shots(position: Position) -> int:
-    """Throws out of 36 with a legal play that hits (an oracle built on legal_plays only)."""
-    return sum(1 if roll.is_double else 2 for roll in ALL_ROLLS
-               if any(move.hit for play, _ in position.legal_plays(roll)
-                      for move in play.moves))
 
 
 def test_opponent_shots_against_brute_force(samples):

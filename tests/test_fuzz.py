@@ -11,22 +11,20 @@ default is a short, derandomized run).
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import CORPUS_FILES, ROOT, SAMPLES
 from nardy_analysis import DecodeError, NotationError, parse_mat, replay_match
 from nardy_analysis.notation.mat import decode
 from nardy_analysis.notation.writer import format_mat
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus" / "mat"
 EXAMPLES = int(os.environ.get("NARDY_FUZZ_EXAMPLES", "120"))
 SEEDS = [path.read_bytes() for path in
-         sorted((ROOT / "sample_games").rglob("*.mat"))
+         sorted(SAMPLES.rglob("*.mat"))
          + sorted((ROOT / "tests" / "malformed").glob("*.mat"))[::4]
-         + (sorted(CORPUS.glob("*.mat"))[::100] if CORPUS.is_dir() else [])]
+         + CORPUS_FILES[::100]]
 # Pieces of the notation, so that mutations make near-misses rather than only noise.
 PIECES = [b"\n", b"\r", b" ", b":", b"/", b"*", b"(2)", b")", b"Game ", b" 3 point match\n",
           b" Game 2\n", b"Doubles => 2", b"Takes", b"Drops", b"Beavers => 4", b"Wins ",

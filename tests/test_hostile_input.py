@@ -1,38 +1,31 @@
 """Broken and hostile input: the catalogue of malformed files, keeping every good game of a
-file with a broken one, encodings, unreadable paths, and time and memory that stay linear.
+file with a broken one, encodings, unreadable paths, and large input.
 
-The 50 MB test runs only with ``NARDY_HUGE_INPUT=1`` (about 90 s and 1.2 GB of memory);
-the default run checks the same ratios on smaller inputs.
+That time and memory stay linear in the size of the text is measured by
+``benchmarks/hostile_input.py`` (``--huge`` for a 50 MB file), not here.
 """
 
 from __future__ import annotations
 
 import codecs
-import csv
 import json
-import os
 import re
-import time
-import tracemalloc
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis import (DecodeError, NardyError, NotationError, parse_mat, read_mat,
                             replay_file, replay_match)
 from nardy_analysis.cli import main
 from nardy_analysis.notation.mat import ParsedFile, decode
 
-ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = Path(__file__).resolve().parent / "malformed"
-SAMPLES = ROOT / "sample_games"
-HUGE = os.environ.get("NARDY_HUGE_INPUT") == "1"
 
 
 def catalogue() -> list[dict]:
-    with open(CATALOGUE / "INDEX.tsv", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
+    return read_tsv(CATALOGUE / "INDEX.tsv")
 
 
 # --- the catalogue --------------------------------------------------------------------------
@@ -289,76 +282,16 @@ def test_hostile_text_reads_or_raises_a_notation_error(text):
     assert all(e.line >= 1 and e.column >= 1 for e in parsed.errors)
 
 
-# --- linear time and bounded memory -----------------------------------------------------------
+# --- large input (time and memory: benchmarks/hostile_input.py) -------------------------------
 
-def repeated_games(size: int) -> str:
-    """A money session of about ``size`` characters: one real game written again and again."""
+def test_a_broken_move_in_every_game_drops_each_game():
     source = (SAMPLES / "BackgammonStudio_6783333.mat").read_text("utf-8")
-    game = source[source.index(" Game 1"):]
-    return " 0 point match\n\n" + game * max(1, size // len(game))
-
-
-def long_line(size: int) -> str:
-    """A file whose one move line is about ``size`` characters long."""
-    return HEADER + "  1) 31: " + "8/5 " * (size // 4) + "\n"
-
-
-def seconds(text: str, errors: str) -> float:
-    """Best time of three reads."""
-    times = []
-    for _ in range(3):
-        start = time.perf_counter()
-        parse_mat(text, errors=errors)
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-def peak_memory(text: str, errors: str) -> int:
-    """Peak memory of a read, in bytes."""
-    tracemalloc.start()
-    try:
-        parse_mat(text, errors=errors)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
-def assert_linear(make, size: int, errors: str = "raise", bytes_per_char: int = 100):
-    """Reading 4 times the text takes less than 10 times as long (about 4 to 6 when linear,
-    as caches fill; 16 when quadratic), and memory grows no faster, staying under
-    ``bytes_per_char`` per character of text (the records are kept)."""
-    assert seconds(make(4 * size), errors) < 10 * seconds(make(size), errors)
-    small, large = make(size // 4), make(size)
-    memory_small, memory_large = peak_memory(small, errors), peak_memory(large, errors)
-    assert memory_large < 8 * memory_small, (memory_small, memory_large)
-    assert memory_large < bytes_per_char * len(large), memory_large / len(large)
-
-
-def test_reading_time_and_memory_are_linear_in_file_size():
-    assert_linear(repeated_games, 100_000)
-
-
-def test_a_broken_game_in_every_game_stays_linear():
-    def broken(size):
-        return repeated_games(size).replace("13/5*", "13/x5*")  # once in every game
-    parsed = parse_mat(broken(100_000), errors="collect")
+    game = source[source.index(" Game 1"):].replace("13/5*", "13/x5*")
+    assert game.count("13/x5*") == 1 and game.endswith("\n")
+    parsed = parse_mat(" 0 point match\n\n" + game * 45, errors="collect")
     assert len(parsed.errors) == 45 and not parsed.matches[0].games
-    assert_linear(broken, 100_000, errors="collect")
-
-
-def test_a_long_single_line_stays_linear():
-    assert_linear(long_line, 100_000)
-
-
-@pytest.mark.skipif(not HUGE, reason="set NARDY_HUGE_INPUT=1 to read a 50 MB file")
-def test_a_50_mb_file_and_a_1_mb_line(tmp_path):
-    path = tmp_path / "huge.mat"
-    path.write_text(repeated_games(50_000_000), "utf-8")
-    start = time.perf_counter()
-    (match,) = read_mat(path)
-    seconds = time.perf_counter() - start
-    assert len(match.games) > 20_000
-    quarter = time.perf_counter()
-    parse_mat(repeated_games(12_500_000))
-    assert seconds < 8 * (time.perf_counter() - quarter)
-    assert_linear(long_line, 1_000_000)
+    # Each error at the broken token of its copy: 2 header lines, then the copies.
+    before = game[:game.index("13/x5*")]
+    line, column = 3 + before.count("\n"), len(before) - before.rfind("\n")
+    assert [(e.line, e.column) for e in parsed.errors] == \
+        [(line + i * game.count("\n"), column) for i in range(45)]

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import gnubg_board
 from nardy_analysis.errors import InvalidArgument, PositionIdError
 from nardy_analysis.game.ids import GameState, MatchState, match_from_id, match_id
 from nardy_analysis.game.position import BAR, Position, play_steps
@@ -68,10 +69,6 @@ def match_states(draw, for_xgid=False):
                       cube_owner=draw(st.sampled_from([None, 0, 1])), player=player,
                       crawford=bool(length) and draw(st.booleans()), doubled=doubled, dice=dice,
                       match_length=length, score=score, **extra)
-
-
-def gnubg_board(position: Position) -> list[list[int]]:
-    return [list(position.opponent[1:BAR + 1]), list(position.on_roll[1:BAR + 1])]
 
 
 def id_from_bits(bits: str) -> str:

@@ -24,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from conftest import gnubg_board
 from nardy_analysis.game.position import ALL_ROLLS, BAR, OFF, LegalPlay, Play, Position, Roll
 from nardy_analysis.game.rules import LENIENT, STANDARD
 
@@ -36,11 +37,6 @@ ROLL_WEIGHTS = [1 if roll.is_double else 2 for roll in ALL_ROLLS]  # out of 36
 
 
 # --- conversion -------------------------------------------------------------------------------
-
-def gnubg_board(position: Position) -> list[list[int]]:
-    """``[opponent, player_on_roll]`` as gnubg wants it (bar at index 24, no borne-off entry)."""
-    return [list(position.opponent[1:BAR + 1]), list(position.on_roll[1:BAR + 1])]
-
 
 def board_after(result: Position, mover: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """A position reached by ``mover``'s play as gnubg's ``(opponent, mover)`` 25-tuples."""

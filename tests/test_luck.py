@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -249,7 +250,11 @@ def test_cli_csv_json_and_jobs(tmp_path):
     assert len(rows) == 302
     assert {"game", "move", "player", "dice", "luck"} <= set(rows.columns)
     assert list(rows["dice"][:4]) == ["41", "53", "53", "21"]  # file order
-    assert rows["dance"].sum() > 0
+    # A dance is written as a bare roll (``66:`` then blanks): one in each file, game 2.
+    bare = re.compile(r"(?:^| )[1-6][1-6]:(?: {2,}|$)", re.MULTILINE)
+    assert sum(len(bare.findall(Path(f).read_text())) for f in files) == 2
+    assert rows.loc[rows["dance"], ["game", "move", "dice"]].values.tolist() == \
+        [[2, 3, "66"], [2, 3, "66"]]
     single = runner.invoke(luck, files + ["--json", "--no-progress"])
     multi = runner.invoke(luck, files + ["--json", "--jobs", "2", "--no-progress"])
     assert single.exit_code == multi.exit_code == 0

@@ -1,9 +1,11 @@
 """The .mat reader: quirks of real exporters, records, and syntax errors with line:column."""
 
 import codecs
+from dataclasses import FrozenInstanceError
 
 import pytest
 
+from conftest import SAMPLES, read_tsv
 from nardy_analysis import DecodeError, NotationError, Roll, parse_mat
 from nardy_analysis.notation.mat import decode
 from nardy_analysis.notation.records import CubeRecord, ResultRecord, TurnRecord
@@ -213,25 +215,27 @@ def test_undecodable_bytes_give_their_offset():
     assert "offset 4" in str(info.value)
 
 
-def test_records_are_immutable():
-    turn = parse_mat(GALAXY)[0].games[0].actions[0]
+def test_records_are_immutable_values():
+    match = parse_mat(GALAXY)[0]
+    turn = match.games[0].actions[0]
     assert isinstance(turn, TurnRecord)
-    with pytest.raises(AttributeError):
+    with pytest.raises(FrozenInstanceError, match="^cannot assign to field 'player'$"):
         turn.player = 1
-    assert hash(turn) == hash(parse_mat(GALAXY)[0].games[0].actions[0])
+    with pytest.raises(AttributeError, match="'tuple' object has no attribute 'append'"):
+        match.games[0].actions.append(turn)  # the containers are tuples too
+    # Equal text gives equal records, usable as keys; a different play is a different record.
+    again = parse_mat(GALAXY)[0]
+    assert again is not match and {match: "galaxy"}[again] == "galaxy"
+    other = parse_mat(GALAXY.replace("42: 8/4 6/4", "42: 8/4 8/6", 1))[0]
+    assert other != match and other.games[0].actions[0] != turn
 
 
 def test_every_sample_has_the_expected_counts():
-    import csv
-    from pathlib import Path
-
     from nardy_analysis import read_mat
-    samples = Path(__file__).resolve().parents[1] / "sample_games"
-    with open(samples / "EXPECTED.tsv", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    assert len(rows) == len(list(samples.glob("*.mat")))
+    rows = read_tsv(SAMPLES / "EXPECTED.tsv")
+    assert len(rows) == len(list(SAMPLES.glob("*.mat")))
     for row in rows:
-        matches = read_mat(samples / row["file"])
+        matches = read_mat(SAMPLES / row["file"])
         counts = (len(matches), sum(len(m.games) for m in matches),
                   sum(len(g.turns) for m in matches for g in m.games))
         assert counts == (int(row["matches"]), int(row["games"]), int(row["turns"])), row["file"]

@@ -1,7 +1,5 @@
 """Charts: the data drawn on the returned Axes (not pixels), and `nardy plot`."""
 
-from pathlib import Path
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -12,6 +10,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
+from conftest import SAMPLES  # noqa: E402
 from nardy_analysis import NardyError, load_file  # noqa: E402
 from nardy_analysis.analysis.turns import turns_frame  # noqa: E402
 from nardy_analysis.analysis.audit import DiceAudit, dice_tests, simulate_rolls  # noqa: E402
@@ -21,8 +20,7 @@ from nardy_analysis.plots import (plot_blot_exposure, plot_blot_points,  # noqa:
                                   plot_roll_classes)
 from nardy_analysis.cli.plot import plot  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-STUDIO = ROOT / "sample_games" / "BackgammonStudio_5407469.mat"
+STUDIO = SAMPLES / "BackgammonStudio_5407469.mat"
 
 
 @pytest.fixture(scope="module")

@@ -506,11 +506,18 @@ def test_every_legal_play_is_consistent(position, roll, rules):
 
 @settings(max_examples=100, deadline=None)
 @given(reachable(), st.sampled_from(ALL_ROLLS))
-def test_legal_plays_do_not_change_the_position(position, roll):
-    board = position.board
-    position.legal_plays(roll)
-    position.legal_plays(roll, LENIENT)
-    assert position.board == board and hash(position) == hash(Position(board, position.turn))
+def test_legal_plays_depend_only_on_the_position(position, roll):
+    """The search plays and undoes steps on working copies: afterwards the position keeps its
+    checkers, every result is a valid position (15 checkers each, no shared point), and the
+    plays are those of a fresh copy of the position, whatever was searched before."""
+    before = [list(side) for side in position.board]
+    first = position.legal_plays(roll)
+    for other in ALL_ROLLS:
+        position.legal_plays(other, LENIENT)
+    assert [list(side) for side in position.board] == before
+    assert all(Position(after.board, after.turn) == after for _, after in first)
+    fresh = Position(position.board, position.turn)
+    assert position.legal_plays(roll) == fresh.legal_plays(roll) == first
 
 
 @settings(max_examples=100, deadline=None)

@@ -1,16 +1,11 @@
 """Replaying records against the rules: legal files, each kind of violation, the corpus."""
 
-import csv
-from pathlib import Path
-
 import pytest
 
+from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis import (LENIENT, STANDARD, TAVLA, Position, RuleViolation, parse_mat,
                             replay_file, replay_match)
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "sample_games"
-CORPUS = ROOT.parent / "shared" / "corpus" / "mat"
 HEADER = " {length} point match\n\n Game 1\n alice : 0                       bob : 0\n"
 
 
@@ -37,29 +32,42 @@ def test_a_legal_game_replays_to_its_positions():
     assert str(game.turns[2].play) == "24/18 18/13"
 
 
-@pytest.mark.parametrize("body, kind, line, column, words", [
+# Position IDs before the violating action, from gnubg_nn.position_id of the boards written
+# out by hand: the start; alice played 31: 8/5 6/5; both played their first roll (alice on
+# roll); alice played 8/5 6/5 twice and bob 8/4 6/4 (bob on roll). The first two are also the
+# ones gnubg prints (see above).
+START, AFTER_31, AFTER_BOTH, AFTER_ALICE_TWICE = \
+    "4HPwATDgc/ABMA", "sGfwATDgc/ABMA", "mGfwATCwZ/ABMA", "8E7wATCYZ/ABMA"
+
+
+@pytest.mark.parametrize("body, kind, line, column, words, before", [
     ("  1) 64: 24/20 24/18             42: 8/4 6/4\n"
-     "  2) 31: 8/5 6/5                 63: 24/18 13/10\n", None, None, None, None),
-    ("  1) 31: 8/5 6/5                 64: 24/20 24/18\n", "illegal_play", 5, 38, "closed"),
-    ("  1) 31: 8/5 6/5                 52: 13/8\n", "forced_play", 5, 38, "2 can be played"),
+     "  2) 31: 8/5 6/5                 63: 24/18 13/10\n", None, None, None, None, None),
+    ("  1) 31: 8/5 6/5                 64: 24/20 24/18\n", "illegal_play", 5, 38, "closed",
+     AFTER_31),
+    ("  1) 31: 8/5 6/5                 52: 13/8\n", "forced_play", 5, 38, "2 can be played",
+     AFTER_31),
     ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2) 31: 8/5 6/5\n  3) 52: 13/8 13/11\n",
-     "turn_order", 7, 6, "out of turn"),
-    ("  1) 31: 7/4 6/5                 42: 8/4 6/4\n", "illegal_play", 5, 10, "no checker"),
-    ("  1) 31: 8/5 6/off               42: 8/4 6/4\n", "illegal_play", 5, 14, "bear off"),
-    ("  1) 31: 8/5 5/9\n", "illegal_play", 5, 14, "wrong way"),
-    ("  1) 31: 8/4 6/5\n", "illegal_play", 5, 6, "take 5 pips but 31 gives 4"),
-    ("  1) 33: 8/5(2) 6/3(2)\n", "opening_roll", 5, 6, "double"),
-    ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2)  Takes\n", "cube", 6, 7, "no double"),
+     "turn_order", 7, 6, "out of turn", AFTER_ALICE_TWICE),
+    ("  1) 31: 7/4 6/5                 42: 8/4 6/4\n", "illegal_play", 5, 10, "no checker",
+     START),
+    ("  1) 31: 8/5 6/off               42: 8/4 6/4\n", "illegal_play", 5, 14, "bear off",
+     START),
+    ("  1) 31: 8/5 5/9\n", "illegal_play", 5, 14, "wrong way", START),
+    ("  1) 31: 8/4 6/5\n", "illegal_play", 5, 6, "take 5 pips but 31 gives 4", START),
+    ("  1) 33: 8/5(2) 6/3(2)\n", "opening_roll", 5, 6, "double", START),
+    ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2)  Takes\n", "cube", 6, 7, "no double",
+     AFTER_BOTH),
     ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2)                              "
-     "Doubles => 2\n", "cube", 6, 35, "not their turn"),
+     "Doubles => 2\n", "cube", 6, 35, "not their turn", AFTER_BOTH),
     ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2)  Doubles => 4\n", "cube", 6, 7,
-     "goes to 2"),
+     "goes to 2", AFTER_BOTH),
     ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2)  Doubles => 2                Drops\n"
-     "      Wins 2 point\n", "result", 7, 7, "not a possible result"),
+     "      Wins 2 point\n", "result", 7, 7, "not a possible result", AFTER_BOTH),
     ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2) 43: ???\n  3) 61: 13/7 8/7\n",
-     "unknown_play", 6, 6, "cannot be checked"),
+     "unknown_play", 6, 6, "cannot be checked", AFTER_BOTH),
 ])
-def test_each_violation_names_rule_line_and_column(body, kind, line, column, words):
+def test_each_violation_names_rule_line_and_column(body, kind, line, column, words, before):
     replayed = replay_text(body)
     if kind is None:
         assert not replayed.errors
@@ -68,7 +76,7 @@ def test_each_violation_names_rule_line_and_column(body, kind, line, column, wor
     assert (error.kind, error.line, error.column) == (kind, line, column)
     assert words in error.message
     assert error.file == "t.mat" and error.game == 1
-    assert error.position_id and Position is not None
+    assert error.position_id == before
     assert error.text in (HEADER + body).splitlines()[line - 1]
 
 
@@ -132,11 +140,6 @@ def test_crawford_game_forbids_doubling():
     assert "Crawford" in errors[0].message
 
 
-def read_tsv(path):
-    with open(path, encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
-
-
 @pytest.mark.parametrize("row", read_tsv(SAMPLES / "broken" / "EXPECTED.tsv"),
                          ids=lambda row: row["file"])
 def test_broken_samples_report_the_expected_place(row):
@@ -161,12 +164,11 @@ def test_every_legal_sample_replays_without_violations():
             assert not match.errors, (path.name, match.errors)
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
-def test_corpus_replays_and_flags_only_known_records():
+def test_corpus_replays_and_flags_only_known_records(corpus_files):
     known = {(r["file"], int(r["line"]), int(r["column"]), r["kind"])
              for r in read_tsv(ROOT / "tests" / "data" / "corpus_violations.tsv")}
     found, games, turns, files = set(), 0, 0, 0
-    for path in sorted(CORPUS.glob("*.mat")):
+    for path in corpus_files:
         files += 1
         for match in replay_file(path):
             games += len(match.games)

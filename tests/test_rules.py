@@ -1,5 +1,7 @@
 """Rule variants as data and the header tags that set them."""
 
+from dataclasses import FrozenInstanceError
+
 import pytest
 
 from nardy_analysis import LENIENT, STANDARD, TAVLA, InvalidArgument, Rules
@@ -31,6 +33,16 @@ def test_override_and_unknown_options():
 
 
 def test_variants_are_values():
-    assert TAVLA == Rules(name="tavla", opening_doubles=True, backgammons=False)
-    assert hash(LENIENT) == hash(Rules(name="lenient", forced_play=False,
-                                       bear_off_any_with_larger=True))
+    # Rules reached by different routes are equal, hash alike and find each other as keys.
+    tavla = STANDARD.with_tags({"Variation": "Tavla"})
+    assert tavla == TAVLA and {TAVLA: "tavla"}[tavla] == "tavla"
+    assert STANDARD.override(crawford=False).override(crawford=True) == STANDARD
+    assert len({STANDARD, TAVLA, LENIENT, STANDARD.with_tags({"Variation": "Backgammon"}),
+                LENIENT.override(jacoby=False)}) == 3
+    # One field apart is a different value; a variant keeps the cube limit already set.
+    assert STANDARD.override(beavers=False) != STANDARD
+    assert STANDARD.with_tags({"CubeLimit": "8"}).with_tags({"Variation": "Tavla"}) == \
+        Rules(name="tavla", opening_doubles=True, backgammons=False, cube_limit=8)
+    assert eval(repr(LENIENT), {"Rules": Rules}) == LENIENT
+    with pytest.raises(FrozenInstanceError, match="^cannot assign to field 'crawford'$"):
+        STANDARD.crawford = False

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import side
 from nardy_analysis import ALL_ROLLS, LENIENT, STANDARD, InvalidArgument, Position, Roll
 from nardy_analysis.cli import main
 from nardy_analysis.analysis.shots import entering_rolls, shots, throws
@@ -16,15 +17,6 @@ from nardy_analysis.analysis.shots import entering_rolls, shots, throws
 # standard table, e.g. Magriel, "Backgammon", ch. "Hitting"; also gnubg's manual).
 BOOK = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3,
         13: 0, 14: 0, 15: 1, 16: 1, 17: 0, 18: 1, 19: 0, 20: 1, 21: 0, 22: 0, 23: 0, 24: 1}
-
-
-def side(**points):
-    """26 counts from keyword points like p24=1, bar=1; the rest borne off."""
-    counts = [0] * 26
-    for name, n in points.items():
-        counts[25 if name == "bar" else int(name[1:])] = n
-    counts[0] = 15 - sum(counts)
-    return counts
 
 
 def lone_blot(distance: int, blockers=()) -> Position:
@@ -149,15 +141,18 @@ def test_blocked_boards_agree_with_brute_force(data):
 
 
 def test_double_hits():
-    # Two blots 1 and 2 pips from two hitters: 2-1 hits both.
+    # Hitters on my 24 and 23, blots on my 22 and 21, nothing else on the board. The 22 is hit
+    # by a 2 from 24 or a 1 from 23, the 21 by a 3 from 24, a 2 from 23 or a 1 from 22. Both
+    # are hit by 1-1 (23/22*/21*), 2-1 (24/22*/21*), 2-2 (24/22* 23/21*) and 3-1 (24/21*
+    # 23/22*); 3-2 puts both dice on one blot and 3-3, 4-1, 4-2 reach one at most.
     me = side(p24=1, p23=1)
     opp = [0] * 26
     opp[25 - 22] = 1
     opp[25 - 21] = 1
     opp[0] = 13
     result = shots(Position.from_mover(me, opp))
-    assert Roll(2, 1) in result.double_hits
-    assert result.double_hit_count >= 2
+    assert sorted(str(r) for r in result.double_hits) == ["11", "21", "22", "31"]
+    assert result.double_hit_count == 1 + 2 + 1 + 2
 
 
 def test_cli_shots_json_and_bad_ids():

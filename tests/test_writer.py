@@ -4,7 +4,6 @@ files, the IDs of every position reached, and ``nardy convert``."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,11 +18,9 @@ from nardy_analysis.notation.records import (CubeRecord, GameRecord, MatchRecord
                                     TurnRecord, WrittenMove)
 from nardy_analysis.cli.convert import convert
 from nardy_analysis.notation.writer import format_mat, write_mat
+from conftest import CORPUS_FILES, SAMPLES
 from test_notation import GALAXY
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "sample_games"
-CORPUS = ROOT.parent / "shared" / "corpus" / "mat"
 NAMES = st.text(st.sampled_from("abcxyzAZ09_.-ÄжΩ "), min_size=1, max_size=12).map(str.strip) \
     .filter(bool)
 TAG_KEYS = st.sampled_from(["Site", "Event", "EventDate", "Round", "Annotator"])
@@ -277,8 +274,7 @@ def test_ids_of_every_position_reached_round_trip(generated):
 
 def files_to_check():
     files = sorted(SAMPLES.glob("*.mat")) + sorted((SAMPLES / "broken").glob("*.mat"))
-    if CORPUS.is_dir():
-        files += sorted(CORPUS.glob("*.mat"))[::40]  # a spread of the corpus, every 40th file
+    files += CORPUS_FILES[::40]  # a spread of the corpus (when present), every 40th file
     return files
 
 

@@ -1,0 +1,58 @@
+"""Shared test helpers: where the samples and the corpus are, and builders several test files use.
+
+Test modules import the names (``from conftest import SAMPLES``; pytest puts ``tests/`` on
+``sys.path``) or take the fixtures. The shared corpus is ``../shared/corpus/mat`` beside the
+repository, or the folder named by the environment variable ``NARDY_CORPUS``.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+import pytest
+
+from nardy_analysis import ALL_ROLLS, Position
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_games"
+CORPUS = Path(os.environ.get("NARDY_CORPUS") or ROOT.parent / "shared" / "corpus" / "mat")
+CORPUS_FILES = sorted(CORPUS.glob("*.mat"))
+"""The corpus files in name order (empty when the corpus is absent)."""
+
+
+@pytest.fixture(scope="session")
+def corpus_files() -> list[Path]:
+    """The corpus files in name order; skips the test when the corpus is absent."""
+    if not CORPUS_FILES:
+        pytest.skip(f"the shared corpus is not at {CORPUS} (set NARDY_CORPUS)")
+    return CORPUS_FILES
+
+
+def read_tsv(path: Path) -> list[dict]:
+    """The rows of a tab-separated file with a header line, as dicts of strings."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def side(**points: int) -> list[int]:
+    """26 counts from keyword points like ``p24=1`` (``bar=1`` or ``p25``: the bar); the rest
+    of the 15 checkers borne off (index 0)."""
+    counts = [0] * 26
+    for name, n in points.items():
+        counts[25 if name == "bar" else int(name[1:])] = n
+    counts[0] += 15 - sum(counts)
+    return counts
+
+
+def gnubg_board(position: Position) -> list[list[int]]:
+    """``[opponent, player_on_roll]`` as gnubg wants it (bar at index 24, no borne-off entry)."""
+    return [list(position.opponent[1:26]), list(position.on_roll[1:26])]
+
+
+def brute_force_shots(position: Position) -> int:
+    """Throws out of 36 with a legal play that hits (an oracle built on legal_plays only)."""
+    return sum(1 if roll.is_double else 2 for roll in ALL_ROLLS
+               if any(move.hit for play, _ in position.legal_plays(roll)
+                      for move in play.moves))
