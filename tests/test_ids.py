@@ -12,7 +12,10 @@ player's side: points 1..24 at index 0..23, the bar at index 24, borne-off check
 from __future__ import annotations
 
 import base64
+import csv
 import random
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -64,7 +67,7 @@ def match_states(draw, for_xgid=False):
                      beavers_allowed=not length and draw(st.booleans()))
     else:
         extra = dict(turn=draw(st.integers(0, 1)), game_state=draw(st.sampled_from(GameState)),
-                     resigned=draw(st.integers(0, 3)))
+                     resigned=draw(st.integers(0, 3)), jacoby=draw(st.booleans()))
     return MatchState(cube=2 ** draw(st.integers(0, 15)),
                       cube_owner=draw(st.sampled_from([None, 0, 1])), player=player,
                       crawford=bool(length) and draw(st.booleans()), doubled=doubled, dice=dice,
@@ -107,11 +110,73 @@ def test_after_opening_31_is_gnubgs_id():
 
 
 def test_match_id_manual_example():
-    """Manual: score 2-4 in a 9-point match, player 0 holds a 2-cube, player 1 has rolled 52."""
+    """Manual: score 2-4 in a 9-point match, player 0 holds a 2-cube, player 1 has rolled 52.
+
+    The manual's ID predates gnubg 1.08's Jacoby bit (bit 67, stored inverted): it reads as the
+    flag on. gnubg 1.1.0a16 prints the same state with the flag off, as it has in every match it
+    imports, with that bit set: ``QYkqASAAIAAE``.
+    """
     state = MatchState(cube=2, cube_owner=0, player=1, turn=1, game_state=GameState.PLAYING,
                        dice=(5, 2), match_length=9, score=(2, 4))
-    assert match_id(state) == "QYkqASAAIAAA"
-    assert match_from_id("QYkqASAAIAAA") == state
+    assert match_id(state) == "QYkqASAAIAAE"
+    assert match_from_id("QYkqASAAIAAE") == state
+    assert match_from_id("QYkqASAAIAAA") == replace(state, jacoby=True)
+    assert match_id(replace(state, jacoby=True)) == "QYkqASAAIAAA"
+
+
+def _gnubg_state(row: dict) -> MatchState:
+    """The MatchState of a row of tests/data/gnubg_ids.tsv, from the state gnubg reported."""
+    dice = tuple(map(int, row["dice"].split()))
+    length = int(row["matchto"])
+    return MatchState(cube=int(row["cube"]),
+                      cube_owner=None if row["cubeowner"] == "-1" else int(row["cubeowner"]),
+                      player=int(row["move"]), crawford=row["crawford"] == "1",
+                      game_state=int(row["gamestate"]), turn=int(row["turn"]),
+                      doubled=row["doubled"] == "1", resigned=int(row["resigned"]),
+                      dice=dice if dice != (0, 0) else None, match_length=length,
+                      score=tuple(map(int, row["score"].split())),
+                      jacoby=not length and row["jacoby"] == "1")
+
+
+GNUBG_IDS = list(csv.DictReader((Path(__file__).parent / "data" / "gnubg_ids.tsv").open(),
+                                delimiter="\t"))
+
+
+def test_match_ids_as_gnubg_prints_them():
+    """1,721 positions of 7 matches (money and match play, Crawford and post-Crawford games,
+    doubles offered, cubes to 4 on either side, a resignation): each Match ID gnubg 1.1.0a16
+    printed reads as the state gnubg reported, and that state is written byte for byte as
+    gnubg wrote it (tests/data/gnubg_ids.tsv, made by tools/gnubg_ids.py)."""
+    assert len(GNUBG_IDS) >= 1700
+    assert {row["matchto"] for row in GNUBG_IDS} >= {"0", "5"}
+    for row in GNUBG_IDS:
+        state, decoded = _gnubg_state(row), match_from_id(row["match_id"])
+        if not state.match_length:  # gnubg's cubeinfo() gives no session score in money play
+            state = replace(state, score=decoded.score)
+        assert decoded == state, row
+        assert match_id(state) == row["match_id"], row
+        position = Position.from_id(row["position_id"], turn=state.player)
+        assert position.id() == row["position_id"]
+
+
+@pytest.mark.parametrize("text, jacoby", [
+    # gnubg 1.1.0a16: set rng mersenne, set seed 1, set jacoby off|on, new session, matchid
+    ("cAkOAAAAAAAE", False), ("cAkOAAAAAAAA", True)])
+def test_money_session_jacoby_bit(text, jacoby):
+    state = match_from_id(text)
+    assert (state.match_length, state.jacoby, state.player, state.dice) == (0, jacoby, 1, (4, 3))
+    assert match_id(state) == text
+
+
+@pytest.mark.parametrize("xgid, gnubg_match_id", [
+    # gnubg 1.1.0a16: set xgid XGID, then matchid
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10", "cImqAAAAAAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:4:3:1:5:10", "8ImqADAAIAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:3:0:7:10", "UQngADAAEAAE"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:1:0:10", "cIkKAAAAAAAA"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "cIkKAAAAAAAE")])
+def test_xgid_to_match_id_as_gnubg(xgid, gnubg_match_id):
+    assert match_id(Position.from_xgid(xgid)[1]) == gnubg_match_id
 
 
 def test_start_xgid():
@@ -263,7 +328,7 @@ def _set_bits(text: str, start: int, width: int, value: int) -> str:
     (15, 3, 7, "dice"),               # a die of 7
     (15, 3, 0, "one die"),            # 0 and 2: only one die
     (36, 15, 10, "scores"),           # 10 points in a 9-point match
-    (66, 6, 1, "after the 66 bits"),  # bits after the key
+    (67, 5, 1, "after the 67 bits"),  # bits after the key
 ])
 def test_match_id_bad_fields(start, width, value, words):
     assert words in raises_quoting(match_from_id, _set_bits("QYkqASAAIAAA", start, width, value))
@@ -321,7 +386,7 @@ def test_xgid_refuses_what_it_cannot_record():
     dict(cube=3), dict(cube=2 ** 16), dict(cube_owner=2), dict(player=2), dict(turn=-1),
     dict(game_state=5), dict(resigned=4), dict(dice=(0, 3)), dict(dice=(7, 1)),
     dict(match_length=-1), dict(match_length=5, score=(6, 0)), dict(crawford=True),
-    dict(match_length=5, jacoby=True), dict(doubled=True, dice=(3, 1)), dict(beavers=1),
+    dict(match_length=5, beavers_allowed=True), dict(doubled=True, dice=(3, 1)), dict(beavers=1),
     dict(max_cube=12),
 ])
 def test_match_state_validation(fields):

@@ -45,9 +45,10 @@ Board = tuple[tuple[int, ...], tuple[int, ...]]
 
 _BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _POSITION_BITS = 80
-_MATCH_BITS = 66
-# Match key fields in order, with their widths in bits (gnubg manual, bits 1..66).
-_MATCH_WIDTHS = (4, 2, 1, 1, 3, 1, 1, 2, 3, 3, 15, 15, 15)
+_MATCH_BITS = 67
+# Match key fields in order, with their widths in bits: the 66 of the gnubg manual, then the
+# Jacoby flag, stored inverted, that gnubg 1.08 and later add as bit 67.
+_MATCH_WIDTHS = (4, 2, 1, 1, 3, 1, 1, 2, 3, 3, 15, 15, 15, 1)
 _MAX_FIELD = 2 ** 15 - 1  # the largest match length or score a 15-bit field holds
 _MAX_CUBE = 2 ** 15       # the largest cube a 4-bit logarithm holds
 
@@ -209,8 +210,12 @@ class MatchState:
         Points to win the match, 0..32767; 0 is a money game.
     score : pair of int
         Points of player 0 and player 1, each 0..32767 and at most ``match_length`` in a match.
-    jacoby, beavers_allowed : bool
-        Money-game rules (XGID only; a Match ID does not record them).
+    jacoby : bool
+        The Jacoby rule (gammons count single until the cube is turned). It applies to money
+        games only, but gnubg keeps the flag in match play too: its Match ID records it, and
+        a match that gnubg imports or starts has it off.
+    beavers_allowed : bool
+        Money games: beavers are allowed (XGID only; a Match ID does not record it).
     beavers : int
         XGID only: 1 when the doubled player has beavered (``B``), 2 when the doubler has then
         raccooned (``R``); needs ``doubled`` and a money game.
@@ -278,9 +283,8 @@ class MatchState:
             set_(self, name, bool(getattr(self, name)))
         if self.crawford and not self.match_length:
             raise InvalidArgument("a money game (match length 0) has no Crawford game")
-        if (self.jacoby or self.beavers_allowed) and self.match_length:
-            raise InvalidArgument("the Jacoby and beaver rules are for money games "
-                                  "(match length 0)")
+        if self.beavers_allowed and self.match_length:
+            raise InvalidArgument("the beaver rule is for money games (match length 0)")
         if self.doubled and self.dice is not None:
             raise InvalidArgument(f"a double is offered before the roll, but the dice are "
                                   f"{self.dice}")
@@ -298,27 +302,30 @@ def match_id(state: MatchState) -> str:
     Parameters
     ----------
     state : MatchState
-        Its ``jacoby``, ``beavers_allowed``, ``beavers`` and ``max_cube`` are not part of a
-        Match ID and are not written.
+        Its ``beavers_allowed``, ``beavers`` and ``max_cube`` are not part of a Match ID and
+        are not written.
 
     Returns
     -------
     str
-        12 base64 characters: the 66-bit match key (in 9 bytes, bit ``i`` in bit ``i % 8`` of
+        12 base64 characters: the 67-bit match key (in 9 bytes, bit ``i`` in bit ``i % 8`` of
         byte ``i // 8``): log2 of the cube (4 bits), cube owner (2; 3 = centred), player on
         roll (1), Crawford (1), game state (3), turn (1), double offered (1), resignation (2),
         dice (3 + 3; 0 = not rolled), match length (15), score of player 0 (15) and of player 1
-        (15). For example ``QYkqASAAIAAA``: 2-4 in a 9-point match, player 0 owns a 2-cube and
-        player 1 has rolled 52.
+        (15), and "no Jacoby" (1), as gnubg 1.08 and later print it. For example
+        ``QYkqASAAIAAE``: 2-4 in a 9-point match, player 0 owns a 2-cube and player 1 has
+        rolled 52 (the manual's ``QYkqASAAIAAA`` predates the Jacoby bit: the same state with
+        the Jacoby flag on).
 
     Notes
     -----
-    Format: GNU Backgammon manual, "A technical description of the Match ID".
+    Format: GNU Backgammon manual, "A technical description of the Match ID"; the Jacoby bit
+    as gnubg 1.1.0a16 prints it for 1,721 positions of 7 matches (tests/data/gnubg_ids.tsv).
     """
     die1, die2 = state.dice or (0, 0)
     values = (state.cube.bit_length() - 1, 3 if state.cube_owner is None else state.cube_owner,
               state.player, state.crawford, state.game_state, state.turn, state.doubled,
-              state.resigned, die1, die2, state.match_length, *state.score)
+              state.resigned, die1, die2, state.match_length, *state.score, not state.jacoby)
     key = bit = 0
     for value, width in zip(values, _MATCH_WIDTHS):
         key |= int(value) << bit
@@ -337,12 +344,13 @@ def match_from_id(text: str) -> MatchState:
     Returns
     -------
     MatchState
-        With the XGID-only fields at their defaults.
+        With the XGID-only fields at their defaults. A Match ID written before gnubg 1.08 has no
+        Jacoby bit: it reads as the Jacoby flag on.
 
     Raises
     ------
     PositionIdError
-        Wrong length or a character outside the base64 alphabet; 1 bits after the 66 bits of
+        Wrong length or a character outside the base64 alphabet; 1 bits after the 67 bits of
         the key; a cube-owner field of 2; a game state above 4; a die above 6 or only one die
         rolled; a score above the match length; a Crawford game in a money game. The message
         quotes ``text``.
@@ -360,7 +368,7 @@ def match_from_id(text: str) -> MatchState:
         values.append(key & ((1 << width) - 1))
         key >>= width
     (log_cube, owner, player, crawford, state, turn, doubled, resigned, die1, die2,
-     length, score0, score1) = values
+     length, score0, score1, no_jacoby) = values
     if owner == 2:
         raise _bad("Match ID", text, "cube owner field is 2 (0, 1 or 3 = centred)")
     if (die1 == 0) != (die2 == 0):
@@ -370,7 +378,7 @@ def match_from_id(text: str) -> MatchState:
                           player=player, crawford=bool(crawford), game_state=state, turn=turn,
                           doubled=bool(doubled), resigned=resigned,
                           dice=(die1, die2) if die1 else None, match_length=length,
-                          score=(score0, score1))
+                          score=(score0, score1), jacoby=not no_jacoby)
     except InvalidArgument as error:
         raise _bad("Match ID", text, str(error)) from None
 
