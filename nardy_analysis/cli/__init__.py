@@ -33,7 +33,7 @@ def _replay_one(path: Path, variant, strict: bool) -> dict:
     summary = {"file": str(path), "matches": 0, "games": 0, "turns": 0, "errors": []}
     errors = summary["errors"]
     try:
-        parsed = read_mat(path, errors="collect")
+        parsed = read_mat(path)
     except OSError as error:
         errors.append(_error("io", f"cannot read the file: {error.strerror or error}"))
         return summary

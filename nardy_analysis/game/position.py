@@ -84,7 +84,7 @@ ALL_ROLLS: tuple[Roll, ...] = tuple(Roll(a, b) for a in range(1, 7) for b in ran
 """The 21 distinct rolls; a double occurs on 1 of 36 throws, any other roll on 2."""
 
 
-def _point_str(point: int) -> str:
+def point_str(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
@@ -100,7 +100,7 @@ class Move:
     hit: bool = False
 
     def __str__(self) -> str:
-        return f"{_point_str(self.start)}/{_point_str(self.end)}{'*' if self.hit else ''}"
+        return f"{point_str(self.start)}/{point_str(self.end)}{'*' if self.hit else ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,7 +411,7 @@ def play_steps(position: Position, steps: Iterable[tuple[int, int]],
     for start, die in steps:
         move = _apply_step(me, opp, start, die, rules)
         if move is None:
-            raise IllegalPlayError(f"cannot move {_point_str(start)}/{_point_str(max(start - die, 0))} "
+            raise IllegalPlayError(f"cannot move {point_str(start)}/{point_str(max(start - die, 0))} "
                                    f"with a {die} in position {position!r}")
         moves.append(move)
     return Position.after(me, opp, position.turn), Play(tuple(moves))
