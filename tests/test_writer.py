@@ -140,8 +140,10 @@ def legal_games(draw, length: int, score: list[int], crawford: bool, last: bool)
     cube, owner = 1, None
     to_the_end = pick(draw, 3)  # no cube action, no resignation: the game is borne off
     while True:
+        # A double, with a beaver and a raccoon, makes the cube 8 times bigger: it stays
+        # within the 32768 the IDs can hold.
         if expected.turns and not (crawford or to_the_end) and owner in (None, turn) \
-                and pick(draw, 12):
+                and cube <= 4096 and pick(draw, 12):
             state = dict(cube=cube, cube_owner=owner, player=turn, crawford=crawford,
                          match_length=length, score=tuple(score), doubled=True,
                          turn=1 - turn)
