@@ -3,9 +3,10 @@
 from .errors import (DecodeError, EngineError, IllegalPlayError, InvalidArgument, NardyError,
                      NotationError, PositionIdError, RuleViolation)
 from .game.ids import GameState, MatchState, match_from_id, match_id
-from .notation.mat import ParsedFile, parse_mat, read_mat
+from .notation.mat import parse_mat, read_mat
+from .notation.records import ParsedFile
 from .game.position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, ending
-from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match
+from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match, written_record
 from .load import LoadedFile, MatchFiles, load_file, load_files, match_files, replay_file
 from .game.rules import LENIENT, STANDARD, TAVLA, Rules
 from .notation.writer import format_mat, write_mat
@@ -16,4 +17,4 @@ __all__ = ["ALL_ROLLS", "DecodeError", "EngineError", "GameState", "IllegalPlayE
            "NotationError", "ParsedFile", "Play", "Position", "PositionIdError", "ReplayedGame",
            "ReplayedMatch", "ReplayedTurn", "Roll", "Rules", "RuleViolation", "STANDARD", "TAVLA",
            "ending", "format_mat", "load_file", "load_files", "match_files", "match_from_id", "match_id", "parse_mat", "read_mat",
-           "replay_file", "replay_match", "write_mat"]
+           "replay_file", "replay_match", "write_mat", "written_record"]

@@ -107,7 +107,7 @@ def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = 
     whole : bool
         Take the file whole or not at all: at its first read error it gives no match, and
         that error (as :func:`~nardy_analysis.notation.mat.read_mat` raises it) is its only
-        one. Default: keep every game that can be read (``read_mat(errors="collect")``).
+        one. Default: keep every game that can be read.
 
     Returns
     -------
@@ -115,9 +115,9 @@ def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = 
     """
     try:
         if whole:
-            records, errors = read_mat(path), []
+            records, errors = read_mat(path, strict=True).matches, []
         else:
-            parsed = read_mat(path, errors="collect")
+            parsed = read_mat(path)
             records, errors = parsed.matches, list(parsed.errors)
     except (NardyError, OSError) as error:
         return LoadedFile(Path(path), (), (), (error,))

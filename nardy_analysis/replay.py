@@ -12,12 +12,14 @@ with the next; strict mode raises the first violation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 
 from .errors import RuleViolation
 from .game.position import Play, Position, Roll, apply_step, ending, undo_step
 from .game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
-from .notation.records import CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord
+from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
+                               WrittenMove)
 
 
 @dataclass(frozen=True, slots=True)
@@ -523,3 +525,79 @@ def _why_forced(roll: Roll, legal: tuple, candidates: dict) -> str:
         return (f"plays {used} of the roll's {len(roll.dice)} steps when {most} can be played "
                 f"(e.g. {example})")
     return f"when only one die can be played, the larger ({roll.high}) must be (e.g. {example})"
+
+
+def written_record(match: ReplayedMatch) -> MatchRecord:
+    """The record of a replayed match with each replayed play written from the board.
+
+    Hits are marked ``*`` where the board says a checker was hit; the steps of one checker
+    are merged (``24/13``, ``13/7*/5``, GNU Backgammon's style) unless the merged text could
+    be read as another play (with ``*`` marks trusted when the text written marks any hit),
+    and equal journeys are written once with ``(n)``, highest start first. Turns the replay
+    could not follow keep their moves as recorded.
+
+    Parameters
+    ----------
+    match : ReplayedMatch
+
+    Returns
+    -------
+    MatchRecord
+        ``match.record`` with new moves for the replayed plays (each WrittenMove with the
+        line and column of its turn's record and its text in ``bar``/``off`` notation).
+        :func:`~nardy_analysis.notation.writer.format_mat` writes it.
+    """
+    turns = {turn.record: turn for game in match.games for turn in game.turns
+             if turn.play is not None}
+    marks = any(move.hit for turn in turns.values() for move in turn.play.moves) or any(
+        any(written.hits) for game in match.record.games for action in game.turns
+        if action not in turns for written in action.moves or ())
+    games = tuple(replace(game, actions=tuple(
+        replace(action, moves=_written_play(turns[action], match.rules, marks))
+        if action in turns else action for action in game.actions))
+        for game in match.record.games)
+    return replace(match.record, games=games)
+
+
+def _written_play(turn: ReplayedTurn, rules: Rules, marks: bool) -> tuple[WrittenMove, ...]:
+    """A replayed play's moves as written: merged if the merged text can only be read as this
+    play (with ``*`` marks trusted when ``marks``), else one die per move."""
+    line, column = turn.record.line, turn.record.column
+    merged = _journeys(turn.play.moves)
+    if len(merged) < len(turn.play.moves):
+        moves = _written_moves(merged, line, column)
+        readings = {position for position, (_, _, agrees)
+                    in realise(turn.before, turn.roll.dice, _hops(moves)[0], rules).items()
+                    if agrees or not marks}
+        if readings == {turn.after}:
+            return moves
+    return _written_moves([((m.start, m.end), (m.hit,)) for m in turn.play.moves], line, column)
+
+
+def _journeys(moves) -> list[tuple[tuple[int, ...], tuple[bool, ...]]]:
+    """The moves as checkers' journeys: a step from where an earlier step ended continues it.
+    Each journey is (points visited, hit on arriving at each point after the first); only the
+    points where it hits and its end are kept after its start (gnubg's ``13/7*/5``)."""
+    chains: list[tuple[list[int], list[bool]]] = []
+    for move in moves:
+        chain = next((c for c in chains if c[0][-1] == move.start != OFF), None)
+        if chain is None:
+            chains.append(([move.start, move.end], [move.hit]))
+        else:
+            chain[0].append(move.end)
+            chain[1].append(move.hit)
+    journeys = []
+    for points, hits in chains:
+        kept = [i for i, hit in enumerate(hits) if hit or i == len(hits) - 1]
+        journeys.append(((points[0],) + tuple(points[i + 1] for i in kept),
+                         tuple(hits[i] for i in kept)))
+    return journeys
+
+
+def _written_moves(journeys, line: int, column: int) -> tuple[WrittenMove, ...]:
+    """WrittenMoves of journeys: highest start first, equal journeys once with their count."""
+    counts = Counter(journeys)
+    order = sorted(counts, key=lambda j: (-j[0][0], -j[0][-1]))
+    moves = [WrittenMove(points, hits, counts[(points, hits)], line, column, "")
+             for points, hits in order]
+    return tuple(replace(move, text=str(move)) for move in moves)

@@ -140,7 +140,7 @@ def test_match_ids_from_tags_or_the_file_stem(samples, tmp_path):
     path = tmp_path / "club.mat"
     path.write_text(UNTAGGED_TWO)
     assert turns_frame(load_file(path))["match_id"].tolist() == ["club:1", "club:1", "club:2"]
-    (match,) = parse_mat(UNTAGGED_TWO.split("\n\n 1 point")[0])
+    (match,) = parse_mat(UNTAGGED_TWO.split("\n\n 1 point")[0], strict=True).matches
     frame = turns_frame(replay_match(match))
     assert frame["match_id"].isna().all() and frame["file"].isna().all()
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import CORPUS_FILES, ROOT, SAMPLES
-from nardy_analysis import DecodeError, NotationError, parse_mat, replay_match
+from nardy_analysis import DecodeError, NotationError, parse_mat, replay_match, written_record
 from nardy_analysis.notation.mat import decode
 from nardy_analysis.notation.writer import format_mat
 
@@ -89,19 +89,20 @@ def check(data: bytes) -> None:
         assert 0 <= error.offset < len(data)
         return
     lines = text.count("\n") + text.count("\r") + 1
-    parsed = parse_mat(text, "fuzz.mat", errors="collect")
+    parsed = parse_mat(text, "fuzz.mat")
     for error in parsed.errors:
         check_error(error, lines)
     try:
-        strict = parse_mat(text, "fuzz.mat")
+        strict = parse_mat(text, "fuzz.mat", strict=True).matches
     except NotationError as error:
         check_error(error, lines)
         assert parsed.errors, "the strict reader failed where the collecting one did not"
     else:
-        assert list(parsed.matches) == strict and not parsed.errors
+        assert parsed.matches == strict and not parsed.errors
     replayed = [replay_match(match) for match in parsed.matches]
     # What was kept can be written and read back to the same positions.
-    again = [replay_match(match) for match in parse_mat(format_mat(replayed))]
+    again = [replay_match(match) for match in
+             parse_mat(format_mat(map(written_record, replayed)), strict=True).matches]
     assert [[[t.after for t in g.turns] for g in m.games] for m in again] == \
         [[[t.after for t in g.turns] for g in m.games] for m in replayed]
 

@@ -5,10 +5,12 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
+from concurrent.futures import ThreadPoolExecutor
+
 from conftest import SAMPLES, read_tsv
-from nardy_analysis import DecodeError, NotationError, Roll, parse_mat
+from nardy_analysis import DecodeError, NotationError, Roll, parse_mat, read_mat, replay_match
 from nardy_analysis.notation.mat import decode
-from nardy_analysis.notation.records import CubeRecord, ResultRecord, TurnRecord
+from nardy_analysis.notation.records import CubeRecord, ResultRecord, TurnRecord, WrittenMove
 
 GALAXY = """\
 ; [Site "BackgammonGalaxy"]
@@ -29,7 +31,7 @@ GALAXY = """\
 
 
 def test_galaxy_match_records():
-    (match,) = parse_mat(GALAXY, "g.mat")
+    (match,) = parse_mat(GALAXY, "g.mat", strict=True).matches
     assert match.length == 3
     assert match.tags["Player 1 Elo"] == "1534,20"
     assert match.names == ("alice", "bob")
@@ -60,8 +62,8 @@ def test_galaxy_match_records():
     lambda t: t.replace(" Game 1", "; a comment line\n Game 1"),
 ])
 def test_line_ends_bom_spaces_and_comments_do_not_change_the_records(variant):
-    plain = parse_mat(GALAXY)[0]
-    other = parse_mat(variant(GALAXY))[0]
+    plain = parse_mat(GALAXY, strict=True).matches[0]
+    other = parse_mat(variant(GALAXY), strict=True).matches[0]
     assert [(type(a), a.player, getattr(a, "roll", None)) for a in other.games[0].actions] == \
         [(type(a), a.player, getattr(a, "roll", None)) for a in plain.games[0].actions]
     assert other.tags == plain.tags
@@ -78,7 +80,7 @@ def test_move_notations():
   4) 21: Cannot Move             11:
   5) 44: bar/21 21/17 17/13 13/9
 """
-    (match,) = parse_mat(text)
+    (match,) = parse_mat(text, strict=True).matches
     (game,) = match.games
     assert game.names == ("Ivan Ivanov, Jr", "Jürgen")
     turns = game.turns
@@ -106,7 +108,7 @@ def test_left_column_empty_and_lone_entries_by_column():
   4)  Takes                      64: 24/18 13/9
                                   Wins 2 points and the match
 """
-    game = parse_mat(text)[0].games[0]
+    game = parse_mat(text, strict=True).matches[0].games[0]
     assert [a.player for a in game.actions] == [1, 0, 1, 0, 1, 1]
     result = game.actions[-1]
     assert isinstance(result, ResultRecord) and result.match_won and result.points == 2
@@ -128,7 +130,7 @@ def test_empty_second_name_and_two_matches():
  alice : 0                        : 0
   1) 31: 8/5 6/5
 """
-    first, second = parse_mat(text)
+    first, second = parse_mat(text, strict=True).matches
     assert first.games[0].names == ("alice", "")
     assert first.games[0].actions[1].player == 1
     assert second.tags == {"Site": "x"} and second.games[0].names == ("alice", "")
@@ -154,7 +156,7 @@ def test_site_losses_beside_wins():
 
       Wins 1 point and the match
 """
-    games = parse_mat(text)[0].games
+    games = parse_mat(text, strict=True).matches[0].games
     results = [[(r.player, r.wins) for r in g.actions if isinstance(r, ResultRecord)]
                for g in games]
     assert results[0] == [(0, False), (1, True)]
@@ -171,7 +173,7 @@ def test_cube_actions():
   2)  Doubles => 2                Beavers => 4
   3)  Raccoons => 8
 """
-    actions = parse_mat(text)[0].games[0].actions
+    actions = parse_mat(text, strict=True).matches[0].games[0].actions
     cubes = [(a.player, a.action, a.value) for a in actions if isinstance(a, CubeRecord)]
     assert cubes == [(0, "double", 2), (1, "beaver", 4), (0, "raccoon", 8)]
 
@@ -187,7 +189,7 @@ def test_cube_actions():
 ])
 def test_syntax_errors_give_line_column_and_caret(text, line, column, found):
     with pytest.raises(NotationError) as info:
-        parse_mat(text, "bad.mat")
+        parse_mat(text, "bad.mat", strict=True)
     error = info.value
     assert (error.line, error.column) == (line, column)
     assert error.file == "bad.mat"
@@ -215,27 +217,105 @@ def test_undecodable_bytes_give_their_offset():
     assert "offset 4" in str(info.value)
 
 
-def test_records_are_immutable_values():
-    match = parse_mat(GALAXY)[0]
-    turn = match.games[0].actions[0]
+def test_records_are_immutable_hashable_and_repr_evaluates_back():
+    match = parse_mat(GALAXY, strict=True).matches[0]
+    game = match.games[0]
+    turn = game.actions[0]
     assert isinstance(turn, TurnRecord)
     with pytest.raises(FrozenInstanceError, match="^cannot assign to field 'player'$"):
         turn.player = 1
     with pytest.raises(AttributeError, match="'tuple' object has no attribute 'append'"):
-        match.games[0].actions.append(turn)  # the containers are tuples too
+        game.actions.append(turn)  # the containers are tuples too
     # Equal text gives equal records, usable as keys; a different play is a different record.
-    again = parse_mat(GALAXY)[0]
+    again = parse_mat(GALAXY, strict=True).matches[0]
     assert again is not match and {match: "galaxy"}[again] == "galaxy"
-    other = parse_mat(GALAXY.replace("42: 8/4 6/4", "42: 8/4 8/6", 1))[0]
+    other = parse_mat(GALAXY.replace("42: 8/4 6/4", "42: 8/4 8/6", 1), strict=True).matches[0]
     assert other != match and other.games[0].actions[0] != turn
+    # Every action is at its own place: all differ, and a set of them keeps them all.
+    assert len(set(game.actions)) == len(game.actions) == 7
+    namespace = {"TurnRecord": TurnRecord, "WrittenMove": WrittenMove, "Roll": Roll}
+    assert eval(repr(turn), namespace) == turn
+    assert str(turn.moves[0]) == "8/4" and turn.moves[0].notation(bar_off=False) == "8/4"
+
+
+def test_records_print_short():
+    (match,) = parse_mat(GALAXY, "g.mat").matches
+    assert repr(match) == "MatchRecord(length=3, file='g.mat', games=1)"
+    assert repr(match.games[0]) == \
+        "GameRecord(number=1, names=('alice', 'bob'), scores=(0, 0), actions=7)"
+    assert repr(parse_mat(GALAXY, "g.mat")) == \
+        "ParsedFile(file='g.mat', matches=1, errors=0, warnings=0)"
+
+
+def test_written_move_notation():
+    move = WrittenMove((25, 7, 5, 0), (True, False, False), 2, 1, 1, "bar/7*/5/off(2)")
+    assert str(move) == "bar/7*/5/off(2)"
+    assert move.notation(bar_off=False) == "25/7*/5/0(2)"
+
+
+@pytest.mark.parametrize("line, tag", [
+    ('; [Site "x"]', ("Site", "x")),
+    (' ;\t[  Player 1 Elo   "1534,20"  ]  trailing', ("Player 1 Elo", "1534,20")),
+    ('; [Note "say "hi"" ]', ("Note", 'say "hi"')),
+    ('; [Note "a"] b "c"]', ("Note", 'a"] b "c')),
+    ('; [Empty ""]', ("Empty", "")),
+    ('; [Site"x"]', None),       # a blank after the key
+    ('; [Site x]', None),        # a quoted value
+    ('; [Site "x"', None),       # the closing ']'
+    ('; [Si"te "x"]', None),     # no '"' in the key
+    ('; Site "x"', None),
+])
+def test_tags_are_comment_lines_that_read_as_tags(line, tag):
+    """A comment line that is not a tag is an ordinary comment."""
+    (match,) = parse_mat(f"{line}\n 1 point match\n", strict=True).matches
+    assert match.tags == (dict([tag]) if tag else {})
+
+
+def test_tags_belong_to_the_next_match_wherever_they_are():
+    text = ('; [Site "one"]\n 1 point match\n Game 1\n a : 0  b : 0\n; [Site "two"]\n'
+            '  1) 31: 8/5 6/5\n; [Round "2"]\n 3 point match\n; [Site "three"]\n')
+    first, second = parse_mat(text, strict=True).matches
+    assert first.tags == {"Site": "one"} and second.tags == {"Site": "two", "Round": "2"}
+    assert [len(g.actions) for g in first.games] == [1]
+
+
+def test_strict_raises_the_error_the_lenient_reader_reports():
+    text = GALAXY.replace("13/9 13/11", "13/9 13/x11")
+    with pytest.raises(NotationError) as info:
+        parse_mat(text, "g.mat", strict=True)
+    parsed = parse_mat(text, "g.mat")
+    assert parsed.matches[0].games == () and parsed.warnings == ()
+    (error,) = parsed.errors
+    assert (error.line, error.column, error.game) == (12, 15, 1) == \
+        (info.value.line, info.value.column, 1)
+    assert error.message == info.value.message + "; game 1 is skipped"
+
+
+def test_parsing_holds_no_state_between_threads():
+    """Parse and replay different files from several threads at once: every record, text
+    and line is that of the sequential run."""
+    files = sorted(SAMPLES.glob("*.mat")) + sorted((SAMPLES / "broken").glob("*.mat"))
+    assert len(files) >= 8
+
+    def read(path):
+        parsed = read_mat(path)
+        replayed = [replay_match(m) for m in parsed.matches]
+        return (parsed.matches, [str(e) for e in parsed.errors],
+                [[t.text for g in m.games for t in g.actions] for m in parsed.matches],
+                [[(t.after, t.play) for g in m.games for t in g.turns] for m in replayed],
+                [str(e) for m in replayed for e in m.errors])
+
+    sequential = [read(path) for path in files]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        concurrent = list(pool.map(read, files * 6))
+    assert concurrent == sequential * 6
 
 
 def test_every_sample_has_the_expected_counts():
-    from nardy_analysis import read_mat
     rows = read_tsv(SAMPLES / "EXPECTED.tsv")
     assert len(rows) == len(list(SAMPLES.glob("*.mat")))
     for row in rows:
-        matches = read_mat(SAMPLES / row["file"])
+        matches = read_mat(SAMPLES / row["file"], strict=True).matches
         counts = (len(matches), sum(len(m.games) for m in matches),
                   sum(len(g.turns) for m in matches for g in m.games))
         assert counts == (int(row["matches"]), int(row["games"]), int(row["turns"])), row["file"]

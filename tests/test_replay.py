@@ -10,7 +10,7 @@ HEADER = " {length} point match\n\n Game 1\n alice : 0                       bob
 
 
 def replay_text(body: str, length: int = 5, **kwargs):
-    (match,) = parse_mat(HEADER.format(length=length) + body, "t.mat")
+    (match,) = parse_mat(HEADER.format(length=length) + body, "t.mat", strict=True).matches
     return replay_match(match, **kwargs)
 
 
@@ -92,7 +92,7 @@ def test_lenient_mode_stops_the_bad_game_and_keeps_the_next():
             + "  2)  Doubles => 2                Drops\n      Wins 1 point\n\n"
             + " Game 2\n alice : 1                       bob : 0\n"
             + "  1) 31: 8/5 6/5                 42: 8/4 6/4\n")
-    replayed = replay_match(parse_mat(text)[0])
+    replayed = replay_match(parse_mat(text, strict=True).matches[0])
     first, second = replayed.games
     assert not first.complete and [e.kind for e in first.errors] == ["illegal_play"]
     assert (first.winner, first.points) == (0, 1)
@@ -104,7 +104,7 @@ def test_score_lines_are_checked_against_results():
             + "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
             + "  2)  Doubles => 2                Drops\n      Wins 1 point\n\n"
             + " Game 2\n alice : 2                       bob : 0\n")
-    error = only_error(replay_match(parse_mat(text)[0]))
+    error = only_error(replay_match(parse_mat(text, strict=True).matches[0]))
     assert error.kind == "score" and "1-0" in error.message
     assert (error.line, error.column) == (10, 2)
 
@@ -135,7 +135,7 @@ def test_crawford_game_forbids_doubling():
             " Game 3\n a : 2                           b : 0\n"
             "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
             "  2)  Doubles => 2                Drops\n      Wins 1 point and the match\n")
-    errors = replay_match(parse_mat(text)[0]).errors
+    errors = replay_match(parse_mat(text, strict=True).matches[0]).errors
     assert [(e.kind, e.game, e.line) for e in errors] == [("cube", 3, 18)]
     assert "Crawford" in errors[0].message
 
@@ -210,7 +210,7 @@ def test_hit_marks_settle_a_merged_move_in_a_file_that_marks_hits():
             + "                                  Wins 1 point\n\n"
             + " Game 2\n alice : 0                       bob : 1\n"
             + "  1) 62: 24/16                   43: 13/9*/6\n")
-    first, second = replay_match(parse_mat(text)[0]).games
+    first, second = replay_match(parse_mat(text, strict=True).matches[0]).games
     assert not first.errors and not second.errors
     assert str(first.turns[1].play) == "13/10 10/6"
     assert str(second.turns[1].play) == "13/9* 9/6"
@@ -223,7 +223,7 @@ def test_a_forfeited_match_gives_the_winner_what_they_need():
             "  1) 52: 13/8 24/22              61: 13/7 8/7\n"
             "  2)  Losses 4 point                                               "
             "Wins 4 point and the match\n")
-    (game,) = replay_match(parse_mat(text)[0]).games
+    (game,) = replay_match(parse_mat(text, strict=True).matches[0]).games
     assert not game.errors and (game.winner, game.points, game.ending) == (1, 4, "forfeit")
 
 
@@ -233,10 +233,10 @@ def test_the_final_score_written_as_the_points_of_the_last_game():
             "  1) 52: 13/8 24/22              61: 13/7 8/7\n"
             "  2)  Doubles => 2                Takes\n"
             "      Wins 3 point and the match\n")
-    assert not replay_match(parse_mat(text)[0]).errors
+    assert not replay_match(parse_mat(text, strict=True).matches[0]).errors
     # A dropped 2-cube gives 1 point: 1 + 1 does not reach 3, so the line is wrong.
     dropped = text.replace("Takes", "Drops")
-    (error,) = replay_match(parse_mat(dropped)[0]).errors
+    (error,) = replay_match(parse_mat(dropped, strict=True).matches[0]).errors
     assert error.kind == "result" and error.line == 7
 
 
@@ -254,7 +254,8 @@ def test_replayed_games_know_the_crawford_game(name, expected):
 
 
 def test_without_the_crawford_rule_every_game_at_one_away_is_free():
-    (match,) = parse_mat((SAMPLES / "cp1251_cyrillic_names.mat").read_bytes().decode("cp1251"))
+    (match,) = parse_mat((SAMPLES / "cp1251_cyrillic_names.mat").read_bytes().decode("cp1251"),
+                         strict=True).matches
     replayed = replay_match(match, STANDARD.override(crawford=False), tags=False)
     assert [(g.crawford, g.post_crawford) for g in replayed.games] == \
         [(False, False), (False, True), (False, True)]
@@ -263,7 +264,7 @@ def test_without_the_crawford_rule_every_game_at_one_away_is_free():
 def test_rules_are_a_variant_the_tags_refine_unless_told_not_to():
     text = ('; [Variation "Tavla"]\n; [Jacoby "On"]\n\n 0 point match\n\n Game 1\n'
             ' a : 0                           b : 0\n  1) 52: 13/8 24/22\n')
-    (match,) = parse_mat(text)
+    (match,) = parse_mat(text, strict=True).matches
     assert replay_match(match).rules == TAVLA.override(jacoby=True)
     assert replay_match(match, LENIENT).rules == LENIENT.override(jacoby=True)
     assert replay_match(match, LENIENT, tags=False).rules == LENIENT

@@ -114,7 +114,7 @@ def test_gnubg_properties_and_positions_of_a_known_file():
 @pytest.mark.parametrize("row", ROWS, ids=[row["sgf"] for row in ROWS])
 def test_gnubg_sgf_replays_as_its_mat(row):
     sgf = replay_match(read(row))
-    mat, = (replay_match(m) for m in read_mat(CORPUS / row["mat"]))
+    mat, = (replay_match(m) for m in read_mat(CORPUS / row["mat"], strict=True).matches)
     assert len(sgf.games) == len(mat.games)
     for ours, theirs in zip(sgf.games, mat.games):
         assert (ours.record.names, ours.record.scores) == \
@@ -258,7 +258,8 @@ def test_gnubg_files_round_trip():
 
 
 def test_unwritable_records_raise():
-    record, = parse_mat(" 0 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: ???   42: 8/4 6/4\n")
+    record, = parse_mat(" 0 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: ???   42: 8/4 6/4\n",
+                        strict=True).matches
     with pytest.raises(NotationError) as error:
         format_sgf(record)
     assert (error.value.line, error.value.column) == (5, 6)
@@ -275,7 +276,7 @@ def test_gnubg_reads_written_sgf_with_the_same_moves(row):
         for written in (match, match.record):
             path = Path(tmp) / "written.sgf"
             path.write_text(format_sgf(written), encoding="utf-8")
-            back, = parse_mat(gnubg_mat(GNUBG, path))
+            back, = parse_mat(gnubg_mat(GNUBG, path), strict=True).matches
             again = replay_match(back)
             assert len(again.games) == len(match.games)
             for ours, theirs in zip(match.games, again.games):

@@ -9,6 +9,7 @@ import click
 from ..errors import NardyError
 from ..load import load_file
 from ..notation.writer import format_mat
+from ..replay import written_record
 from .common import OutputFile
 
 
@@ -36,7 +37,7 @@ def convert(path, to, output, numbers):
     if not loaded.matches:
         sys.exit(1 if loaded.errors else 0)
     try:
-        text = format_mat(loaded.matches, bar_off=not numbers)
+        text = format_mat(map(written_record, loaded.matches), bar_off=not numbers)
     except NardyError as error:
         click.echo(f"{path}: {error}", err=True)
         sys.exit(1)

@@ -1,1 +1,1 @@
-
+"""The notation layer: match text read into records (mat), the records, text written (writer)."""

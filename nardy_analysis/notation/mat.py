@@ -1,20 +1,19 @@
 """Read Jellyfish ``.mat`` match text into records.
 
-The grammar is ``grammars/mat.lark`` (Lark, LALR with the contextual lexer). This module
-decodes bytes, runs the parser and turns its output into the plain records of
-:mod:`nardy_analysis.records`; it knows nothing of the rules.
+The grammar is ``grammars/mat.lark`` (Lark, LALR with the contextual lexer); the syntax is
+there and nowhere else. This module decodes bytes, runs the parser and turns its output into
+the plain records of :mod:`nardy_analysis.notation.records`; it knows nothing of the rules.
 
-Two ways to meet bad text: by default the first syntax error raises
-:class:`~nardy_analysis.errors.NotationError`; with ``errors="collect"`` the reader keeps
-every game it can and returns a :class:`ParsedFile` listing what it skipped (each game with a
-syntax error, any stray text), as python-chess does for PGN.
+Both readers return a :class:`~nardy_analysis.notation.records.ParsedFile`. By default they
+keep every game they can and list what they skipped (each game with a syntax error, any
+stray text) in its ``errors``, as python-chess does for PGN; with ``strict=True`` the first
+syntax error raises :class:`~nardy_analysis.errors.NotationError`.
 """
 
 from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
 from os import PathLike
@@ -26,20 +25,13 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from ..errors import DecodeError, NotationError
 from ..game.position import BAR, OFF, Roll
-from .records import CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
+from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
+                      WrittenMove)
 
-_TAG = re.compile(r';\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]')
-_HOP = re.compile(r"/([^/*(]+)(\*?)")
-_WORD = re.compile(r"\S+")
 _POINT = {"bar": BAR, "off": OFF}
 # A lone entry to the right of this column belongs to the right-hand player, when a game
 # gives no better clue (no line with two entries, no second name on the score line).
 _DEFAULT_SPLIT = 20
-# Lines that start a game or a match, as the grammar reads them (blanks are its WS token;
-# a trailing ";" comment is allowed). The lenient reader splits a file at these lines.
-_BLANK = r"[ \t\f\ufeff]*"
-_GAME_LINE = re.compile(rf"{_BLANK}Game{_BLANK}(\d{{1,9}}){_BLANK}(?:;.*)?")
-_MATCH_LINE = re.compile(rf"{_BLANK}(\d{{1,9}}){_BLANK}point{_BLANK}match{_BLANK}(?:;.*)?")
 # In bytes decoded as UTF-8 with "surrogateescape": an invalid byte, a valid non-ASCII letter.
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
 _UTF8_LETTER = re.compile("[^\x00-\x7f\udc80-\udcff]")
@@ -107,22 +99,23 @@ def _lines(text: str) -> str:
     return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _moves(play: Token) -> tuple[WrittenMove, ...]:
-    """Split a PLAY token into its moves, each with its own column."""
-    return tuple(WrittenMove(*_move(found.group()), play.line, play.column + found.start(),
-                             found.group()) for found in _WORD.finditer(play))
+def _moves(play: Token, line: int) -> tuple[WrittenMove, ...]:
+    """Split a PLAY token (on ``line`` of the file) into its moves, each with its column."""
+    moves, column = [], play.column
+    for text in play.split(" "):
+        if text:
+            moves.append(WrittenMove(*_move(text), line, column, text))
+        column += len(text) + 1
+    return tuple(moves)
 
 
 @lru_cache(maxsize=4096)
 def _move(text: str) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
     """Points, hit marks and repeat count of one move such as ``13/7*/5(2)``."""
     body, _, repeat = text.partition("(")
-    points = [_point(body[:body.index("/")])]
-    hits = []
-    for point, star in _HOP.findall(body):
-        points.append(_point(point))
-        hits.append(bool(star))
-    return tuple(points), tuple(hits), int(repeat[:-1]) if repeat else 1
+    first, *hops = body.split("/")
+    points = (_point(first),) + tuple(_point(hop.rstrip("*")) for hop in hops)
+    return points, tuple(hop.endswith("*") for hop in hops), int(repeat[:-1]) if repeat else 1
 
 
 def _point(text: str) -> int:
@@ -130,7 +123,11 @@ def _point(text: str) -> int:
 
 
 class _Records(Transformer):
-    """Builds records while the LALR parser runs (no parse tree is kept)."""
+    """Gathers the parts of the records while the LALR parser runs (no parse tree is kept).
+
+    It holds no state: games come out as ``(number token, names, scores, entries, first score
+    token)``, each entry with its player and move number, and :func:`_game_record` makes the
+    records, with their text, from those and the file's lines."""
 
     def roll(self, children):
         roll_token, *rest = children
@@ -140,7 +137,7 @@ class _Records(Transformer):
         elif first.type == "UNKNOWN":
             moves = None
         else:
-            moves = _moves(first)
+            moves = first
         end = rest[-1].end_column if rest else roll_token.end_column
         return ("roll", roll_token, end, Roll.from_str(roll_token), moves)
 
@@ -171,6 +168,11 @@ class _Records(Transformer):
     def score_line(self, children):
         return children
 
+    def game_line(self, children):
+        return children[0]
+
+    match_line = game_line
+
     def game(self, children):
         number, scores, *lines = children
         names = tuple(s[0] for s in scores) + ("",) * (2 - len(scores))
@@ -198,10 +200,8 @@ class _Records(Transformer):
                         player = 1 - losers[0]
                     elif not entry[3] and winners:
                         player = 1 - winners[0]
-                actions.append(_record(entry, player, move, self.source_lines))
-        first = scores[0][2]
-        return GameRecord(int(number), names[:2], values[:2], tuple(actions),
-                          number.line, number.column, first.line, first.column)
+                actions.append((entry, player, move))
+        return number, names[:2], values[:2], actions, scores[0][2]
 
     def match(self, children):
         length, *games = children
@@ -209,6 +209,9 @@ class _Records(Transformer):
 
     def start(self, children):
         return children
+
+    def tag(self, children):
+        return str(children[1]), children[2][1:-1]
 
 
 def _split_column(lines, scores) -> float:
@@ -225,70 +228,70 @@ def _split_column(lines, scores) -> float:
     return _DEFAULT_SPLIT
 
 
-def _record(entry, player, move, source_lines):
+def _game_record(game, source_lines: list[str], shift: int = 0) -> GameRecord:
+    """The GameRecord of a parsed game whose token lines are ``shift`` lines before the
+    file's (a game parsed on its own)."""
+    number, names, scores, entries, first = game
+    actions = tuple(_record(entry, player, move, source_lines, shift)
+                    for entry, player, move in entries)
+    return GameRecord(int(number), names, scores, actions, number.line + shift, number.column,
+                      first.line + shift, first.column)
+
+
+def _record(entry, player, move, source_lines, shift):
     kind, token, end = entry[0], entry[1], entry[2]
-    text = source_lines[token.line - 1][token.column - 1:end - 1].rstrip()
-    where = dict(move=move, line=token.line, column=token.column, text=text)
+    line = token.line + shift
+    text = source_lines[line - 1][token.column - 1:end - 1].rstrip()
+    where = dict(move=move, line=line, column=token.column, text=text)
     if kind == "roll":
-        return TurnRecord(player, entry[3], entry[4], **where)
+        moves = entry[4]
+        if moves:
+            moves = _moves(moves, line)
+        return TurnRecord(player, entry[3], moves, **where)
     if kind == "cube":
         return CubeRecord(player, entry[3], entry[4], **where)
     return ResultRecord(player, entry[4], entry[3], entry[5], **where)
 
 
-class _Reader:
-    """The LALR parser with its record builder (built once)."""
-
-    def __init__(self):
-        try:
-            grammar = files("nardy_analysis.grammars").joinpath("mat.lark").read_text("utf-8")
-        except ModuleNotFoundError:  # run from a source checkout: grammars/ beside the package
-            grammar = (Path(__file__).resolve().parents[2] / "grammars" / "mat.lark").read_text(
-                "utf-8")
-        self.records = _Records()
-        self.lark = Lark(grammar, parser="lalr", lexer="contextual", transformer=self.records,
-                         start=["start", "game"])
-
-    def parse(self, text: str, source_lines: list[str], start: str = "start", line: int = 1):
-        """Parse ``text`` from rule ``start``; ``text`` begins on line ``line`` of the file
-        whose lines are ``source_lines`` (token lines count from there)."""
-        self.records.source_lines = source_lines
-        if line == 1:
-            return self.lark.parse(text, start=start)
-        parser = self.lark.parse_interactive(text, start=start)
-        parser.lexer_thread.state.line_ctr.line = line
-        return parser.resume_parse()
-
-
 @lru_cache(maxsize=1)
-def _reader() -> _Reader:
-    return _Reader()
+def _parser() -> Lark:
+    """The LALR parser with its record builder, built once and shared: parsing keeps no
+    state between calls, so threads may parse at the same time."""
+    try:
+        grammar = files("nardy_analysis.grammars").joinpath("mat.lark").read_text("utf-8")
+    except ModuleNotFoundError:  # run from a source checkout: grammars/ beside the package
+        grammar = (Path(__file__).resolve().parents[2] / "grammars" / "mat.lark").read_text(
+            "utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual", transformer=_Records(),
+                start=["start", "game", "game_line", "match_line", "tag"])
 
 
-@dataclass(frozen=True)
-class ParsedFile:
-    """What the lenient reader kept from a file, and what it could not use.
-
-    Attributes
-    ----------
-    matches : tuple of MatchRecord
-        Every match whose ``N point match`` line was read, each with the games that parsed.
-    errors : tuple of NotationError
-        One per part of the file skipped, in file order: a game with a syntax error (its
-        ``game`` attribute is the number written after ``Game``; the whole game is skipped),
-        a game before any ``N point match`` line, or stray text outside the games (``game``
-        None); or a single DecodeError when the bytes cannot be decoded (then no matches).
-    file : str or None
-        The file name.
-    """
-
-    matches: tuple[MatchRecord, ...]
-    errors: tuple[NotationError, ...]
-    file: str | None = None
+def _parse(text: str, start: str = "start"):
+    return _parser().parse(text, start=start)
 
 
-def parse_mat(text: str, file: str | None = None,
-              errors: str = "raise") -> list[MatchRecord] | ParsedFile:
+@lru_cache(maxsize=4096)
+def _tag(line: str) -> tuple[str, str] | None:
+    """The key and value of a comment line that is a ``; [Key "value"]`` tag, else None."""
+    try:
+        return _parse(line, "tag")
+    except UnexpectedInput:
+        return None
+
+
+def _header(line: str) -> tuple[str, Token] | None:
+    """``("game", number)`` for a ``Game N`` line, ``("match", length)`` for an ``N point
+    match`` line (each alone on its line, but for blanks and a comment), else None."""
+    for kind, word in (("game", "Game"), ("match", "match")):
+        if word in line:
+            try:
+                return kind, _parse(line, f"{kind}_line")
+            except UnexpectedInput:
+                pass
+    return None
+
+
+def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> ParsedFile:
     """Parse ``.mat`` match text into match records.
 
     Parameters
@@ -298,68 +301,60 @@ def parse_mat(text: str, file: str | None = None,
         ignored.
     file : str, optional
         The file name, kept in the records and in error messages.
-    errors : {"raise", "collect"}
-        ``"raise"``: the first syntax error raises. ``"collect"``: a game with a syntax error
-        is skipped and reported, every other game (and match) is kept.
+    strict : bool
+        Raise the first syntax error (True), or skip each game with a syntax error, report
+        it in ``errors`` and keep every other game and match (False, the default).
 
     Returns
     -------
-    list of MatchRecord, or ParsedFile
-        With ``errors="raise"`` a list with one record per ``N point match`` header, each
-        with the ``; [Key "value"]`` tags that precede it (since the previous match); with
-        ``errors="collect"`` a :class:`ParsedFile` holding those records and the errors.
+    ParsedFile
+        Its ``matches`` hold one record per ``N point match`` header, each with the
+        ``; [Key "value"]`` tags that precede it (since the previous match); its ``errors``
+        what was skipped.
 
     Raises
     ------
     NotationError
-        With ``errors="raise"``, text that is not ``.mat`` notation; the message quotes the
+        With ``strict=True``, text that is not ``.mat`` notation; the message quotes the
         line with a caret at the offending column and names what was expected there.
-    ValueError
-        ``errors`` is neither ``"raise"`` nor ``"collect"``.
 
     Notes
     -----
     Time and memory are linear in the length of the text. A file without errors is parsed
-    in one pass; after a syntax error, the collecting reader parses the file again one game
+    in one pass; after a syntax error, the lenient reader parses the file again one game
     at a time (from each ``Game N`` line to the next ``Game N`` or ``N point match`` line).
     """
-    _check(errors)
     text = _lines(text)
     if not text.endswith("\n"):
         text += "\n"
     source_lines = text.split("\n")
     found = []
     try:
-        matches = _reader().parse(text, source_lines)
+        matches = [(length, line, column, [_game_record(game, source_lines) for game in games])
+                   for length, line, column, games in _parse(text)]
     except UnexpectedInput as exc:
         first = _notation_error(exc, source_lines, file)
-        if errors == "raise":
+        if strict:
             raise first from None
         matches, found = _parse_games(text, source_lines, file)
         found = found or [first]
-    records = _match_records(matches, source_lines, file)
-    return records if errors == "raise" else ParsedFile(tuple(records), tuple(found), file)
-
-
-def _check(errors: str) -> None:
-    if errors not in ("raise", "collect"):
-        raise ValueError(f"errors must be 'raise' or 'collect', not {errors!r}")
+    return ParsedFile(tuple(_match_records(matches, source_lines, file)), tuple(found),
+                      file=file)
 
 
 def _match_records(matches, source_lines: list[str], file) -> list[MatchRecord]:
     """MatchRecords of ``(length, line, column, games)``, each with the tags of the comment
     lines before its header line (and after the previous match's)."""
-    comments = [(number, line.lstrip(" \t\f\ufeff").rstrip())
-                for number, line in enumerate(source_lines, 1)
+    comments = [(number, line) for number, line in enumerate(source_lines, 1)
                 if ";" in line and line.lstrip(" \t\f\ufeff").startswith(";")]
     records = []
     next_comment = 0
     for length, line, column, games in matches:
         tags = {}
         while next_comment < len(comments) and comments[next_comment][0] < line:
-            tag = _TAG.match(comments[next_comment][1])
+            tag = _tag(comments[next_comment][1])
             if tag:
-                tags[tag.group(1)] = tag.group(2)
+                tags[tag[0]] = tag[1]
             next_comment += 1
         records.append(MatchRecord(length, tags, tuple(games), line, column, file))
     return records
@@ -369,12 +364,10 @@ def _parse_games(text: str, source_lines: list[str], file):
     """Parse ``text`` part by part: what comes before the first header, each ``N point
     match`` line with what follows it up to the first game, each game. Returns the matches
     as ``(length, line, column, games)`` and a NotationError for each part that fails."""
-    reader = _reader()
-    parts = [(1, 0, None)]  # (first line, offset in text, header match or None)
+    parts = [(1, 0, None)]  # (first line, offset in text, header or None)
     offset = 0
     for number, line in enumerate(source_lines, 1):
-        header = ("Game" in line and _GAME_LINE.fullmatch(line)
-                  or "match" in line and _MATCH_LINE.fullmatch(line))
+        header = _header(line)
         if header:
             parts.append((number, offset, header))
         offset += len(line) + 1
@@ -383,7 +376,7 @@ def _parse_games(text: str, source_lines: list[str], file):
     for (line, start, header), end in zip(parts, ends):
         if start == end:
             continue
-        game = int(header.group(1)) if header and header.re is _GAME_LINE else None
+        game = int(header[1]) if header and header[0] == "game" else None
         if game is not None and not matches:
             found.append(_error(f"'Game {game}' comes before any 'N point match' line; "
                                 f"game {game} is skipped", line,
@@ -391,28 +384,31 @@ def _parse_games(text: str, source_lines: list[str], file):
                                 game))
             continue
         if header and game is None:
-            matches.append((int(header.group(1)), line, header.start(1) + 1, []))
+            matches.append((int(header[1]), line, header[1].column, []))
         try:
-            parsed = reader.parse(text[start:end], source_lines,
-                                  "start" if game is None else "game", line)
+            parsed = _parse(text[start:end], "start" if game is None else "game")
         except UnexpectedInput as exc:
             found.append(_notation_error(exc, source_lines, file, game,
-                                         line + text.count("\n", start, end) - 1))
+                                         line + text.count("\n", start, end) - 1, line - 1))
             continue
         if game is not None:
-            matches[-1][3].append(parsed)
+            matches[-1][3].append(_game_record(parsed, source_lines, line - 1))
     return matches, found
 
 
-def read_mat(path: str | PathLike, errors: str = "raise") -> list[MatchRecord] | ParsedFile:
+def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
     """Read and parse a ``.mat`` file (see :func:`decode` and :func:`parse_mat`).
 
     Parameters
     ----------
     path : str or path-like
-    errors : {"raise", "collect"}
-        As for :func:`parse_mat`; with ``"collect"`` bytes that cannot be decoded are
-        reported as the ParsedFile's one error too.
+    strict : bool
+        As for :func:`parse_mat`; when False, bytes that cannot be decoded are reported as
+        the ParsedFile's one error (and it holds no matches).
+
+    Returns
+    -------
+    ParsedFile
 
     Raises
     ------
@@ -420,19 +416,18 @@ def read_mat(path: str | PathLike, errors: str = "raise") -> list[MatchRecord] |
         The file cannot be read (missing, a folder, a dangling link, a link loop, no
         permission).
     DecodeError, NotationError
-        With ``errors="raise"``: the bytes cannot be decoded, or the text is not ``.mat``
+        With ``strict=True``: the bytes cannot be decoded, or the text is not ``.mat``
         notation.
     """
-    _check(errors)
     path = Path(path)
     data = path.read_bytes()
     try:
         text = decode(data, str(path))
     except DecodeError as error:
-        if errors == "raise":
+        if strict:
             raise
-        return ParsedFile((), (error,), str(path))
-    return parse_mat(text, str(path), errors)
+        return ParsedFile((), (error,), file=str(path))
+    return parse_mat(text, str(path), strict=strict)
 
 
 _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dice 1..6)",
@@ -447,13 +442,15 @@ _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dic
 
 
 def _notation_error(exc: UnexpectedInput, source_lines: list[str], file,
-                    game: int | None = None, last_line: int | None = None) -> NotationError:
+                    game: int | None = None, last_line: int | None = None,
+                    shift: int = 0) -> NotationError:
     """The NotationError of a Lark error; ``game`` is the number of the game being parsed
-    on its own and ``last_line`` its last line (None: the whole file was being parsed)."""
-    line, column = exc.line, exc.column
+    on its own, ``last_line`` its last line and ``shift`` the number of lines before it
+    (None and 0: the whole file was being parsed)."""
+    line, column = exc.line + shift, exc.column
     end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken)
                                              and exc.token.type == "$END")
-    if line < 1 or isinstance(exc, UnexpectedEOF):
+    if exc.line < 1 or isinstance(exc, UnexpectedEOF):
         line, column = last_line or len(source_lines), 1
     found = source_lines[line - 1][column - 1:].split(" ")[0] if line <= len(source_lines) else ""
     if isinstance(exc, UnexpectedToken):

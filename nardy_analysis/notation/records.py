@@ -1,5 +1,7 @@
 """Plain records of a match file, as written: what the notation says, not yet checked.
 
+A reader returns them in a :class:`ParsedFile`, with what it could not read.
+
 Every record keeps the 1-based ``line`` and ``column`` of its text and the ``text`` itself,
 so that later layers can report precisely where a problem is. Players are 0 (the left-hand
 column, the first name on the score line) and 1 (the right-hand column).
@@ -9,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game.position import Roll
+from ..errors import NardyError
+from ..game.position import Roll, point_str
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,17 @@ class WrittenMove:
     line: int
     column: int
     text: str
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def notation(self, bar_off: bool = True) -> str:
+        """The move's text: ``13/7*/5``, ``bar/22(2)``; with ``bar_off`` False the bar and off
+        are written ``25`` and ``0``."""
+        name = point_str if bar_off else str
+        hops = "".join(f"/{name(p)}{'*' if hit else ''}" for p, hit in zip(self.points[1:],
+                                                                          self.hits))
+        return name(self.points[0]) + hops + (f"({self.count})" if self.count != 1 else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +126,10 @@ class GameRecord:
     # written (gnubg's analysis A, luck LU, ...; for a game, its root node's RU, GS, ...).
     properties: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
+    def __repr__(self) -> str:
+        return (f"GameRecord(number={self.number}, names={self.names!r}, scores={self.scores!r}, "
+                f"actions={len(self.actions)})")
+
     @property
     def turns(self) -> tuple[TurnRecord, ...]:
         """The rolls written in this game (dances and unknown plays included)."""
@@ -129,9 +147,41 @@ class MatchRecord:
     column: int
     file: str | None = None
 
+    def __repr__(self) -> str:
+        return f"MatchRecord(length={self.length}, file={self.file!r}, games={len(self.games)})"
+
     @property
     def names(self) -> tuple[str, str]:
         """The players' names: the ``Player 1``/``Player 2`` tags, else the first score line."""
         tagged = (self.tags.get("Player 1"), self.tags.get("Player 2"))
         first = self.games[0].names if self.games else ("", "")
         return tuple(t if t else f for t, f in zip(tagged, first))
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    """What a reader kept from a file, and what it could not use.
+
+    Attributes
+    ----------
+    matches : tuple of MatchRecord
+        Every match whose ``N point match`` line was read, each with the games that parsed.
+    errors : tuple of NotationError
+        One per part of the file skipped, in file order: a game with a syntax error (its
+        ``game`` attribute is the number written after ``Game``; the whole game is skipped),
+        a game before any ``N point match`` line, or stray text outside the games (``game``
+        None); or a single DecodeError when the bytes cannot be decoded (then no matches).
+    warnings : tuple of NardyError
+        Text that was read but is doubtful (none yet).
+    file : str or None
+        The file name.
+    """
+
+    matches: tuple[MatchRecord, ...]
+    errors: tuple[NardyError, ...]
+    warnings: tuple[NardyError, ...] = ()
+    file: str | None = None
+
+    def __repr__(self) -> str:
+        return (f"ParsedFile(file={self.file!r}, matches={len(self.matches)}, "
+                f"errors={len(self.errors)}, warnings={len(self.warnings)})")

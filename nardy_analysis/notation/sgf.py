@@ -37,8 +37,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
 from ..errors import DecodeError, NotationError
 from ..game.position import BAR, OFF, Roll
-from .mat import ParsedFile
-from .records import CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
+from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
+                      WrittenMove)
 
 _CUBE = ("double", "take", "drop")
 _CHARSET = re.compile(rb"CA\[([^\]]*)\]")
@@ -181,14 +181,7 @@ def parse_sgf(text: str, file: str | None = None, *, strict: bool = False) -> Pa
         if game[0] == 0 or not matches:
             matches.append([])
         matches[-1].append(game)
-    return _parsed(tuple(_match(games, file) for games in matches), tuple(errors), file)
-
-
-def _parsed(matches, errors, file) -> ParsedFile:
-    """A ParsedFile, with no warnings where it has them."""
-    if "warnings" in ParsedFile.__dataclass_fields__:
-        return ParsedFile(matches=matches, errors=errors, warnings=(), file=file)
-    return ParsedFile(matches=matches, errors=errors, file=file)
+    return ParsedFile(tuple(_match(games, file) for games in matches), tuple(errors), file=file)
 
 
 def _match(games: list[tuple], file) -> MatchRecord:

@@ -1,4 +1,4 @@
-"""Write match records and replayed matches as Jellyfish ``.mat`` text.
+"""Write match records as Jellyfish ``.mat`` text.
 
 One canonical style, GNU Backgammon's: the ``; [Key "value"]`` tags, `` N point match``, then
 for each game `` Game N``, the score line and numbered lines of two aligned columns (the
@@ -6,50 +6,39 @@ left-hand player's action from column 6, the right-hand player's from column 34)
 actions as `` Doubles => 2`` / `` Takes`` / `` Drops`` / `` Beavers => 4`` /
 `` Raccoons => 8`` and each result on a line of its own (``Wins 2 points and the match``).
 
-A replayed game is written from the board: hits are marked ``*`` where the board says a
-checker was hit, the steps of one checker are merged (``24/13``, ``13/7*/5``) unless the merged
-form could be read as another play, and repeats are written ``(n)``. A record (or a turn the
-replay could not follow) is written as its moves were recorded. The bar and off are written
-``bar`` and ``off``, or ``25`` and ``0``.
+Moves are written as recorded, repeats as ``(n)``, the bar and off as ``bar`` and ``off`` or
+``25`` and ``0``. To write a replayed match from the board (hits marked where the board has
+them, one checker's steps merged), write :func:`~nardy_analysis.replay.written_record` of it.
 
 The layout is that of the Jellyfish files GNU Backgammon exports (taken from such files; no
 code of GNU Backgammon is used). Reading the text back with
-:func:`~nardy_analysis.notation.parse_mat` gives the same actions, and replaying it (with the
-rules the match was replayed with, those of its tags by default) the same positions.
+:func:`~nardy_analysis.notation.mat.parse_mat` gives the same actions.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
+from functools import lru_cache
 from os import PathLike
 from pathlib import Path
 from typing import Iterable
 
 from ..errors import NardyError
-from ..game.position import OFF, Move, point_str
-from .records import GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
-from ..replay import ReplayedMatch, ReplayedTurn, realise
-from ..game.rules import Rules
+from .mat import parse_mat
+from .records import GameRecord, MatchRecord, ResultRecord, TurnRecord
 
 _RIGHT = 33  # 0-based column of the right-hand entries and of the second name, at least
 _NUMBER = 5  # width of a move number such as "  1) "
-_NAME = re.compile(r"(?:[^\s:;](?:[^:\n]*[^\s:])?)?")  # the grammar's NAME, or no name
-_TAG_KEY = re.compile(r'[^\s"\]](?:[^"\]\n]*[^\s"\]])?')
 _CUBE_WORDS = {"double": "Doubles", "take": "Takes", "drop": "Drops", "beaver": "Beavers",
                "raccoon": "Raccoons"}
 
-Match = MatchRecord | ReplayedMatch
 
-
-def format_mat(matches: Match | Iterable[Match], *, bar_off: bool = True) -> str:
-    """The ``.mat`` text of one or more matches.
+def format_mat(matches: MatchRecord | Iterable[MatchRecord], *, bar_off: bool = True) -> str:
+    """The ``.mat`` text of one or more match records.
 
     Parameters
     ----------
-    matches : MatchRecord or ReplayedMatch, or an iterable of them
-        Records are written as recorded; replayed matches from the board (see the module
-        notes). Several matches are written one after the other, each with its tags.
+    matches : MatchRecord, or an iterable of them
+        Written one after the other, each with its tags.
     bar_off : bool
         Write the bar and borne-off checkers as ``bar`` and ``off`` (True, the default) or as
         ``25`` and ``0``.
@@ -62,15 +51,16 @@ def format_mat(matches: Match | Iterable[Match], *, bar_off: bool = True) -> str
     Raises
     ------
     NardyError
-        A name or tag the notation cannot hold: a player name with ``:`` or a line end, or
-        starting with ``;``; a tag key with ``"`` or ``]``; a line end in a tag value.
+        A name or tag the notation cannot hold (one that would not read back as itself): a
+        player name with ``:`` or a line end, or starting with ``;`` or a blank; a tag key
+        with ``"`` or ``]``; a line end in a tag value.
     """
-    if isinstance(matches, (MatchRecord, ReplayedMatch)):
+    if isinstance(matches, MatchRecord):
         matches = [matches]
     return "\n".join(_match_text(match, bar_off) for match in matches)
 
 
-def write_mat(matches: Match | Iterable[Match], path: str | PathLike, *,
+def write_mat(matches: MatchRecord | Iterable[MatchRecord], path: str | PathLike, *,
               bar_off: bool = True) -> None:
     """Write :func:`format_mat` text to a file, in UTF-8 with LF line ends.
 
@@ -85,37 +75,41 @@ def write_mat(matches: Match | Iterable[Match], path: str | PathLike, *,
     Path(path).write_text(text, encoding="utf-8", newline="\n")
 
 
-def _match_text(match: Match, bar_off: bool) -> str:
-    replayed = match if isinstance(match, ReplayedMatch) else None
-    record = match.record if replayed else match
+def _match_text(record: MatchRecord, bar_off: bool) -> str:
     lines = [_tag(key, value) for key, value in record.tags.items()]
     lines += [""] * bool(lines) + [f" {record.length} point match", ""]
-    turns = {turn.record: turn for game in replayed.games for turn in game.turns} \
-        if replayed else {}
-    marks = _marks_hits(record, turns)
     for game in record.games:
         score_line, right = _score_line(game.names, game.scores)
         lines += [f" Game {game.number}", score_line]
-        lines += _action_lines(game, record.length, turns,
-                               replayed.rules if replayed else None, marks, bar_off, right)
+        lines += _action_lines(game, record.length, bar_off, right)
         lines.append("")
     return "\n".join(lines) + "\n"
 
 
+@lru_cache(maxsize=1024)
 def _tag(key: str, value: str) -> str:
-    if not _TAG_KEY.fullmatch(key) or "\n" in value:
+    """The tag's line, if it reads back as this key and value."""
+    text = f'; [{key} "{value}"]'
+    if parse_mat(f"{text}\n 1 point match\n").matches[0].tags != {key: value}:
         raise NardyError(f"the tag {key!r}: {value!r} cannot be written in .mat notation "
                          "(a key without '\"' and ']', a value on one line)")
-    return f'; [{key} "{value}"]'
+    return text
+
+
+@lru_cache(maxsize=1024)
+def _check_name(name: str) -> None:
+    """Raise unless ``name`` on a score line reads back as itself."""
+    games = parse_mat(f" 1 point match\n Game 1\n {name} : 0\n").matches[0].games
+    if not games or games[0].names[0] != name:
+        raise NardyError(f"the player name {name!r} cannot be written in .mat notation "
+                         "(no ':', no line end, not starting with ';' or a blank)")
 
 
 def _score_line(names: tuple[str, str], scores: tuple[int, int]) -> tuple[str, int]:
     """The score line and the game's right-hand column: ``_RIGHT``, or further right after
     a long first name (the reader tells the columns apart by the names' columns)."""
     for name in names:
-        if not _NAME.fullmatch(name):
-            raise NardyError(f"the player name {name!r} cannot be written in .mat notation "
-                             "(no ':', no line end, not starting with ';' or a blank)")
+        _check_name(name)
     left = f" {names[0]} : {scores[0]}"
     right = max(_RIGHT, len(left) + 1)
     return _columns(left, f"{names[1]} : {scores[1]}", right), right
@@ -128,21 +122,7 @@ def _columns(left: str, right: str, column: int) -> str:
     return f"{left:<{column - 1}} {right}"
 
 
-def _marks_hits(record: MatchRecord, turns: dict) -> bool:
-    """Whether the text written will mark any hit with ``*`` (then the reader trusts marks)."""
-    for game in record.games:
-        for action in game.turns:
-            turn = turns.get(action)
-            if turn is not None and turn.play is not None:
-                if any(move.hit for move in turn.play.moves):
-                    return True
-            elif any(any(written.hits) for written in action.moves or ()):
-                return True
-    return False
-
-
-def _action_lines(game: GameRecord, length: int, turns: dict, rules: Rules | None,
-                  marks: bool, bar_off: bool, right: int) -> list[str]:
+def _action_lines(game: GameRecord, length: int, bar_off: bool, right: int) -> list[str]:
     """The numbered lines (two columns) and result lines of a game's actions, in order.
 
     Results next to each other that agree on winner and points (a site's ``Losses`` beside
@@ -170,7 +150,7 @@ def _action_lines(game: GameRecord, length: int, turns: dict, rules: Rules | Non
             row = ["", ""]
             lines.append(row)
         if isinstance(action, TurnRecord):
-            row[player] = _turn_text(action, turns.get(action), rules, marks, bar_off)
+            row[player] = _turn_text(action, bar_off)
         else:
             value = f" => {action.value}" if action.value is not None else ""
             row[player] = f" {_CUBE_WORDS[action.action]}{value}"
@@ -189,82 +169,10 @@ def _result_line(winner: int, points: int, match_won: bool, right: int) -> str:
     return _columns(" " * _NUMBER, text, right) if winner else " " * _NUMBER + text
 
 
-def _turn_text(record: TurnRecord, turn: ReplayedTurn | None, rules: Rules | None,
-               marks: bool, bar_off: bool) -> str:
+def _turn_text(record: TurnRecord, bar_off: bool) -> str:
     roll = f"{record.roll}:"
-    if turn is not None and turn.play is not None:
-        play = _play_text(turn, rules, marks, bar_off)
-    elif record.moves is None:
+    if record.moves is None:
         play = "???"
     else:
-        play = " ".join(_written_text(written, bar_off) for written in record.moves)
+        play = " ".join(written.notation(bar_off) for written in record.moves)
     return f"{roll} {play}" if play else roll
-
-
-def _path(start: int, points_hits, bar_off: bool) -> str:
-    """``start/p1*/p2``: points as numbers, or bar/off when ``bar_off``."""
-    name = point_str if bar_off else str
-    return name(start) + "".join(f"/{name(p)}{'*' if hit else ''}" for p, hit in points_hits)
-
-
-def _written_text(written: WrittenMove, bar_off: bool) -> str:
-    return (_path(written.points[0], zip(written.points[1:], written.hits), bar_off)
-            + (f"({written.count})" if written.count != 1 else ""))
-
-
-def _play_text(turn: ReplayedTurn, rules: Rules, marks: bool, bar_off: bool) -> str:
-    """A replayed play in gnubg's style: merged if the merged text can only be read as this
-    play (with ``*`` marks trusted when the file marks hits), else one die per move."""
-    merged = _chains(turn.play.moves)
-    if len(merged) < len(turn.play.moves):
-        candidates = realise(turn.before, turn.roll.dice, _hops(merged), rules)
-        readings = {position for position, (_, _, agrees) in candidates.items()
-                    if agrees or not marks}
-        if readings == {turn.after}:
-            return _chains_text(merged, bar_off)
-    return _chains_text([([m.start, m.end], [m.hit]) for m in turn.play.moves], bar_off)
-
-
-def _chains(moves: tuple[Move, ...]) -> list[tuple[list[int], list[bool]]]:
-    """The moves as checkers' journeys: a step from where an earlier step ended continues it.
-    Each journey is (points visited, hit on arriving at each point after the first)."""
-    chains: list[tuple[list[int], list[bool]]] = []
-    for move in moves:
-        chain = next((c for c in chains if c[0][-1] == move.start != OFF), None)
-        if chain is None:
-            chains.append(([move.start, move.end], [move.hit]))
-        else:
-            chain[0].append(move.end)
-            chain[1].append(move.hit)
-    return chains
-
-
-def _written_points(chain) -> list[tuple[int, bool]]:
-    """The points written after a journey's start, with their hit marks: each point where
-    it hits, and its end (gnubg's ``13/7*/5``, ``24/13``)."""
-    points, hits = chain
-    return [(point, hit) for index, (point, hit) in enumerate(zip(points[1:], hits))
-            if hit or index == len(hits) - 1]
-
-
-def _hops(chains) -> list[tuple[int, int, bool]]:
-    """The (start, end, hit) hops the reader takes from the written journeys."""
-    hops = []
-    for chain in chains:
-        start = chain[0][0]
-        for point, hit in _written_points(chain):
-            hops.append((start, point, hit))
-            start = point
-    return hops
-
-
-def _chains_text(chains, bar_off: bool) -> str:
-    """gnubg's text of journeys: highest start first, ``(n)`` for n equal journeys."""
-    texts = Counter()
-    order = {}
-    for chain in chains:
-        text = _path(chain[0][0], _written_points(chain), bar_off)
-        texts[text] += 1
-        order.setdefault(text, (-chain[0][0], -chain[0][-1]))
-    return " ".join(text + (f"({count})" if count > 1 else "")
-                    for text, count in sorted(texts.items(), key=lambda t: order[t[0]]))
