@@ -1,1 +1,1 @@
-"""The notation layer: match text read into records (mat), the records, text written (writer)."""
+"""The notation layer: match text read into records and written back (.mat, SGF); no rules."""
