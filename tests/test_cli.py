@@ -95,7 +95,7 @@ def test_files_that_cannot_be_used_are_reported_and_the_run_goes_on(tmp_path):
     kinds = {name: [e["kind"] for e in o["errors"]] for name, o in objects.items()}
     assert kinds == {"x.mat": ["io"], "empty.mat": ["empty"], "cp.mat": ["encoding"],
                      "dangling.mat": ["io"], "good.mat": []}
-    assert "nothing: no *.mat or *.txt files" in result.stderr
+    assert "nothing: no *.mat or *.txt or *.sgf files" in result.stderr
 
 
 def test_turns_count_every_roll_written_even_after_a_violation():

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
+from os import PathLike
 from pathlib import Path
 
 from lark import Lark, Token, Tree, UnexpectedInput
@@ -182,6 +183,37 @@ def parse_sgf(text: str, file: str | None = None, *, strict: bool = False) -> Pa
             matches.append([])
         matches[-1].append(game)
     return _parsed(tuple(_match(games, file) for games in matches), tuple(errors), file)
+
+
+def read_sgf(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
+    """Read and parse a gnubg SGF file (see :func:`decode_sgf` and :func:`parse_sgf`).
+
+    Parameters
+    ----------
+    path : str or path-like
+    strict : bool
+        Raise the first error instead of collecting it.
+
+    Returns
+    -------
+    ParsedFile
+        As :func:`parse_sgf` gives it; bytes that cannot be decoded are its one error.
+
+    Raises
+    ------
+    OSError
+        The file cannot be read.
+    DecodeError, NotationError
+        With ``strict``: the bytes cannot be decoded, or the text is not gnubg SGF.
+    """
+    path = Path(path)
+    try:
+        text = decode_sgf(path.read_bytes(), str(path))
+    except DecodeError as error:
+        if strict:
+            raise
+        return _parsed((), (error,), str(path))
+    return parse_sgf(text, str(path), strict=strict)
 
 
 def _parsed(matches, errors, file) -> ParsedFile:
