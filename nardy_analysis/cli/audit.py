@@ -40,7 +40,8 @@ def audit(paths, by, as_json, html, include_opening, positions, progress):
     """
     frames, problems = [], ErrorReport(paths)
     for loaded in loaded_files(paths, progress):
-        problems.add(file_errors(loaded, "every roll of game {game} counts, its positions end there"))
+        problems.add(file_errors(loaded, "every roll of game {game} counts, its positions "
+                                         "end there"))
         if loaded.matches:
             frames.append(rolls_frame(loaded.matches, positions))
     rolls = pd.concat(frames, ignore_index=True) if frames else rolls_frame([])
