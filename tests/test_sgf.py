@@ -374,3 +374,18 @@ def test_gnubg_reads_convert_to_sgf_with_the_same_moves(tmp_path):
         [[(t.player, t.roll, t.before, t.after) for t in g.turns] for g in ours.games]
     assert [(g.winner, g.points) for g in theirs.games] == \
         [(g.winner, g.points) for g in ours.games]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[row["sgf"] for row in ROWS])
+def test_convert_of_gnubg_sgf_to_mat_replays_the_same(row, tmp_path):
+    source = DATA / row["sgf"]
+    result = run("convert", source, "--to", "mat", "-o", tmp_path / "out.mat")
+    ours, theirs = load_file(source), load_file(tmp_path / "out.mat")
+    errors = [(g, e) for m in ours.matches for g in m.games for e in g.errors]
+    assert result.exit_code == (1 if errors else 0)
+    assert all(resigned_after_rolling(g, e) for g, e in errors)  # until issue 9, item 1
+    assert theirs.errors == ()
+    assert [[(t.before, t.roll, t.after) for t in g.turns] for g in theirs.matches[0].games] == \
+        [[(t.before, t.roll, t.after) for t in g.turns] for g in ours.matches[0].games]
+    assert [(g.winner, g.points) for g in theirs.matches[0].games] == \
+        [(g.winner, g.points) for g in ours.matches[0].games]
