@@ -73,10 +73,21 @@ class FileErrors(NamedTuple):
 
 
 def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
-    """The errors of a loaded file: those of reading it (the file, or a game, skipped) and
-    the rule violations that stopped a game's replay, each followed by ``violation``
-    formatted with the game's number (what the command does with the rest of that game,
-    such as ``"the rest of game {game} is left out"``)."""
+    """The errors of a loaded file, for stderr.
+
+    Parameters
+    ----------
+    loaded : LoadedFile
+    violation : str
+        What the command does with the rest of a game whose replay a rule violation
+        stopped, with ``{game}`` for its number: ``"the rest of game {game} is left out"``.
+
+    Returns
+    -------
+    FileErrors
+        The errors of reading the file (the file, or one game, skipped; the reader's
+        messages say which) and its rule violations, each followed by ``violation``.
+    """
     found = []
     for error in loaded.errors:
         if isinstance(error, OSError):

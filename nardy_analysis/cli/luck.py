@@ -28,7 +28,8 @@ def _analyse_file(path: Path, ply: int, engine: str) -> dict:
         except EngineError:
             raise
         except NardyError as error:
-            return result | {"errors": errors._replace(lines=(*errors.lines, f"{path}: {error}"))}
+            lines = (*errors.lines, f"{path}: {error}")
+            return result | {"errors": errors._replace(lines=lines)}
         result |= {"frame": frame, "summary": luck_summary(loaded.matches, frame)}
     return result
 
@@ -88,8 +89,8 @@ def _print_table(summary: pd.DataFrame) -> None:
 def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
     """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
 
-    PATHS are match files or folders (searched for *.mat, *.txt and *.sgf). Luck is the engine's
-    cubeless equity at 0-ply unless --ply says otherwise. For each match: per game and for
+    PATHS are match files or folders (searched for *.mat, *.txt and *.sgf). Luck is the
+    engine's cubeless equity at 0-ply unless --ply says otherwise. For each match: per game and for
     the whole match, each player's rolls, total luck (equity), luck per roll (equity),
     gnubg's rating of it, the luck in match-winning chance (match play, in %) or points
     (money play), the actual result and the luck-adjusted result. --json adds the unit of
