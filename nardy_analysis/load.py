@@ -15,7 +15,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
-from .errors import NardyError, RuleViolation
+from .errors import NardyError, RecordWarning, RuleViolation
 from .game.rules import Rules
 from .notation.mat import read_mat
 from .notation.records import MatchRecord
@@ -86,12 +86,16 @@ class LoadedFile:
         cannot be read), :class:`~nardy_analysis.errors.DecodeError` and
         :class:`~nardy_analysis.errors.NotationError` (each part of the file skipped), and in
         strict mode the :class:`~nardy_analysis.errors.RuleViolation` that stopped it.
+    warnings : tuple of RecordWarning
+        The quirks resolved in reading the file (:class:`~nardy_analysis.notation.mat.ParsedFile`
+        ``warnings``; not with ``whole``), then every replayed match's ``warnings``.
     """
 
     path: Path
     records: tuple[MatchRecord, ...]
     matches: tuple[ReplayedMatch, ...]
     errors: tuple[Exception, ...]
+    warnings: tuple[RecordWarning, ...] = ()
 
 
 def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = True,
@@ -103,7 +107,8 @@ def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = 
     path : str or path-like
     rules, tags, strict
         As for :func:`~nardy_analysis.replay.replay_match`; with ``strict`` the first
-        violation stops the file and is its last error.
+        violation, or the first warning (as a violation of its kind), stops the file and is
+        its last error.
     whole : bool
         Take the file whole or not at all: at its first read error it gives no match, and
         that error (as :func:`~nardy_analysis.notation.mat.read_mat` raises it) is its only
@@ -115,19 +120,25 @@ def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = 
     """
     try:
         if whole:
-            records, errors = read_mat(path), []
+            records, errors, warnings = read_mat(path), [], []
         else:
             parsed = read_mat(path, errors="collect")
             records, errors = parsed.matches, list(parsed.errors)
+            warnings = list(parsed.warnings)
     except (NardyError, OSError) as error:
         return LoadedFile(Path(path), (), (), (error,))
+    if strict and warnings:
+        return LoadedFile(Path(path), tuple(records), (), tuple(errors)
+                          + (warnings[0].as_error(),))
     matches = []
     try:
         for record in records:
             matches.append(replay_match(record, rules, strict, tags))
+            warnings += matches[-1].warnings
     except RuleViolation as error:
         errors.append(error)
-    return LoadedFile(Path(path), tuple(records), tuple(matches), tuple(errors))
+    return LoadedFile(Path(path), tuple(records), tuple(matches), tuple(errors),
+                      tuple(warnings))
 
 
 def load_files(paths: str | PathLike | Iterable[str | PathLike],

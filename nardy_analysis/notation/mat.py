@@ -24,7 +24,7 @@ from statistics import median
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
-from ..errors import DecodeError, NotationError
+from ..errors import DecodeError, NotationError, RecordWarning
 from ..game.position import BAR, OFF, Roll
 from .records import CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord, WrittenMove
 
@@ -280,11 +280,14 @@ class ParsedFile:
         None); or a single DecodeError when the bytes cannot be decoded (then no matches).
     file : str or None
         The file name.
+    warnings : tuple of RecordWarning
+        The quirks of the text that the reader resolved, in file order.
     """
 
     matches: tuple[MatchRecord, ...]
     errors: tuple[NotationError, ...]
     file: str | None = None
+    warnings: tuple[RecordWarning, ...] = ()
 
 
 def parse_mat(text: str, file: str | None = None,
