@@ -300,7 +300,10 @@ class _GameReplayer:
             return
         if record.moves == () and self.rules.forced_play:
             legal = self.position.legal_plays(record.roll, self.rules)
-            if legal[0].play.moves and self.no_play(record, following, legal):
+            if not legal[0].play.moves:  # a dance
+                self.add_turn(record, legal[0].after, legal[0].play)
+                return
+            if self.no_play(record, following, legal):
                 return
         self.add_turn(record, *self.match_play(record, following))
 

@@ -101,11 +101,10 @@ def _print_summary(summary: dict) -> None:
     click.echo(f"{summary['file']}: {_count(summary['matches'], 'match')}, "
                f"{_count(summary['games'], 'game')}, {_count(summary['turns'], 'turn')}: "
                f"{status}")
-    for e in errors + warnings:
+    for e, label in [(e, "") for e in errors] + [(w, " (warning)") for w in warnings]:
         where = f"{e['line']}:{e['column']}: " if e["line"] else ""
         where += "".join(f"{key} {e[key]}, " for key in ("game", "move") if e[key] is not None)
         position = f" [position {e['position_id']}]" if e["position_id"] else ""
-        label = " (warning)" if e in warnings else ""
         click.echo(f"  {where}{e['kind']}{label}: {e['message']}")
         if e["text"]:
             click.echo(f"      {e['text']}{position}")
