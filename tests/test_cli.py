@@ -302,7 +302,7 @@ def not_a_match(monkeypatch):
             return read(path, strict=strict)
         error = NotationError("not a match record", 1, 1, "", str(path))
         error.kind = "not_a_match"
-        return ParsedFile((), (error,), str(path))
+        return ParsedFile((), (error,), file=str(path))
 
     monkeypatch.setattr(load, "read_mat", reader)
 
@@ -321,3 +321,20 @@ def test_a_readme_in_a_folder_is_counted_not_an_error(tmp_path, monkeypatch, com
     named = run(*command, str(tmp_path / "good.mat"), str(tmp_path / "README.txt"))
     assert named.exit_code == 1
     assert f"{tmp_path / 'README.txt'}:1:1: not_a_match: not a match record" in named.stderr
+
+
+@pytest.mark.parametrize("command", [["stats"], ["audit"], ["convert"],
+                                     ["plot", "--game", "1", "--out", "{tmp}/x.png"]])
+def test_every_command_shows_warnings_and_strict_makes_them_errors(command, tmp_path):
+    """wrong_result_points.mat: a dropped double scored 2 points, a warning at 10:7 (the
+    board and the cube give 1)."""
+    path = str(SAMPLES / "broken" / "wrong_result_points.mat")
+    args = [a.format(tmp=tmp_path) for a in command]
+    result = run(*args, path)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith(f"{path}:10:7: game 1, move 2: result (warning): 2 points "
+                                    "is not a possible result here (expected 1 with the cube "
+                                    "at 1)")
+    strict = run(*args, "--strict", path)
+    assert strict.exit_code == 1
+    assert strict.stderr.startswith(f"{path}:10:7: game 1, move 2: result: 2 points")

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.audit import audit_dice, rolls_frame
-from .common import ErrorReport, OutputFile, file_errors, loaded_files
+from .common import ErrorReport, OutputFile, file_errors, loaded_files, strict_option
 
 
 @click.command("audit")
@@ -25,9 +25,10 @@ from .common import ErrorReport, OutputFile, file_errors, loaded_files
               help="Count the opening roll of each game (variants with opening doubles).")
 @click.option("--positions/--no-positions", default=True,
               help="Replay positions for the bar-entry and hits-on-blots tests (slower).")
+@strict_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: several files and stderr a terminal).")
-def audit(paths, by, as_json, html, include_opening, positions, progress):
+def audit(paths, by, as_json, html, include_opening, positions, strict, progress):
     """Audit the dice of match files (or folders of *.mat, *.txt and *.sgf files) for fairness.
 
     Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
@@ -39,7 +40,7 @@ def audit(paths, by, as_json, html, include_opening, positions, progress):
     usage errors.
     """
     frames, problems = [], ErrorReport(paths)
-    for loaded in loaded_files(paths, progress):
+    for loaded in loaded_files(paths, progress, strict=strict):
         problems.add(file_errors(loaded, "every roll of game {game} counts, its positions "
                                          "end there"))
         if loaded.matches:

@@ -10,7 +10,7 @@ from typing import Iterable, Iterator, NamedTuple, NoReturn
 import click
 from tqdm import tqdm
 
-from ..errors import NardyError, RuleViolation
+from ..errors import NardyError, RecordProblem
 from ..load import PATTERNS, LoadedFile, MatchFiles, load_file, match_files
 
 
@@ -44,6 +44,13 @@ def progress_bar(items: Iterable, progress: bool | None, total: int):
     return tqdm(items, total=total, disable=not show, unit="file", file=sys.stderr)
 
 
+strict_option = click.option(
+    "--strict", is_flag=True,
+    help="Treat warnings (quirks of a record that the reader resolved) as errors: the first "
+         "one stops its file.")
+"""The ``--strict`` option of every command that reads match files."""
+
+
 def loaded_files(paths: Iterable[str], progress: bool | None,
                  **options) -> Iterator[LoadedFile]:
     """:func:`~nardy_analysis.load.load_file` with ``options`` for every match file named
@@ -65,11 +72,15 @@ class FileErrors(NamedTuple):
         message``, and what was left out.
     not_a_match : bool
         The file is not a match record (a README, binary data): kind ``not_a_match``.
+    warnings : tuple of str
+        One line per warning (a quirk of the record that the reader resolved), in file order,
+        as the error lines with ``kind (warning)``.
     """
 
     path: Path
     lines: tuple[str, ...]
     not_a_match: bool
+    warnings: tuple[str, ...] = ()
 
 
 def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
@@ -98,15 +109,18 @@ def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
     for error in (e for match in loaded.matches for e in match.errors):
         found.append(_error_line(error, "; " + violation.format(game=error.game)))
     not_a_match = any(getattr(e, "kind", None) == "not_a_match" for e in loaded.errors)
-    return FileErrors(loaded.path, tuple(line for *_, line in sorted(found)), not_a_match)
+    warnings = sorted(_error_line(w, "", " (warning)") for w in loaded.warnings)
+    return FileErrors(loaded.path, tuple(line for *_, line in sorted(found)), not_a_match,
+                      tuple(line for *_, line in warnings))
 
 
-def _error_line(error: NardyError, consequence: str) -> tuple[int, int, str]:
+def _error_line(error: NardyError, consequence: str, label: str = "") -> tuple[int, int, str]:
     where = f"{error.file}:" + (f"{error.line}:{error.column}: " if error.line else " ")
     if error.game is not None:
         where += f"game {error.game}" + (f", move {error.move}" if error.move else "") + ": "
-    text = f" in '{error.text}'" if isinstance(error, RuleViolation) and error.text else ""
-    return error.line, error.column, f"{where}{error.kind}: {error.message}{text}{consequence}"
+    text = f" in '{error.text}'" if isinstance(error, RecordProblem) and error.text else ""
+    return (error.line, error.column,
+            f"{where}{error.kind}{label}: {error.message}{text}{consequence}")
 
 
 class ErrorReport:
@@ -131,7 +145,7 @@ class ErrorReport:
         if errors.not_a_match and errors.path not in self.named:
             self.not_matches.append(errors.path)
             return
-        for line in errors.lines:
+        for line in errors.lines + errors.warnings:
             click.echo(line, err=True)
         self.failed |= bool(errors.lines)
 

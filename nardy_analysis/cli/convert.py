@@ -9,7 +9,7 @@ from ..load import load_file
 from ..notation.sgf import format_sgf
 from ..notation.writer import format_mat
 from ..replay import written_record
-from .common import ErrorReport, OutputFile, file_errors
+from .common import ErrorReport, OutputFile, file_errors, strict_option
 
 
 @click.command()
@@ -20,7 +20,8 @@ from .common import ErrorReport, OutputFile, file_errors
 @click.option("-o", "--output", type=OutputFile(allow_dash=True),
               default="-", help="File to write (default: standard output).")
 @click.option("--numbers", is_flag=True, help="Write the bar as 25 and off as 0 (.mat).")
-def convert(path, to, output, numbers):
+@strict_option
+def convert(path, to, output, numbers, strict):
     """Rewrite the match file PATH (.mat, .txt or .sgf) in one canonical style.
 
     The file is read, every game replayed against the rules of its header tags and written
@@ -30,7 +31,7 @@ def convert(path, to, output, numbers):
     rule is written from the board up to there and as recorded after. Exit status: 0 when
     the file had no error, 1 when it had any, 2 for usage errors.
     """
-    loaded = load_file(path)
+    loaded = load_file(path, strict=strict)
     for error in loaded.errors:
         if isinstance(error, OSError):
             raise click.FileError(path, error.strerror or str(error))

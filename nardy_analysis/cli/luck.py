@@ -13,12 +13,13 @@ from ..analysis.engine import ENGINES, EngineError, default_evaluator
 from ..analysis.luck import luck_frame, luck_summary
 from ..errors import NardyError
 from ..load import load_file
-from .common import ErrorReport, OutputFile, file_errors, found_files, progress_bar
+from .common import (ErrorReport, OutputFile, file_errors, found_files, progress_bar,
+                     strict_option)
 
 
-def _analyse_file(path: Path, ply: int, engine: str) -> dict:
+def _analyse_file(path: Path, ply: int, engine: str, strict: bool) -> dict:
     """Per-roll frame, summary and errors of one file (run in worker processes)."""
-    loaded = load_file(path)
+    loaded = load_file(path, strict=strict)
     errors = file_errors(loaded, "the rest of game {game} is not analysed")
     result = {"file": str(path), "frame": None, "summary": None, "errors": errors,
               "violations": sum(len(m.errors) for m in loaded.matches)}
@@ -84,9 +85,10 @@ def _print_table(summary: pd.DataFrame) -> None:
               "engine (pip install nardy-analysis[sage]).")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes over the files.")
+@strict_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
-def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
+def luck(paths, csv_file, as_json, ply, engine, jobs, strict, progress):
     """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
 
     PATHS are match files or folders (searched for *.mat, *.txt and *.sgf). Luck is the
@@ -108,8 +110,9 @@ def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
     except EngineError as error:
         raise click.ClickException(str(error))
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
-    results = (pool.map(_analyse_file, files, [ply] * len(files), [engine] * len(files))
-               if pool else (_analyse_file(f, ply, engine) for f in files))
+    results = (pool.map(_analyse_file, files, [ply] * len(files), [engine] * len(files),
+                        [strict] * len(files))
+               if pool else (_analyse_file(f, ply, engine, strict) for f in files))
     frames, problems = [], ErrorReport(paths)
     try:
         for result in progress_bar(results, progress, len(files)):

@@ -11,7 +11,7 @@ from ..analysis.turns import turns_frame
 from ..load import load_file
 from ..plots.game import plot_blot_exposure, plot_pip_race
 from ..replay import ReplayedMatch
-from .common import ErrorReport, OutputFile, file_errors
+from .common import ErrorReport, OutputFile, file_errors, strict_option
 
 _KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
 
@@ -25,7 +25,8 @@ _KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
               help="race: both pip counts by turn; exposure: blots left and shots at them.")
 @click.option("--out", type=OutputFile(), required=True,
               help="The picture file; its suffix picks the format (.png, .svg, .pdf).")
-def plot(path, game, match_number, kind, out):
+@strict_option
+def plot(path, game, match_number, kind, out, strict):
     """Draw a chart of one game of a match file (.mat, .txt or .sgf).
 
     Each error of the file is reported on stderr with the game it concerns; a game that
@@ -38,7 +39,7 @@ def plot(path, game, match_number, kind, out):
         raise click.BadParameter(f"{out!r}: the suffix must be one of "
                                  f"{', '.join('.' + f for f in sorted(formats))}",
                                  param_hint="--out")
-    loaded = load_file(path)
+    loaded = load_file(path, strict=strict)
     problems = ErrorReport([path])
     problems.add(file_errors(loaded, "game {game} is drawn up to there"))
     matches = loaded.matches

@@ -8,7 +8,7 @@ import click
 import pandas as pd
 
 from ..analysis.turns import turns_frame
-from .common import ErrorReport, OutputFile, file_errors, loaded_files
+from .common import ErrorReport, OutputFile, file_errors, loaded_files, strict_option
 
 
 @click.command()
@@ -17,9 +17,10 @@ from .common import ErrorReport, OutputFile, file_errors, loaded_files
               help="Write the per-turn table as CSV (blot_points as a [..] list).")
 @click.option("--parquet", "parquet_file", type=OutputFile(),
               help="Write the per-turn table as Parquet (needs pyarrow).")
+@strict_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
-def stats(paths, csv_file, parquet_file, progress):
+def stats(paths, csv_file, parquet_file, strict, progress):
     """Per-turn statistics of match files (or folders of *.mat, *.txt and *.sgf files).
 
     One row per turn; the nardy_analysis.analysis.turns docstring describes the columns. Without
@@ -30,7 +31,7 @@ def stats(paths, csv_file, parquet_file, progress):
     had, 2 for usage errors.
     """
     frames, problems = [], ErrorReport(paths)
-    for loaded in loaded_files(paths, progress):
+    for loaded in loaded_files(paths, progress, strict=strict):
         problems.add(file_errors(loaded, "the rest of game {game} is left out"))
         if loaded.matches:
             frames.append(turns_frame(loaded))
