@@ -41,7 +41,7 @@ class MatchFiles(NamedTuple):
     empty: list[Path]
 
 
-def match_files(paths: Iterable[str | PathLike]) -> MatchFiles:
+def match_files(paths: str | PathLike | Iterable[str | PathLike]) -> MatchFiles:
     """The match files named by ``paths``.
 
     A file is kept as given; a folder is searched recursively for :data:`PATTERNS`.
@@ -50,7 +50,7 @@ def match_files(paths: Iterable[str | PathLike]) -> MatchFiles:
 
     Parameters
     ----------
-    paths : iterable of str or path-like
+    paths : str or path-like, or an iterable of them
 
     Returns
     -------
@@ -58,7 +58,7 @@ def match_files(paths: Iterable[str | PathLike]) -> MatchFiles:
         The files, and the folders in which none was found (nothing is reported here).
     """
     files, empty = [], []
-    for name in paths:
+    for name in [paths] if isinstance(paths, (str, PathLike)) else paths:
         path = Path(name)
         if path.is_dir():
             inside = sorted({f for pattern in PATTERNS for f in path.rglob(pattern)})
@@ -158,7 +158,7 @@ def load_files(paths: str | PathLike | Iterable[str | PathLike],
         One per file, in the order of :func:`match_files`. A folder holding no match file
         gives a ``UserWarning``.
     """
-    found = match_files([paths] if isinstance(paths, (str, PathLike)) else paths)
+    found = match_files(paths)
     for folder in found.empty:
         warnings.warn(f"{folder}: no {' or '.join(PATTERNS)} files", stacklevel=2)
     for path in found.files:

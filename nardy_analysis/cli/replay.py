@@ -60,7 +60,7 @@ def _summary(loaded: LoadedFile) -> dict:
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: for several files on a terminal).")
 def replay(paths, as_json, strict, rules, progress):
-    """Replay match files (or folders of *.mat and *.txt files) and check every play.
+    """Replay match files (or folders of *.mat, *.txt and *.sgf files) and check every play.
 
     Exit status: 0 when every file was read and replayed without a violation (warnings
     allowed), 1 when any was not (or a folder held no match file), 2 for usage errors.

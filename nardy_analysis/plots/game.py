@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..errors import NardyError
+from ..errors import InvalidArgument
 from ..analysis.turns import hit_rates
 
 GAME = ["file", "match_id", "game"]
@@ -20,12 +20,12 @@ GAME = ["file", "match_id", "game"]
 
 
 def _one_game(data: pd.DataFrame, game: int | None) -> pd.DataFrame:
-    """The rows of one game, in turn order; raises NardyError unless exactly one game."""
+    """The rows of one game, in turn order; raises InvalidArgument unless exactly one game."""
     if game is not None:
         data = data[data["game"] == game]
     count = len(data[GAME].drop_duplicates())
     if count != 1:
-        raise NardyError(f"expected the turns of one game, got {count} games"
+        raise InvalidArgument(f"expected the turns of one game, got {count} games"
                          + (f" numbered {game}" if game is not None else "")
                          + "; select one with data[data.game == N] or game=N")
     return data.sort_values("turn")
@@ -67,7 +67,7 @@ def plot_pip_race(data: pd.DataFrame, ax=None, *, game: int | None = None):
 
     Raises
     ------
-    NardyError
+    InvalidArgument
         ``data`` does not hold exactly one game (with that number).
     """
     turns = _one_game(data, game)
@@ -121,7 +121,7 @@ def plot_blot_exposure(data: pd.DataFrame, ax=None, *, game: int | None = None):
 
     Raises
     ------
-    NardyError
+    InvalidArgument
         ``data`` does not hold exactly one game (with that number).
     """
     turns = _one_game(data, game)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from ..errors import NardyError
+from ..errors import InvalidArgument
 
 _UNITS = {"luck": "cumulative luck (equity)", "luck_mwc": "cumulative luck (MWC)",
           "luck_points": "cumulative luck (points)"}
@@ -41,14 +41,14 @@ def plot_cumulative_luck(frame: pd.DataFrame, ax=None, *, game: int | None = Non
 
     Raises
     ------
-    NardyError
+    InvalidArgument
         The frame holds several matches, or no roll of ``game``.
     """
     if frame["match_id"].nunique() > 1:
-        raise NardyError("plot_cumulative_luck draws one match; filter the frame by match_id")
+        raise InvalidArgument("plot_cumulative_luck draws one match; filter the frame by match_id")
     rolls = frame if game is None else frame[frame["game"] == game]
     if rolls.empty:
-        raise NardyError(f"no rolls to draw for game {game}")
+        raise InvalidArgument(f"no rolls to draw for game {game}")
     ax = ax if ax is not None else plt.gca()
     x = pd.Series(range(1, len(rolls) + 1), index=rolls.index)
     for side in (0, 1):
