@@ -23,7 +23,7 @@ from statistics import median
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
-from ..errors import DecodeError, NotationError
+from ..errors import DecodeError, NotAMatch, NotationError
 from ..game.position import BAR, OFF, Roll
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
                       WrittenMove)
@@ -35,6 +35,12 @@ _DEFAULT_SPLIT = 20
 # In bytes decoded as UTF-8 with "surrogateescape": an invalid byte, a valid non-ASCII letter.
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
 _UTF8_LETTER = re.compile("[^\x00-\x7f\udc80-\udcff]")
+# Control characters that text files do not hold (all but tab, line ends and form feed).
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
+# A line that is, or was meant to be, a match or game header ("3 points match", "Game x"):
+# a file with none is not a match record.
+_HEADER_LIKE = re.compile(r"(?im)points?[ \t]+match[ \t]*\r?$"
+                          r"|^[ \t]*game(?:[ \t]+\S+)?[ \t]*\r?$")
 
 
 def decode(data: bytes, file: str | None = None) -> str:
@@ -291,6 +297,15 @@ def _header(line: str) -> tuple[str, Token] | None:
     return None
 
 
+def _not_a_match(error: NotationError, binary: bool) -> NotAMatch:
+    """The NotAMatch error of a file without headers: at ``error``'s place for text, at 1:1
+    for binary data."""
+    if binary:
+        return NotAMatch("not a match record: binary data", 1, 1, "", error.file)
+    return NotAMatch("not a match record: no 'N point match' line", error.line, error.column,
+                     error.source_line, error.file)
+
+
 def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> ParsedFile:
     """Parse ``.mat`` match text into match records.
 
@@ -316,7 +331,11 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
     ------
     NotationError
         With ``strict=True``, text that is not ``.mat`` notation; the message quotes the
-        line with a caret at the offending column and names what was expected there.
+        line with a caret at the offending column and names what was expected there. Text
+        with no ``N point match`` or ``Game N`` line, nor one meant to be (``3 points
+        match``), is :class:`~nardy_analysis.errors.NotAMatch` (kind ``not_a_match``: "no
+        'N point match' line" for text such as a README, "binary data" when it holds
+        control characters): with or without ``strict``, the file's one error.
 
     Notes
     -----
@@ -334,9 +353,12 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
                    for length, line, column, games in _parse(text)]
     except UnexpectedInput as exc:
         first = _notation_error(exc, source_lines, file)
+        not_a_match = not _HEADER_LIKE.search(text)
+        if not_a_match:
+            first = _not_a_match(first, bool(_CONTROL.search(text)))
         if strict:
             raise first from None
-        matches, found = _parse_games(text, source_lines, file)
+        matches, found = ([], []) if not_a_match else _parse_games(text, source_lines, file)
         found = found or [first]
     return ParsedFile(tuple(_match_records(matches, source_lines, file)), tuple(found),
                       file=file)
@@ -417,15 +439,20 @@ def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
         permission).
     DecodeError, NotationError
         With ``strict=True``: the bytes cannot be decoded, or the text is not ``.mat``
-        notation.
+        notation. Bytes that cannot be decoded and hold no ``N point match`` or ``Game N``
+        line (nor one meant to be) are :class:`~nardy_analysis.errors.NotAMatch` ("binary
+        data"), with or without ``strict``.
     """
     path = Path(path)
     data = path.read_bytes()
     try:
         text = decode(data, str(path))
     except DecodeError as error:
+        bom = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+        if not _HEADER_LIKE.search(data.decode("utf-16" if bom else "latin-1", "replace")):
+            error = _not_a_match(error, True)
         if strict:
-            raise
+            raise error from None
         return ParsedFile((), (error,), file=str(path))
     return parse_mat(text, str(path), strict=strict)
 
