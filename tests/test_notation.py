@@ -202,19 +202,52 @@ def test_syntax_errors_give_line_column_and_caret(text, line, column, found):
 
 
 def test_decode_encodings():
-    name = "Иван Петров"
-    assert decode(name.encode("cp1251")) == name
-    assert decode("Jürgen Müller".encode("cp1252")) == "Jürgen Müller"
-    assert decode(codecs.BOM_UTF8 + name.encode()) == name
-    assert decode(name.encode("utf-16")) == name
-    assert decode(name.encode()) == name
+    # A score line: a few bytes alone are too few for any detector to tell cp1252 from cp1251.
+    line = " Иван Петров : 0                  bob : 0"
+    western = line.replace("Иван Петров", "Jürgen Müller")
+    assert decode(line.encode("cp1251")) == line
+    assert decode(western.encode("cp1252")) == western
+    assert decode(codecs.BOM_UTF8 + line.encode()) == line
+    assert decode(line.encode("utf-16")) == line
+    assert decode(line.encode()) == line
+
+
+# Real-looking files: the sample match with Cyrillic names, its names replaced, with a header
+# comment and tags in the same language; each written in the single-byte encoding its
+# language's Windows systems use.
+NAMES = [
+    ("Þórður Ægisson", "Guðrún Jónsdóttir", "; Leikur í Reykjavík", "cp1252"),  # Icelandic
+    ("Ólafur", "Þór", "", "cp1252"),
+    ("François Lefèvre", "Hélène Dubois", "; Partie jouée à Nîmes", "cp1252"),  # French
+    ("Noël", "Renée", "", "cp1252"),
+    ("Jürgen Müller", "Günther Weiß", "; Turnier in Köln", "cp1252"),  # German
+    ("Björk", "bob", "", "cp1252"),
+    ("José Núñez", "Señora Peña", "; Partida en Logroño", "cp1252"),  # Spanish
+    ("Smith, José", "Añejo", "", "cp1252"),
+    ("Дмитрий", "Иван Иванов", "; Турнир в Москве", "cp1251"),  # Russian
+    ("Ян", "bob", "", "cp1251"),  # two Cyrillic letters, in a sea of ASCII
+    ("Ёж", "Ия", "", "cp1251"),
+    ("Фёдор", "Щукин", "", "cp1251"),
+]
+
+
+@pytest.mark.parametrize("first, second, comment, encoding", NAMES)
+def test_single_byte_files_decode_in_their_language(first, second, comment, encoding):
+    sample = (SAMPLES / "cp1251_cyrillic_names.mat").read_bytes().decode("cp1251")
+    text = (f"{comment}\n; [Player 1 \"{first}\"]\n; [Player 2 \"{second}\"]\n"
+            + sample.replace("Дмитрий", first).replace("Иван Иванов", second))
+    assert decode(text.encode(encoding)) == text
+    assert decode(text.replace("\n", "\r\n").encode(encoding)) == text.replace("\n", "\r\n")
+    (match,) = parse_mat(decode(text.encode(encoding)), strict=True).matches
+    assert match.names == (first, second) and match.games[1].names == (first, second)
 
 
 def test_undecodable_bytes_give_their_offset():
+    # 0x81 is no cp1252 letter, 0x98 no cp1251 letter: neither encoding reads the text.
     with pytest.raises(DecodeError) as info:
-        decode(b"abc \x98\x98 xyz")
+        decode(b"abc \x81\x8d\x98 xyz")
     assert info.value.offset == 4
-    assert "offset 4" in str(info.value)
+    assert "offset 4" in str(info.value) and "nor is the text cp1252 or cp1251" in str(info.value)
 
 
 def test_records_are_immutable_hashable_and_repr_evaluates_back():

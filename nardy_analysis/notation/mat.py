@@ -35,6 +35,8 @@ _DEFAULT_SPLIT = 20
 # In bytes decoded as UTF-8 with "surrogateescape": an invalid byte, a valid non-ASCII letter.
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
 _UTF8_LETTER = re.compile("[^\x00-\x7f\udc80-\udcff]")
+# The single-byte encodings of match files that are not UTF-8: Western, Cyrillic.
+_SINGLE_BYTE = ("cp1252", "cp1251")
 # Control characters that text files do not hold (all but tab, line ends and form feed).
 _CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
 # A line that is, or was meant to be, a match or game header ("3 points match", "Game x"):
@@ -47,10 +49,13 @@ def decode(data: bytes, file: str | None = None) -> str:
     """Decode a match file's bytes.
 
     UTF-8 (with or without a byte-order mark) and UTF-16 with a byte-order mark are decoded
-    as such; other text that is not valid UTF-8 is read as cp1251 when its non-ASCII letters
-    come in runs (Cyrillic words) and as cp1252 otherwise (accented Latin letters). Text that
-    holds at least as many valid UTF-8 letters as invalid bytes is UTF-8 with bad bytes, not
-    cp1251 or cp1252 (which would silently turn every UTF-8 letter into two wrong ones).
+    as such. Other text that is not valid UTF-8 is in a single-byte encoding: Western
+    (cp1252: Icelandic, French, German, Spanish names) or Cyrillic (cp1251), the two that
+    match files are written in; charset-normalizer chooses between them from the lines
+    that hold non-ASCII bytes (the names, among much ASCII, would sway it less than they
+    should). Text that holds at least as many valid UTF-8 letters as invalid bytes is
+    UTF-8 with bad bytes, not cp1251 or cp1252 (which would silently turn every UTF-8
+    letter into two wrong ones).
 
     Parameters
     ----------
@@ -62,8 +67,9 @@ def decode(data: bytes, file: str | None = None) -> str:
     Raises
     ------
     DecodeError
-        Bytes that the encoding found cannot decode; ``offset`` is the first such byte,
-        ``line`` and ``column`` (1-based, in characters) where it is in the text.
+        Bytes that the encoding found cannot decode, or that are neither UTF-8 nor text in
+        either single-byte encoding; ``offset`` is the first such byte, ``line`` and
+        ``column`` (1-based, in characters) where it is in the text.
     """
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return _decode(data, "utf-16", file)
@@ -76,10 +82,15 @@ def decode(data: bytes, file: str | None = None) -> str:
         letters = len(_UTF8_LETTER.findall(escaped))
         if letters and letters >= len(_BAD_BYTE.findall(escaped)):
             raise _decode_error(data, exc.start, "utf-8", file) from None
-    high = [i for i, b in enumerate(data) if b >= 0x80]
-    in_runs = sum(1 for i in high if (i > 0 and data[i - 1] >= 0x80)
-                  or (i + 1 < len(data) and data[i + 1] >= 0x80))
-    return _decode(data, "cp1251" if in_runs * 2 > len(high) else "cp1252", file)
+        first_bad = exc.start
+    # Imported here: only files that are not UTF-8 need it (it takes 20 ms to import).
+    from charset_normalizer import from_bytes
+
+    non_ascii = b"\n".join(line for line in data.splitlines() if not line.isascii())
+    best = from_bytes(non_ascii, cp_isolation=list(_SINGLE_BYTE)).best()
+    if best is None:
+        raise _decode_error(data, first_bad, "utf-8", file, " or ".join(_SINGLE_BYTE))
+    return _decode(data, best.encoding, file)
 
 
 def _decode(data: bytes, encoding: str, file: str | None, start: int = 0) -> str:
@@ -90,10 +101,13 @@ def _decode(data: bytes, encoding: str, file: str | None, start: int = 0) -> str
         raise _decode_error(data, start + exc.start, encoding, file) from None
 
 
-def _decode_error(data: bytes, offset: int, encoding: str, file: str | None) -> DecodeError:
-    """A DecodeError for the byte at ``offset``, with its line and column in the text."""
+def _decode_error(data: bytes, offset: int, encoding: str, file: str | None,
+                  also: str = "") -> DecodeError:
+    """A DecodeError for the byte at ``offset`` (of text in ``encoding`` before it), with
+    its line and column in the text; ``also`` names the other encodings tried."""
+    tried = f"{encoding}, nor is the text {also}" if also else encoding
     error = DecodeError(f"byte {data[offset:offset + 1]!r} at offset {offset} cannot be "
-                        f"decoded as {encoding}", offset, file)
+                        f"decoded as {tried}", offset, file)
     before = _lines(data[:offset].decode(encoding, "replace"))
     error.line = before.count("\n") + 1
     error.column = len(before) - before.rfind("\n")
