@@ -97,6 +97,34 @@ def test_move_notations():
     assert turns[8].moves[0].points == (25, 21)
 
 
+@pytest.mark.parametrize("play, points", [
+    ("b/22 22/21", [(25, 22), (22, 21)]),
+    ("B/22 BAR/21", [(25, 22), (25, 21)]),
+    ("bar/22 Bar/21", [(25, 22), (25, 21)]),
+    ("6/o 5/O", [(6, 0), (5, 0)]),
+    ("6/OFF 5/off", [(6, 0), (5, 0)]),
+    ("b/20*/o", [(25, 20, 0)]),
+])
+def test_bar_and_off_spellings_gnubg_accepts(play, points):
+    text = f" 0 point match\n\n Game 1\n a : 0     b : 0\n  1) 31: {play}\n"
+    (turn,) = parse_mat(text, strict=True).matches[0].games[0].turns
+    assert [m.points for m in turn.moves] == points
+    assert [m.text for m in turn.moves] == play.split()
+    assert [m.column for m in turn.moves] == [10 + play.index(t) for t in play.split()]
+
+
+@pytest.mark.parametrize("play, column, found", [
+    ("ba/22", 10, "ba/22"), ("bars/22", 10, "bars/22"), ("of/6", 10, "of/6"),
+    ("x/22", 10, "x/22"), ("6/offf", 15, "f"), ("6/b o", 14, "o"),
+])
+def test_other_words_are_no_points(play, column, found):
+    text = f" 0 point match\n\n Game 1\n a : 0     b : 0\n  1) 31: {play}\n"
+    with pytest.raises(NotationError) as info:
+        parse_mat(text, strict=True)
+    assert (info.value.line, info.value.column) == (5, column)
+    assert info.value.message.startswith(f"unexpected '{found}'")
+
+
 def test_left_column_empty_and_lone_entries_by_column():
     text = """ 5 point match
 

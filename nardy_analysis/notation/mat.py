@@ -28,7 +28,7 @@ from ..game.position import BAR, OFF, Roll
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
                       WrittenMove)
 
-_POINT = {"bar": BAR, "off": OFF}
+_POINT = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
 # A lone entry to the right of this column belongs to the right-hand player, when a game
 # gives no better clue (no line with two entries, no second name on the score line).
 _DEFAULT_SPLIT = 20
