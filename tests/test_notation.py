@@ -8,7 +8,8 @@ import pytest
 from concurrent.futures import ThreadPoolExecutor
 
 from conftest import SAMPLES, read_tsv
-from nardy_analysis import DecodeError, NotationError, Roll, parse_mat, read_mat, replay_match
+from nardy_analysis import (DecodeError, NotationError, Roll, format_mat, parse_mat, read_mat,
+                            replay_match)
 from nardy_analysis.notation.mat import decode
 from nardy_analysis.notation.records import CubeRecord, ResultRecord, TurnRecord, WrittenMove
 
@@ -123,6 +124,48 @@ def test_other_words_are_no_points(play, column, found):
         parse_mat(text, strict=True)
     assert (info.value.line, info.value.column) == (5, column)
     assert info.value.message.startswith(f"unexpected '{found}'")
+
+
+FIBS = """\
+ 5 point match
+
+ Game 1
+ alice,1635 : 0                 bob, 1702.38 : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+      Wins 1 point
+
+ Game 2
+ alice,1635 : 1                 Doe, John : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+"""
+
+
+def test_ratings_after_the_name_on_score_lines_fibs():
+    first, second = parse_mat(FIBS, strict=True).matches[0].games
+    assert first.names == ("alice", "bob") and first.ratings == (1635, 1702.38)
+    assert second.names == ("alice", "Doe, John") and second.ratings == (1635, None)
+    assert first.scores == (0, 0) and second.scores == (1, 0)
+    assert parse_mat(FIBS).matches[0].names == ("alice", "bob")
+    assert [a.player for a in second.actions] == [0, 1]  # columns still by the names
+
+
+@pytest.mark.parametrize("name, bare, rating", [
+    ("alice,1635", "alice", 1635), ("alice , 1635.5", "alice", 1635.5),
+    ("Doe, John", "Doe, John", None), ("Smith, 3rd", "Smith, 3rd", None),
+    (",1635", ",1635", None), ("a,b,1500", "a,b", 1500), ("1500", "1500", None),
+    ("alice,", "alice,", None), ("alice,16.", "alice,16.", None),
+])
+def test_a_rating_is_a_number_after_the_last_comma(name, bare, rating):
+    (game,) = parse_mat(f" 1 point match\n Game 1\n {name} : 0\n", strict=True).matches[0].games
+    assert game.names[0] == bare and game.ratings == (rating, None)
+
+
+def test_ratings_are_written_back():
+    text = format_mat(parse_mat(FIBS, strict=True).matches)
+    assert " alice,1635 : 0" in text and "bob,1702.38 : 0" in text and "Doe, John : 0" in text
+    again = parse_mat(text, strict=True).matches[0].games
+    assert [(g.names, g.ratings) for g in again] == \
+        [(g.names, g.ratings) for g in parse_mat(FIBS).matches[0].games]
 
 
 def test_left_column_empty_and_lone_entries_by_column():

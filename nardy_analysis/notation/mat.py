@@ -35,6 +35,9 @@ _DEFAULT_SPLIT = 20
 # In bytes decoded as UTF-8 with "surrogateescape": an invalid byte, a valid non-ASCII letter.
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
 _UTF8_LETTER = re.compile("[^\x00-\x7f\udc80-\udcff]")
+# A name on a score line with the player's rating after a comma (FIBS, GridGammon):
+# "alice,1635" or "alice, 1635.42"; a comma and no number is part of the name ("Doe, John").
+_RATED = re.compile(r"(.+?) *, *(\d{1,9}(?:\.\d{1,9})?)")
 # The single-byte encodings of match files that are not UTF-8: Western, Cyrillic.
 _SINGLE_BYTE = ("cp1252", "cp1251")
 # Control characters that text files do not hold (all but tab, line ends and form feed).
@@ -183,7 +186,9 @@ class _Records(Transformer):
 
     def player_score(self, children):
         name = str(children[0]) if len(children) > 1 else ""
-        return name, int(children[-1]), children[0]
+        rated = _RATED.fullmatch(name)
+        rating = float(rated[2]) if rated else None
+        return rated[1] if rated else name, int(children[-1]), children[0], rating
 
     def score_line(self, children):
         return children
@@ -197,6 +202,7 @@ class _Records(Transformer):
         number, scores, *lines = children
         names = tuple(s[0] for s in scores) + ("",) * (2 - len(scores))
         values = tuple(s[1] for s in scores) + (0,) * (2 - len(scores))
+        ratings = tuple(s[3] for s in scores) + (None,) * (2 - len(scores))
         split = _split_column(lines, scores)
         placed = []
         for move, entries in lines:
@@ -221,7 +227,7 @@ class _Records(Transformer):
                     elif not entry[3] and winners:
                         player = 1 - winners[0]
                 actions.append((entry, player, move))
-        return number, names[:2], values[:2], actions, scores[0][2]
+        return number, names[:2], values[:2], actions, scores[0][2], ratings[:2]
 
     def match(self, children):
         length, *games = children
@@ -251,11 +257,11 @@ def _split_column(lines, scores) -> float:
 def _game_record(game, source_lines: list[str], shift: int = 0) -> GameRecord:
     """The GameRecord of a parsed game whose token lines are ``shift`` lines before the
     file's (a game parsed on its own)."""
-    number, names, scores, entries, first = game
+    number, names, scores, entries, first, ratings = game
     actions = tuple(_record(entry, player, move, source_lines, shift)
                     for entry, player, move in entries)
     return GameRecord(int(number), names, scores, actions, number.line + shift, number.column,
-                      first.line + shift, first.column)
+                      first.line + shift, first.column, ratings=ratings)
 
 
 def _record(entry, player, move, source_lines, shift):

@@ -112,7 +112,9 @@ class GameRecord:
     """One game: its number, the score line (names and scores before the game) and its
     actions in the order written (left column before right column on each line).
     ``line``/``column`` locate the ``Game N`` number, ``score_line``/``score_column`` the
-    score line."""
+    score line. ``ratings`` are the players' ratings where the score line gives them after
+    the name (``alice,1635 : 3``, as FIBS and GridGammon write it; ``names`` hold the bare
+    names), else None."""
 
     number: int
     names: tuple[str, str]
@@ -125,6 +127,7 @@ class GameRecord:
     # The other properties of an SGF node, as (identifier, values) pairs in the order
     # written (gnubg's analysis A, luck LU, ...; for a game, its root node's RU, GS, ...).
     properties: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    ratings: tuple[float | None, float | None] = (None, None)
 
     def __repr__(self) -> str:
         return (f"GameRecord(number={self.number}, names={self.names!r}, scores={self.scores!r}, "
