@@ -111,16 +111,17 @@ class IllegalPlayError(InvalidArgument):
     """A play or step that the rules do not allow in the given position."""
 
 
-class RuleViolation(NardyError):
-    """A record that breaks the rules, found while replaying a match.
+class RecordProblem(NardyError):
+    """Something found in a record while replaying a match: the base of
+    :class:`RuleViolation` (an error) and :class:`RecordWarning` (a quirk resolved).
 
     Attributes
     ----------
     kind : str
-        Short machine-readable name of the rule broken (``illegal_play``,
-        ``forced_play``, ``cube``, ``result``, ``score``, ``turn_order``, ...).
+        Short machine-readable name of the problem (``illegal_play``, ``forced_play``,
+        ``cube``, ``result``, ``score``, ``turn_order``, ``ambiguous_resolved``, ...).
     message : str
-        The rule broken, in plain words.
+        What is wrong, in plain words.
     file : str or None
         Source file name.
     game, move : int or None
@@ -153,6 +154,23 @@ class RuleViolation(NardyError):
         return (f"{where}{self.line}:{self.column}: game {self.game}{move}: "
                 f"{self.message} [{self.kind}] in '{self.text}'"
                 + (f" (position {self.position_id})" if self.position_id else ""))
+
+
+class RuleViolation(RecordProblem):
+    """A record that breaks the rules, found while replaying a match: that game is not
+    replayed further (fields: :class:`RecordProblem`)."""
+
+
+class RecordWarning(RecordProblem):
+    """A quirk of a record that the reader or the replay resolved (an exporter's convention,
+    a result line the board corrects): the game goes on (fields: :class:`RecordProblem`).
+    Strict mode raises it as an error, :meth:`as_error`."""
+
+    def as_error(self) -> RuleViolation:
+        """The same problem as a :class:`RuleViolation` of the same kind and place."""
+        return RuleViolation(self.kind, self.message, file=self.file, game=self.game,
+                             move=self.move, line=self.line, column=self.column,
+                             text=self.text, position_id=self.position_id)
 
 
 class EngineError(NardyError):

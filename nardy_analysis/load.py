@@ -15,13 +15,14 @@ from os import PathLike
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
-from .errors import NardyError, RuleViolation
+from .errors import RecordWarning, RuleViolation
 from .game.rules import Rules
 from .notation.mat import read_mat
 from .notation.records import MatchRecord
+from .notation.sgf import read_sgf
 from .replay import ReplayedMatch, replay_match
 
-PATTERNS = ("*.mat", "*.txt")
+PATTERNS = ("*.mat", "*.txt", "*.sgf")
 """File names searched for in folders."""
 
 
@@ -86,48 +87,58 @@ class LoadedFile:
         cannot be read), :class:`~nardy_analysis.errors.DecodeError` and
         :class:`~nardy_analysis.errors.NotationError` (each part of the file skipped), and in
         strict mode the :class:`~nardy_analysis.errors.RuleViolation` that stopped it.
+    warnings : tuple of RecordWarning
+        The quirks resolved in reading the file (the
+        :class:`~nardy_analysis.notation.records.ParsedFile`'s ``warnings``), then every
+        replayed match's ``warnings``.
     """
 
     path: Path
     records: tuple[MatchRecord, ...]
     matches: tuple[ReplayedMatch, ...]
     errors: tuple[Exception, ...]
+    warnings: tuple[RecordWarning, ...] = ()
 
 
 def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = True,
-              strict: bool = False, whole: bool = False) -> LoadedFile:
-    """Read and replay every match of one ``.mat`` file; never raises for a bad file.
+              strict: bool = False) -> LoadedFile:
+    """Read and replay every match of one ``.mat`` or gnubg ``.sgf`` file; never raises for
+    a bad file.
 
     Parameters
     ----------
     path : str or path-like
+        A file whose name ends in ``.sgf`` (any case) is read as gnubg SGF
+        (:func:`~nardy_analysis.notation.sgf.read_sgf`), any other as ``.mat`` text
+        (:func:`~nardy_analysis.notation.mat.read_mat`).
     rules, tags, strict
         As for :func:`~nardy_analysis.replay.replay_match`; with ``strict`` the first
-        violation stops the file and is its last error.
-    whole : bool
-        Take the file whole or not at all: at its first read error it gives no match, and
-        that error (as :func:`~nardy_analysis.notation.mat.read_mat` raises it) is its only
-        one. Default: keep every game that can be read.
+        violation, or the first warning (as a violation of its kind), stops the file and is
+        its last error.
 
     Returns
     -------
     LoadedFile
+        Every game that can be read: a game with a syntax error is one of its ``errors``,
+        the file's other games are kept.
     """
+    path = Path(path)
     try:
-        if whole:
-            records, errors = read_mat(path, strict=True).matches, []
-        else:
-            parsed = read_mat(path)
-            records, errors = parsed.matches, list(parsed.errors)
-    except (NardyError, OSError) as error:
-        return LoadedFile(Path(path), (), (), (error,))
+        parsed = (read_sgf(path) if path.suffix.lower() == ".sgf"
+                  else read_mat(path))
+    except OSError as error:
+        return LoadedFile(path, (), (), (error,))
+    records, errors, quirks = parsed.matches, list(parsed.errors), list(parsed.warnings)
+    if strict and quirks:
+        return LoadedFile(path, tuple(records), (), tuple(errors) + (quirks[0].as_error(),))
     matches = []
     try:
         for record in records:
             matches.append(replay_match(record, rules, strict, tags))
+            quirks += matches[-1].warnings
     except RuleViolation as error:
         errors.append(error)
-    return LoadedFile(Path(path), tuple(records), tuple(matches), tuple(errors))
+    return LoadedFile(path, tuple(records), tuple(matches), tuple(errors), tuple(quirks))
 
 
 def load_files(paths: str | PathLike | Iterable[str | PathLike],
@@ -139,7 +150,7 @@ def load_files(paths: str | PathLike | Iterable[str | PathLike],
     paths : str or path-like, or an iterable of them
         Files and folders.
     **options
-        ``rules``, ``tags``, ``strict``, ``whole``: as for :func:`load_file`.
+        ``rules``, ``tags``, ``strict``: as for :func:`load_file`.
 
     Yields
     ------
@@ -156,7 +167,8 @@ def load_files(paths: str | PathLike | Iterable[str | PathLike],
 
 def replay_file(path: str | PathLike, rules: Rules | None = None, strict: bool = False,
                 tags: bool = True) -> list[ReplayedMatch]:
-    """Read and replay every match in a ``.mat`` file, raising at the first problem.
+    """Read and replay every match in a ``.mat`` or ``.sgf`` file, raising at the first
+    problem (:func:`load_file`'s first error).
 
     Parameters
     ----------
@@ -167,11 +179,11 @@ def replay_file(path: str | PathLike, rules: Rules | None = None, strict: bool =
     Raises
     ------
     OSError, DecodeError, NotationError
-        The file cannot be read, decoded or parsed.
+        The file cannot be read, decoded or parsed (the first part that cannot).
     RuleViolation
         In strict mode, the first record that breaks the rules.
     """
-    loaded = load_file(path, rules=rules, tags=tags, strict=strict, whole=True)
+    loaded = load_file(path, rules=rules, tags=tags, strict=strict)
     if loaded.errors:
         raise loaded.errors[0]
     return list(loaded.matches)

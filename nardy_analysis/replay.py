@@ -6,8 +6,24 @@ off, the forced-play rules); cube actions, results and score lines are checked t
 that breaks a rule becomes a :class:`~nardy_analysis.errors.RuleViolation` naming the file,
 game, move, line:column, the text, the Position ID before it and the rule, in plain words.
 
+Some records follow an exporter's convention rather than the rules as written; the replay
+reads them as their writers meant them and reports each as a
+:class:`~nardy_analysis.errors.RecordWarning` (the game goes on):
+
+- a roll with no play directly followed by the opponent's win is a resignation after rolling
+  (gnubg's export, FIBS): no warning at all; a roll with no play that ends the file leaves
+  the game unfinished;
+- ``unwritten_forced_play``: a play left empty when exactly one play is legal (FIBS played it
+  for the player): that play is replayed;
+- ``ambiguous_resolved``: a merged move such as ``61: 11/4`` that could hit on the way, in a
+  file that marks no hit with ``*`` and where nothing later settles it: read as gnubg's
+  importer reads it, the order that hits nothing on the way;
+- ``result``: a result line that the board contradicts (the winner, or points no ending can
+  give): the game keeps the board's result.
+
 Lenient mode (the default) records the violation, stops replaying that game and goes on
-with the next; strict mode raises the first violation.
+with the next; strict mode raises the first violation, and each warning as a violation of
+the same kind.
 """
 
 from __future__ import annotations
@@ -15,7 +31,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from .errors import RuleViolation
+from .errors import RecordWarning, RuleViolation
 from .game.position import Play, Position, Roll, apply_step, ending, undo_step
 from .game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
@@ -34,7 +50,8 @@ class ReplayedTurn:
         The position before the roll, the roller on roll.
     after : Position or None
         The position after the play (the opponent on roll); None when the play is unknown
-        (``???``) or was not replayed because it broke the rules.
+        (``???``), when no play followed the roll (the player resigned after rolling, or
+        the file ends there) or when it was not replayed because it broke the rules.
     play : Play or None
         The play as the board decides it (hits marked by the board, not by ``*``).
     cube_value : int
@@ -65,25 +82,32 @@ class ReplayedTurn:
 
 @dataclass
 class ReplayedGame:
-    """One replayed game: its turns, how it ended, and any rule violations.
+    """One replayed game: its turns, how it ended, its rule violations and warnings.
 
     ``winner`` and ``points`` come from the result written in the file (None when the file
-    ends before the game does); ``ending`` is ``single``, ``gammon`` or ``backgammon`` for a
+    ends before the game does), unless the board contradicts it (then the board's result, and
+    a ``result`` warning); ``ending`` is ``single``, ``gammon`` or ``backgammon`` for a
     game borne off to the end, ``drop`` for a dropped double, ``resign`` for a game given up,
     ``forfeit`` for a match given up (the winner is awarded the points they need: sites do
     this when a player leaves), None for an unfinished game. ``complete`` is True when every
-    play was replayed.
+    play was replayed: False after a violation, an unknown play (``???``) or a roll that
+    ends the file with no play. ``errors`` are the rule violations (the first that stops the
+    game is the last), ``warnings`` the quirks resolved (module docstring).
 
     ``crawford`` is True for the Crawford game of a match (the first game in which one
     player, and only one, is one point from winning, when the rules have the Crawford rule:
     no doubling); ``post_crawford`` for any other game of a match in which a player is one
     point from winning (after the Crawford game, or without the Crawford rule: the cube is
-    free). RULES.md, "Doubling cube, matches, house rules".
+    free). RULES.md, "Doubling cube, matches, house rules". A file may start mid-match (its
+    first game not at 0-0); if that game is already at one point from winning, the Crawford
+    game may be behind: it counts as the Crawford game unless a player doubles in it (then
+    it is post-Crawford).
     """
 
     record: GameRecord
     turns: list[ReplayedTurn] = field(default_factory=list)
     errors: list[RuleViolation] = field(default_factory=list)
+    warnings: list[RecordWarning] = field(default_factory=list)
     winner: int | None = None
     points: int | None = None
     ending: str | None = None
@@ -96,7 +120,7 @@ class ReplayedGame:
         result = "unfinished" if self.winner is None else \
             f"player {self.winner} wins {self.points} ({self.ending})"
         return f"<ReplayedGame {self.number}: {len(self.turns)} turns, {result}, " \
-               f"{len(self.errors)} errors>"
+               f"{_problems(self.errors, self.warnings)}>"
 
     @property
     def number(self) -> int:
@@ -113,12 +137,22 @@ class ReplayedMatch:
 
     def __repr__(self) -> str:
         return (f"<ReplayedMatch {self.record.file or '?'}: {self.record.length}-point, "
-                f"{self.rules.name} rules, {len(self.games)} games, {len(self.errors)} errors>")
+                f"{self.rules.name} rules, {len(self.games)} games, "
+                f"{_problems(self.errors, self.warnings)}>")
 
     @property
     def errors(self) -> list[RuleViolation]:
         """Every rule violation found in the match, in file order."""
         return [e for g in self.games for e in g.errors]
+
+    @property
+    def warnings(self) -> list[RecordWarning]:
+        """Every warning of the match's games, game by game."""
+        return [w for g in self.games for w in g.warnings]
+
+
+def _problems(errors: list, warnings: list) -> str:
+    return f"{len(errors)} errors" + (f", {len(warnings)} warnings" if warnings else "")
 
 
 def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = False,
@@ -133,7 +167,8 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
         match's ``Variation`` tag chooses it (:data:`~nardy_analysis.game.rules.STANDARD`
         without one).
     strict : bool
-        Raise the first violation instead of collecting it.
+        Raise the first violation instead of collecting it; a warning is raised as a
+        violation of the same kind.
     tags : bool
         Refine the rules by the match's header tags (``Crawford``, ``Jacoby``, ``Beaver``,
         ``CubeLimit``, and ``Variation`` when ``rules`` is not given; see
@@ -156,8 +191,11 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
         at_one = match.length > 0 and match.length - 1 in game.scores
         crawford = (at_one and rules.crawford and not crawford_played
                     and max(game.scores) == match.length - 1 > min(game.scores))
+        # A file that starts mid-match at one-away does not show whether the Crawford game
+        # is behind: only a double in the game says it is.
+        unsure = crawford and not games and game.scores != (0, 0)
         crawford_played = crawford_played or crawford
-        replayer = _GameReplayer(match, game, rules, strict, marks_hits, crawford)
+        replayer = _GameReplayer(match, game, rules, strict, marks_hits, crawford, unsure)
         replayer.result.post_crawford = at_one and not crawford
         if games and game.number == games[-1].number + 1 and game.scores != score:
             replayer.violation("score", f"score line says {game.scores[0]}-{game.scores[1]}, "
@@ -180,9 +218,10 @@ class _Stop(Exception):
 
 class _GameReplayer:
     def __init__(self, match: MatchRecord, game: GameRecord, rules: Rules, strict: bool,
-                 marks_hits: bool, crawford: bool):
+                 marks_hits: bool, crawford: bool, unsure: bool):
         self.match = match
         self.crawford = crawford
+        self.unsure = unsure  # the Crawford game may be behind (a file starting mid-match)
         self.game = game
         self.rules = rules
         self.strict = strict
@@ -197,15 +236,21 @@ class _GameReplayer:
         self.dropped: tuple[int, int] | None = None  # (doubler, cube value before the double)
         self.move: int | None = None
 
-    def violation(self, kind, message, line, column, text, position, stop=False):
-        error = RuleViolation(kind, message, file=self.match.file, game=self.game.number,
-                              move=self.move, line=line, column=column, text=text,
-                              position_id=position.id() if position else None)
+    def violation(self, kind, message, line, column, text, position, stop=False,
+                  warning=False):
+        error = (RecordWarning if warning and not self.strict else RuleViolation)(
+            kind, message, file=self.match.file, game=self.game.number, move=self.move,
+            line=line, column=column, text=text,
+            position_id=position.id() if position else None)
         if self.strict:
             raise error
-        self.result.errors.append(error)
+        (self.result.warnings if warning else self.result.errors).append(error)
         if stop:
             raise _Stop
+
+    def warn(self, kind, message, record):
+        self.violation(kind, message, record.line, record.column, record.text, self.position,
+                       warning=True)
 
     def run(self) -> ReplayedGame:
         actions = self.game.actions
@@ -223,7 +268,7 @@ class _GameReplayer:
             self.result.complete = False
             for action in actions:
                 if isinstance(action, ResultRecord) and self.result.winner is None:
-                    self.result.winner = action.player if action.wins else 1 - action.player
+                    self.result.winner = _winner(action)
                     self.result.points = action.points
         self.result.final = self.position
         return self.result
@@ -248,19 +293,49 @@ class _GameReplayer:
                           stop=False)
         elif record.player != self.position.turn:
             self.fail("turn_order", f"player {record.player + 1} rolls out of turn", record)
-        before = self.position
         if record.moves is None:
-            self.result.turns.append(ReplayedTurn(record, before, None, None, self.cube,
-                                                  self.owner))
+            self.add_turn(record, None, None)
             if any(isinstance(a, (TurnRecord, CubeRecord)) for a in following):
                 self.fail("unknown_play", "the play is not recorded (???) and the game goes "
                           "on, so the rest of it cannot be checked", record)
             self.result.complete = False
             return
-        after, play = self.match_play(record, following)
-        self.result.turns.append(ReplayedTurn(record, before, after, play, self.cube,
+        if record.moves == () and self.rules.forced_play:
+            legal = self.position.legal_plays(record.roll, self.rules)
+            if not legal[0].play.moves:  # a dance
+                self.add_turn(record, legal[0].after, legal[0].play)
+                return
+            if self.no_play(record, following, legal):
+                return
+        self.add_turn(record, *self.match_play(record, following))
+
+    def no_play(self, record: TurnRecord, following, legal) -> bool:
+        """A roll written with no play when a play is legal: True when a convention explains
+        it (the turn is then recorded), False when it breaks the forced-play rule."""
+        if following and isinstance(following[0], ResultRecord):
+            if _winner(following[0]) == record.player:
+                return False
+            self.add_turn(record, None, None)  # resigned after rolling (gnubg's export; FIBS)
+        elif not following:  # the file ends after the roll: an unfinished game
+            self.add_turn(record, None, None)
+            self.result.complete = False
+        elif len(legal) == 1:
+            (play, after), = legal
+            self.warn("unwritten_forced_play", f"no play written, but {play} is the only "
+                      f"legal play of {record.roll} (the server played it): it is replayed",
+                      record)
+            self.add_turn(record, after, play)
+        else:
+            return False
+        return True
+
+    def add_turn(self, record: TurnRecord, after: Position | None, play: Play | None):
+        """Record the roll as replayed from the current position, and move on to ``after``
+        (None: the position stays, no play is known)."""
+        self.result.turns.append(ReplayedTurn(record, self.position, after, play, self.cube,
                                               self.owner))
-        self.position = after
+        if after is not None:
+            self.position = after
 
     def match_play(self, record: TurnRecord, following) -> tuple[Position, Play]:
         """Find the legal play the written moves describe."""
@@ -295,8 +370,18 @@ class _GameReplayer:
             candidates = _by_next_turn(candidates, following, self.rules) or candidates
         if len(candidates) > 1:
             options = " or ".join(sorted(str(c[0]) for c in candidates.values()))
-            self.fail("ambiguous", f"the play can be read as {options}; the board after it "
-                      "differs and the file does not say which", record)
+            ambiguous = f"the play can be read as {options}; the board after it differs"
+            # gnubg's importer reads a merged move that marks no hit as one that hits
+            # nothing on the way (only where a written move ends).
+            ends = {end for _, end, _ in hops}
+            plain = {p: c for p, c in candidates.items()
+                     if all(m.end in ends for m in c[0].moves if m.hit)}
+            if self.marks_hits or len(plain) != 1:
+                self.fail("ambiguous", f"{ambiguous} and the file does not say which", record)
+            candidates = plain
+            self.warn("ambiguous_resolved", f"{ambiguous}; read as "
+                      f"{next(iter(plain.values()))[0]}, hitting nothing on the way (as gnubg "
+                      "reads it: the file marks no hits)", record)
         (after, (play, _, _)), = candidates.items()
         return after, play
 
@@ -304,6 +389,9 @@ class _GameReplayer:
     def cube_action(self, record: CubeRecord):
         player, action = record.player, record.action
         if action == "double":
+            if self.crawford and self.unsure:  # so the Crawford game is behind
+                self.crawford = self.result.crawford = False
+                self.result.post_crawford = True
             if not self.rules.cube:
                 self.fail("cube", "the cube is not used under these rules", record, stop=False)
             elif self.crawford:
@@ -357,32 +445,42 @@ class _GameReplayer:
 
     # -- results -------------------------------------------------------------------------
     def game_result(self, record: ResultRecord):
-        winner = record.player if record.wins else 1 - record.player
+        """Check a result line against the board; where the board decides the result (a
+        game borne off, a dropped double), a line that says otherwise is a ``result``
+        warning and the board's result is kept. RULES.md, "End of game and scoring"."""
+        winner = _winner(record)
         if self.result.winner is not None:
-            if (winner, record.points) != (self.result.winner, self.result.points):
+            first = next(a for a in self.game.actions if isinstance(a, ResultRecord))
+            if (winner, record.points) != (_winner(first), first.points):
                 self.fail("result", "two different results for one game", record, stop=False)
             return
-        self.result.winner, self.result.points = winner, record.points
         position = self.position
         if position.is_over:
-            if position.borne_off(winner) != CHECKERS:
-                self.fail("result", f"player {winner + 1} is said to win but player "
-                          f"{2 - winner} bore off all checkers", record, stop=False)
-                return
+            board = 0 if position.borne_off(0) == CHECKERS else 1
             self.result.ending, multiple = ending(position, self.rules, cube=self.cube,
                                                   money=self.match.length == 0)
-            expected = {self.cube * multiple}
+            full = [self.cube * multiple]
+            fact, why = f"player {board + 1} bore off all checkers", "as the board gives it"
         elif self.dropped is not None:
             self.result.ending = "drop"
-            doubler, value = self.dropped
-            expected = {value}
-            if winner != doubler:
-                self.fail("result", f"player {winner + 1} is said to win, but player "
-                          f"{doubler + 1}'s double was dropped", record, stop=False)
+            board, value = self.dropped
+            full = [value]
+            fact, why = (f"player {board + 1}'s double was dropped",
+                         "the cube before the dropped double")
         else:
             self.result.ending = "resign"
+            board = winner
             top = 3 if self.rules.backgammons else 2 if self.rules.gammons else 1
-            expected = {self.cube * k for k in range(1, top + 1)}
+            full = [self.cube * k for k in range(1, top + 1)]
+            fact, why = None, "the nearest value a resignation can have"
+        self.result.winner, self.result.points = board, record.points
+        if winner != board:
+            self.result.points = full[0]
+            self.warn("result", f"player {winner + 1} is said to win, but {fact}: kept as "
+                      f"player {board + 1}'s win of {_points(full[0])} "
+                      f"({self.result.ending})", record)
+            return
+        expected = set(full)
         if self.match.length:
             # gnubg writes the full points; sites cap them at what the winner needs for the
             # match, some never below the cube; one site writes the winner's final score
@@ -399,14 +497,24 @@ class _GameReplayer:
             self.result.ending = "forfeit"
             expected.add(record.points)
         if record.points not in expected:
-            self.fail("result", f"{record.points} point{'s' * (record.points != 1)} is not "
-                      "a possible result here "
+            # The nearest value the rules give (a resignation: at most a backgammon).
+            self.result.points = min(full, key=lambda p: (abs(p - record.points), p))
+            self.warn("result", f"{_points(record.points)} is not a possible result here "
                       f"(expected {' or '.join(map(str, sorted(expected)))} with the cube at "
-                      f"{self.cube})", record, stop=False)
+                      f"{self.cube}); kept as {_points(self.result.points)} "
+                      f"({self.result.ending}), {why}", record)
         if record.match_won and self.match.length and \
-                self.game.scores[winner] + record.points < self.match.length:
-            self.fail("result", "'and the match' but the winner has not reached "
-                      f"{self.match.length} points", record, stop=False)
+                self.game.scores[winner] + self.result.points < self.match.length:
+            self.warn("result", "'and the match' but the winner has not reached "
+                      f"{self.match.length} points", record)
+
+
+def _winner(result: ResultRecord) -> int:
+    return result.player if result.wins else 1 - result.player
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'s' * (n != 1)}"
 
 
 def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:

@@ -1,5 +1,8 @@
 """The ``nardy`` command line: summaries, JSON objects, exit status."""
 
+import csv
+import importlib.util
+import io
 import json
 import os
 import subprocess
@@ -11,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import ROOT, SAMPLES, read_tsv
+from nardy_analysis import NotationError, ParsedFile, load, parse_mat, parse_sgf, read_mat
 from nardy_analysis.cli import main
 
 
@@ -29,16 +33,36 @@ def test_json_objects_and_exit_1_for_violations():
     assert result.exit_code == 1
     objects = [json.loads(line) for line in result.stdout.splitlines()]
     for obj in objects:
-        assert set(obj) >= {"file", "matches", "games", "turns", "errors"}
-        for error in obj["errors"]:
-            assert set(error) >= {"game", "move", "line", "column", "text", "kind",
+        assert set(obj) >= {"file", "matches", "games", "turns", "errors", "warnings"}
+        assert obj["errors"] or obj["warnings"]
+        for error in obj["errors"] + obj["warnings"]:
+            assert set(error) == {"game", "move", "line", "column", "text", "kind",
                                   "message", "position_id"}
-    # Each file's one error where sample_games/broken/EXPECTED.tsv puts it, found by hand.
-    found = {Path(o["file"]).name: [(e["kind"], e["line"], e["column"]) for e in o["errors"]]
-             for o in objects}
-    assert found == {row["file"]: [(row["kind"], int(row["line"]), int(row["column"]))]
-                     for row in read_tsv(SAMPLES / "broken" / "EXPECTED.tsv")}
-    assert len(objects) == len(list((SAMPLES / "broken").glob("*.mat"))) == 4
+    kinds = {e["kind"] for obj in objects for e in obj["errors"]}
+    assert {"syntax", "illegal_play", "forced_play"} <= kinds
+    # wrong_result_points.mat: the dropped 2-cube's 'Wins 2 point' is a warning.
+    assert [(w["kind"], w["line"], w["column"]) for obj in objects for w in obj["warnings"]] \
+        == [("result", 10, 7)]
+
+
+def test_warnings_exit_0_and_strict_makes_them_errors():
+    path = str(SAMPLES / "broken" / "wrong_result_points.mat")
+    result = run("replay", path)
+    assert result.exit_code == 0, result.output
+    assert "2 turns: ok, 1 warning\n" in result.output
+    assert "  10:7: game 1, move 2, result (warning): 2 points is not a possible" in \
+        result.output
+    obj = json.loads(run("replay", "--json", path).stdout)
+    assert obj["errors"] == [] and [w["kind"] for w in obj["warnings"]] == ["result"]
+    strict = run("replay", "--json", "--strict", path)
+    assert strict.exit_code == 1
+    obj = json.loads(strict.stdout)
+    assert obj["warnings"] == [] and \
+        [(e["kind"], e["line"], e["column"]) for e in obj["errors"]] == [("result", 10, 7)]
+    both = run("replay", "--no-progress", path,
+               str(SAMPLES / "broken" / "forced_play_violation.mat"))
+    assert both.exit_code == 1
+    assert "1 error, 1 warning; 1 of 2 paths failed" in both.output
 
 
 def test_folder_counts_turns_of_every_file(tmp_path):
@@ -95,7 +119,7 @@ def test_files_that_cannot_be_used_are_reported_and_the_run_goes_on(tmp_path):
     kinds = {name: [e["kind"] for e in o["errors"]] for name, o in objects.items()}
     assert kinds == {"x.mat": ["io"], "empty.mat": ["empty"], "cp.mat": ["encoding"],
                      "dangling.mat": ["io"], "good.mat": []}
-    assert "nothing: no *.mat or *.txt files" in result.stderr
+    assert "nothing: no *.mat or *.txt or *.sgf files" in result.stderr
 
 
 def test_turns_count_every_roll_written_even_after_a_violation():
@@ -127,3 +151,173 @@ def test_output_files_that_cannot_be_written_are_usage_errors(tmp_path, args):
     result = run(*filled)
     assert result.exit_code == 2, result.output
     assert "Invalid value" in result.output
+
+
+# --- nothing lost: one broken game in a file ---------------------------------------------------
+
+TEN = ROOT / "tests" / "data" / "luck" / "BackgammonStudio_8518258.mat"
+# In game 4 (line 78 of the file): a syntax error, or bob's play ignoring his checker on the bar.
+SYNTAX = ("  3) 53: 8/3 6/3", "  3) 53: 8/x3 6/3")
+VIOLATION = ("43: bar/18", "43: 13/9 13/10")
+needs_engine = pytest.mark.skipif(importlib.util.find_spec("gnubg_nn") is None,
+                                  reason="gnubg-nn (the engine extra) is not installed")
+
+
+def ten_games(folder: Path, broken: tuple[str, str] | None = None) -> Path:
+    """The first ten games of a real 19-game match, game 4 broken as ``broken`` says."""
+    text = TEN.read_text("utf-8")
+    text = text[:text.index(" Game 11\n")]
+    if broken:
+        start = text.index(" Game 4\n")
+        end = text.index(" Game 5\n")
+        assert text.count(broken[0], start, end) == 1
+        text = text[:start] + text[start:end].replace(*broken) + text[end:]
+    folder.mkdir(exist_ok=True)
+    (folder / "ten.mat").write_text(text, "utf-8")
+    return folder / "ten.mat"
+
+
+@pytest.fixture
+def ten(tmp_path):
+    """The clean file, the one with a syntax error in game 4 and the one with a rule
+    violation in game 4 (each named ten.mat, in its own folder)."""
+    return (ten_games(tmp_path / "clean"), ten_games(tmp_path / "syntax", SYNTAX),
+            ten_games(tmp_path / "violation", VIOLATION))
+
+
+SYNTAX_ERROR = "ten.mat:78:10: game 4: syntax: "
+VIOLATION_ERROR = "ten.mat:77:45: game 4, move 2: illegal_play: "
+
+
+def csv_rows(text: str, drop=("file",)) -> list[dict]:
+    return [{k: v for k, v in row.items() if k not in drop}
+            for row in csv.DictReader(io.StringIO(text))]
+
+
+def test_stats_uses_every_other_game_and_names_the_broken_one(ten):
+    clean, syntax, violation = ten
+    whole = run("stats", str(clean))
+    assert whole.exit_code == 0 and whole.stderr == ""
+    rows = csv_rows(whole.stdout)
+    assert {row["game"] for row in rows} == {str(n) for n in range(1, 11)}
+    result = run("stats", str(syntax))
+    assert result.exit_code == 1
+    assert SYNTAX_ERROR in result.stderr and "game 4 is skipped" in result.stderr
+    assert csv_rows(result.stdout) == [row for row in rows if row["game"] != "4"]
+    result = run("stats", str(violation))
+    assert result.exit_code == 1
+    assert VIOLATION_ERROR in result.stderr
+    assert "the rest of game 4 is left out" in result.stderr
+    kept = csv_rows(result.stdout)
+    assert [row for row in kept if row["game"] != "4"] == \
+        [row for row in rows if row["game"] != "4"]
+    # game 4 up to the violation: both first plays and alice's second, whose reply (bob's
+    # broken play) is not known to hit or not
+    cut = [row for row in kept if row["game"] == "4"]
+    assert [row["turn"] for row in cut] == ["1", "2", "3"] and cut[2]["opponent_hit"] == ""
+    assert [row | {"opponent_hit": ""} for row in cut] == \
+        [row | {"opponent_hit": ""} for row in rows if row["game"] == "4"][:3]
+
+
+def audit_counts(result) -> dict:
+    """``n`` of each test over all rolls, from ``nardy audit --json``."""
+    return {obj["test"]: obj["n"] for obj in map(json.loads, result.stdout.splitlines())
+            if obj["group"] == "all"}
+
+
+def test_audit_uses_every_other_game_and_names_the_broken_one(ten):
+    clean, syntax, violation = ten
+    whole = run("audit", "--json", str(clean))
+    assert whole.exit_code == 0 and whole.stderr == ""
+    game_4 = len(read_mat(clean, strict=True).matches[0].games[3].turns)  # rolls written in game 4
+    result = run("audit", "--json", str(syntax))
+    assert result.exit_code == 1 and SYNTAX_ERROR in result.stderr
+    assert audit_counts(result)["doubles"] == audit_counts(whole)["doubles"] - (game_4 - 1)
+    result = run("audit", "--json", str(violation))
+    assert result.exit_code == 1 and VIOLATION_ERROR in result.stderr
+    assert "every roll of game 4 counts" in result.stderr
+    assert audit_counts(result)["doubles"] == audit_counts(whole)["doubles"]
+
+
+@needs_engine
+def test_luck_uses_every_other_game_and_names_the_broken_one(ten, tmp_path):
+    clean, syntax, _ = ten
+    assert run("luck", str(clean), "--csv", str(tmp_path / "clean.csv")).exit_code == 0
+    result = run("luck", "--json", str(syntax), "--csv", str(tmp_path / "syntax.csv"))
+    assert result.exit_code == 1 and SYNTAX_ERROR in result.stderr
+    rows = csv_rows((tmp_path / "clean.csv").read_text(), drop=("file", "match_id"))
+    assert csv_rows((tmp_path / "syntax.csv").read_text(), drop=("file", "match_id")) == \
+        [row for row in rows if row["game"] != "4"]
+    summary = json.loads(result.stdout)["summary"]
+    assert sorted({row["game"] for row in summary if row["scope"] == "game"}) == \
+        [1, 2, 3, 5, 6, 7, 8, 9, 10]
+
+
+def test_plot_draws_another_game_and_names_the_broken_one(ten, tmp_path):
+    _, syntax, violation = ten
+    out = tmp_path / "game.png"
+    result = run("plot", str(syntax), "--game", "5", "--out", str(out))
+    assert result.exit_code == 1 and SYNTAX_ERROR in result.stderr
+    assert out.read_bytes().startswith(b"\x89PNG")
+    out.unlink()
+    result = run("plot", str(syntax), "--game", "4", "--out", str(out))
+    assert result.exit_code == 1 and "game 4 cannot be read; nothing is drawn" in result.stderr
+    assert not out.exists()
+    result = run("plot", str(violation), "--game", "4", "--out", str(out))
+    assert result.exit_code == 1 and "game 4 is drawn up to there" in result.stderr
+    assert out.exists()
+
+
+@pytest.mark.parametrize("to", ["mat", "sgf"])
+def test_convert_writes_every_other_game_and_names_the_broken_one(ten, to):
+    clean, syntax, violation = ten
+    result = run("convert", "--to", to, str(syntax))
+    assert result.exit_code == 1 and SYNTAX_ERROR in result.stderr
+    match, = parse_sgf(result.stdout, strict=True).matches if to == "sgf" else \
+        parse_mat(result.stdout, strict=True).matches
+    # SGF numbers the games 1, 2, ... as they come: the scores tell them apart
+    assert [g.scores for g in match.games] == [g.scores for n, g in
+                                               enumerate(read_mat(clean, strict=True).matches[0].games, 1)
+                                               if n != 4]
+    result = run("convert", "--to", to, str(violation))
+    assert result.exit_code == 1 and VIOLATION_ERROR in result.stderr
+
+
+def test_only_warnings_or_nothing_exit_0(ten):
+    clean = str(ten[0])
+    for command in (["stats"], ["audit"], ["convert"], ["plot", "--game", "1", "--out",
+                                                         str(ten[0].parent / "x.png")]):
+        result = run(*command, clean)
+        assert (result.exit_code, result.stderr) == (0, ""), command
+
+
+# --- files that are not match records ---------------------------------------------------------
+
+def not_a_match(monkeypatch):
+    """The reader's verdict on a README.txt: one error of kind ``not_a_match``."""
+    read = load.read_mat
+
+    def reader(path, strict=False):
+        if Path(path).name != "README.txt":
+            return read(path, strict=strict)
+        error = NotationError("not a match record", 1, 1, "", str(path))
+        error.kind = "not_a_match"
+        return ParsedFile((), (error,), str(path))
+
+    monkeypatch.setattr(load, "read_mat", reader)
+
+
+@pytest.mark.parametrize("command", [["stats"], ["audit"]])
+def test_a_readme_in_a_folder_is_counted_not_an_error(tmp_path, monkeypatch, command):
+    not_a_match(monkeypatch)
+    (tmp_path / "README.txt").write_text("These are my matches.\n")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "README.txt").write_text("More.\n")
+    (tmp_path / "good.mat").write_bytes((SAMPLES / "BackgammonStudio_5407469.mat").read_bytes())
+    result = run(*command, str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (f"2 files are not match records: {tmp_path / 'README.txt'}, "
+                             f"{tmp_path / 'notes' / 'README.txt'}\n")
+    named = run(*command, str(tmp_path / "good.mat"), str(tmp_path / "README.txt"))
+    assert named.exit_code == 1
+    assert f"{tmp_path / 'README.txt'}:1:1: not_a_match: not a match record" in named.stderr

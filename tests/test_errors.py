@@ -4,7 +4,8 @@ arguments are ValueErrors."""
 import pytest
 
 from nardy_analysis import (DecodeError, EngineError, IllegalPlayError, InvalidArgument,
-                            NardyError, NotationError, PositionIdError, Roll, RuleViolation)
+                            NardyError, NotationError, PositionIdError, RecordWarning, Roll,
+                            RuleViolation)
 
 FIELDS = ["file", "game", "move", "line", "column", "text", "kind", "message", "position_id"]
 
@@ -54,3 +55,19 @@ def test_bad_arguments_and_text_are_value_errors(cls):
 def test_the_others_are_nardy_errors_only():
     assert not issubclass(RuleViolation, ValueError) and issubclass(RuleViolation, NardyError)
     assert issubclass(EngineError, NardyError)
+
+
+def test_a_record_warning_has_the_fields_of_a_violation_and_becomes_one():
+    warning = RecordWarning("result", "1 point is not a possible result here", file="d.mat",
+                            game=1, move=22, line=40, column=35, text="Wins 1 point",
+                            position_id="4HPwATDgc/ABMA")
+    assert list(warning.to_dict()) == FIELDS
+    assert warning.to_dict()["kind"] == "result"
+    assert isinstance(warning, NardyError) and not isinstance(warning, RuleViolation)
+    assert not issubclass(RuleViolation, RecordWarning) and not issubclass(RecordWarning,
+                                                                             ValueError)
+    error = warning.as_error()
+    assert type(error) is RuleViolation and error.to_dict() == warning.to_dict()
+    assert str(error) == str(warning) == ("d.mat:40:35: game 1, move 22: 1 point is not a "
+                                          "possible result here [result] in 'Wins 1 point' "
+                                          "(position 4HPwATDgc/ABMA)")

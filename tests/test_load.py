@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SAMPLES
 from nardy_analysis import (LoadedFile, NotationError, RuleViolation, load_file, load_files,
                             match_files, replay_file)
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
 BROKEN = SAMPLES / "broken"
 
 
@@ -30,19 +30,16 @@ def test_every_sample_loads_with_the_counts_written_in_expected_tsv():
                if f.path.parent == SAMPLES)
 
 
-def test_a_syntax_error_is_data_and_whole_drops_the_file():
+def test_a_syntax_error_is_data_and_the_other_games_are_kept():
     row = expected(BROKEN)["syntax_bad_move_token.mat"]
     place = (int(row["line"]), int(row["column"]))
     path = BROKEN / "syntax_bad_move_token.mat"
     kept = load_file(path)
     assert [(type(e), e.line, e.column) for e in kept.errors] == [(NotationError, *place)]
     assert len(kept.records) == len(kept.matches) == 1  # the match, without its broken game
-    whole = load_file(path, whole=True)
-    assert whole.records == whole.matches == ()
-    assert [(type(e), e.line, e.column) for e in whole.errors] == [(NotationError, *place)]
     with pytest.raises(NotationError) as raised:
         replay_file(path)
-    assert str(raised.value) == str(whole.errors[0])
+    assert str(raised.value) == str(kept.errors[0])
 
 
 @pytest.mark.parametrize("name", ["illegal_blocked_point.mat", "forced_play_violation.mat"])
@@ -83,7 +80,7 @@ def test_match_files_searches_folders_and_keeps_files_as_given(tmp_path):
 
 
 def test_load_files_warns_about_a_folder_without_match_files(tmp_path):
-    with pytest.warns(UserWarning, match=f"{tmp_path}: no \\*.mat or \\*.txt files"):
+    with pytest.warns(UserWarning, match=f"{tmp_path}: no \\*.mat or \\*.txt or \\*.sgf files"):
         assert list(load_files(tmp_path)) == []
     one = list(load_files(str(SAMPLES / "two_matches_anonymous.mat")))
     assert [len(f.matches) for f in one] == [2]

@@ -346,4 +346,4 @@ def test_convert_reports_a_skipped_game_and_exits_1(tmp_path):
 def test_convert_usage_errors():
     assert CliRunner().invoke(convert, ["/no/such.mat"]).exit_code == 2
     assert CliRunner().invoke(convert, [str(SAMPLES / "galaxy_style_crawford.mat"),
-                                        "--to", "sgf"]).exit_code == 2
+                                        "--to", "pdf"]).exit_code == 2

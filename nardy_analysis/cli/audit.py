@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
@@ -11,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.audit import audit_dice, rolls_frame
-from .common import OutputFile, loaded_files, skipped
+from .common import ErrorReport, OutputFile, file_errors, loaded_files
 
 
 @click.command("audit")
@@ -29,18 +28,21 @@ from .common import OutputFile, loaded_files, skipped
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: several files and stderr a terminal).")
 def audit(paths, by, as_json, html, include_opening, positions, progress):
-    """Audit the dice of match files (or folders of *.mat and *.txt files) for fairness.
+    """Audit the dice of match files (or folders of *.mat, *.txt and *.sgf files) for fairness.
 
     Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
-    entry and hits on exposed blots, with Benjamini-Hochberg adjusted p-values. Exit
-    status: 0 on success, 1 when a file could not be read (it is reported and skipped) or
-    no match file was found, 2 for usage errors.
+    entry and hits on exposed blots, with Benjamini-Hochberg adjusted p-values. Every game
+    that can be read is used; each error is reported on stderr with the game it concerns (a
+    game that cannot be read is left out; every roll of one that breaks a rule counts, its
+    positions end there). Exit status: 0 on success (files in folders that are not match
+    records are only counted), 1 when any file had an error or no roll was found, 2 for
+    usage errors.
     """
-    frames, failed = [], 0
-    for loaded in loaded_files(paths, progress, whole=True):
-        if skipped(loaded):
-            failed += 1
-        else:
+    frames, problems = [], ErrorReport(paths)
+    for loaded in loaded_files(paths, progress):
+        problems.add(file_errors(loaded, "every roll of game {game} counts, its positions "
+                                         "end there"))
+        if loaded.matches:
             frames.append(rolls_frame(loaded.matches, positions))
     rolls = pd.concat(frames, ignore_index=True) if frames else rolls_frame([])
     report = audit_dice(rolls, by, include_opening)
@@ -54,7 +56,7 @@ def audit(paths, by, as_json, html, include_opening, positions, progress):
         from ..report import audit_html  # here: it loads matplotlib
 
         Path(html).write_text(audit_html(report), encoding="utf-8")
-    sys.exit(1 if failed or not frames else 0)
+    problems.exit(failed=not frames)
 
 
 def _json_value(value):

@@ -1,15 +1,17 @@
-"""What the commands share: output-file parameters, the progress bar, reports on stderr."""
+"""What the commands share: output-file parameters, the progress bar, errors on stderr and
+the exit status."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple, NoReturn
 
 import click
 from tqdm import tqdm
 
-from ..load import PATTERNS, LoadedFile, load_file, match_files
+from ..errors import NardyError, RuleViolation
+from ..load import PATTERNS, LoadedFile, MatchFiles, load_file, match_files
 
 
 class OutputFile(click.Path):
@@ -26,7 +28,7 @@ class OutputFile(click.Path):
         return value
 
 
-def found_files(paths: Iterable[str]):
+def found_files(paths: Iterable[str]) -> MatchFiles:
     """:func:`~nardy_analysis.load.match_files`, each folder without a match file reported
     on stderr."""
     found = match_files(paths)
@@ -51,14 +53,94 @@ def loaded_files(paths: Iterable[str], progress: bool | None,
         yield load_file(path, **options)
 
 
-def skipped(loaded: LoadedFile) -> bool:
-    """Whether a file could not be read; if so says so on stderr, with its first error."""
-    if loaded.errors:
-        click.echo(f"skipped {loaded.path}: {loaded.errors[0]}", err=True)
-    return bool(loaded.errors)
+class FileErrors(NamedTuple):
+    """What went wrong in one file, as :func:`file_errors` tells it (plain data, so that
+    worker processes can send it).
+
+    Attributes
+    ----------
+    path : Path
+    lines : tuple of str
+        One line per error, in file order: ``file:line:column: game N, move M: kind:
+        message``, and what was left out.
+    not_a_match : bool
+        The file is not a match record (a README, binary data): kind ``not_a_match``.
+    """
+
+    path: Path
+    lines: tuple[str, ...]
+    not_a_match: bool
 
 
-def warn_violations(matches, consequence: str) -> None:
-    """Each rule violation of replayed ``matches`` on stderr, with ``consequence``."""
-    for error in (e for match in matches for e in match.errors):
-        click.echo(f"warning: {error}; {consequence}", err=True)
+def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
+    """The errors of a loaded file, for stderr.
+
+    Parameters
+    ----------
+    loaded : LoadedFile
+    violation : str
+        What the command does with the rest of a game whose replay a rule violation
+        stopped, with ``{game}`` for its number: ``"the rest of game {game} is left out"``.
+
+    Returns
+    -------
+    FileErrors
+        The errors of reading the file (the file, or one game, skipped; the reader's
+        messages say which) and its rule violations, each followed by ``violation``.
+    """
+    found = []
+    for error in loaded.errors:
+        if isinstance(error, OSError):
+            found.append((0, 0, f"{loaded.path}: io: cannot read the file: "
+                                f"{error.strerror or error}"))
+        else:
+            found.append(_error_line(error, ""))
+    for error in (e for match in loaded.matches for e in match.errors):
+        found.append(_error_line(error, "; " + violation.format(game=error.game)))
+    not_a_match = any(getattr(e, "kind", None) == "not_a_match" for e in loaded.errors)
+    return FileErrors(loaded.path, tuple(line for *_, line in sorted(found)), not_a_match)
+
+
+def _error_line(error: NardyError, consequence: str) -> tuple[int, int, str]:
+    where = f"{error.file}:" + (f"{error.line}:{error.column}: " if error.line else " ")
+    if error.game is not None:
+        where += f"game {error.game}" + (f", move {error.move}" if error.move else "") + ": "
+    text = f" in '{error.text}'" if isinstance(error, RuleViolation) and error.text else ""
+    return error.line, error.column, f"{where}{error.kind}: {error.message}{text}{consequence}"
+
+
+class ErrorReport:
+    """The errors of a command's files: each file's on stderr as it comes, the files found
+    in folders that are not match records counted in one note at the end, and the exit
+    status.
+
+    Parameters
+    ----------
+    paths : iterable of str
+        The paths named on the command line: a file named there that is not a match
+        record is an error; one found in a folder (a README) is only counted.
+    """
+
+    def __init__(self, paths: Iterable[str]):
+        self.named = {Path(path) for path in paths}
+        self.failed = False
+        self.not_matches: list[Path] = []
+
+    def add(self, errors: FileErrors) -> None:
+        """Report one file's errors on stderr (or count it as not a match record)."""
+        if errors.not_a_match and errors.path not in self.named:
+            self.not_matches.append(errors.path)
+            return
+        for line in errors.lines:
+            click.echo(line, err=True)
+        self.failed |= bool(errors.lines)
+
+    def exit(self, failed: bool = False) -> NoReturn:
+        """Say which files were not match records, and exit: 1 when any file had an error
+        (or ``failed``), else 0."""
+        count = len(self.not_matches)
+        if count:
+            names = ", ".join(str(path) for path in self.not_matches)
+            click.echo(f"{count} files are not match records: {names}" if count > 1 else
+                       f"1 file is not a match record: {names}", err=True)
+        sys.exit(1 if self.failed or failed else 0)

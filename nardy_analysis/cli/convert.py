@@ -1,46 +1,49 @@
-"""``nardy convert``: rewrite a match file in one canonical style."""
+"""``nardy convert``: rewrite a match file in one canonical style, as .mat or gnubg SGF."""
 
 from __future__ import annotations
-
-import sys
 
 import click
 
 from ..errors import NardyError
 from ..load import load_file
+from ..notation.sgf import format_sgf
 from ..notation.writer import format_mat
 from ..replay import written_record
-from .common import OutputFile
+from .common import ErrorReport, OutputFile, file_errors
 
 
 @click.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--to", "to", type=click.Choice(["mat"]), default="mat", show_default=True,
-              help="Format to write (.mat text in GNU Backgammon's layout).")
+@click.option("--to", "to", type=click.Choice(["mat", "sgf"]), default="mat",
+              show_default=True, help="Format to write: .mat text in GNU Backgammon's "
+              "layout, or GNU Backgammon's SGF.")
 @click.option("-o", "--output", type=OutputFile(allow_dash=True),
               default="-", help="File to write (default: standard output).")
-@click.option("--numbers", is_flag=True, help="Write the bar as 25 and off as 0.")
+@click.option("--numbers", is_flag=True, help="Write the bar as 25 and off as 0 (.mat).")
 def convert(path, to, output, numbers):
-    """Rewrite the match file PATH in one canonical style.
+    """Rewrite the match file PATH (.mat, .txt or .sgf) in one canonical style.
 
     The file is read, every game replayed against the rules of its header tags and written
-    again: plays from the board (hits marked, one checker's steps merged), aligned columns,
-    one result line per game. A game with a syntax error cannot be written; it is reported
-    on stderr and skipped. Exit status: 0 when every game was written, 1 when a game or the
-    file could not be read, 2 for usage errors.
+    again from the board: in .mat, hits marked, one checker's steps merged, aligned
+    columns, one result line per game; in SGF, one step per die, as gnubg writes it. Each
+    error is reported on stderr: a game that cannot be read is skipped, one that breaks a
+    rule is written from the board up to there and as recorded after. Exit status: 0 when
+    the file had no error, 1 when it had any, 2 for usage errors.
     """
     loaded = load_file(path)
     for error in loaded.errors:
         if isinstance(error, OSError):
             raise click.FileError(path, error.strerror or str(error))
-        click.echo(str(error), err=True)
+    problems = ErrorReport([path])
+    problems.add(file_errors(loaded, "the rest of game {game} is written as recorded"))
     if not loaded.matches:
-        sys.exit(1 if loaded.errors else 0)
+        problems.exit()
     try:
-        text = format_mat(map(written_record, loaded.matches), bar_off=not numbers)
+        text = (format_sgf(loaded.matches) if to == "sgf"
+                else format_mat(map(written_record, loaded.matches), bar_off=not numbers))
     except NardyError as error:
         click.echo(f"{path}: {error}", err=True)
-        sys.exit(1)
+        problems.exit(failed=True)
     with click.open_file(output, "w", encoding="utf-8") as handle:
         handle.write(text)
-    sys.exit(1 if loaded.errors else 0)
+    problems.exit()

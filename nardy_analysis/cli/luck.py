@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import click
 import pandas as pd
@@ -13,25 +13,25 @@ from ..analysis.engine import ENGINES, EngineError, default_evaluator
 from ..analysis.luck import luck_frame, luck_summary
 from ..errors import NardyError
 from ..load import load_file
-from .common import OutputFile, found_files, progress_bar
+from .common import ErrorReport, OutputFile, file_errors, found_files, progress_bar
 
 
-def _analyse_file(path: str, ply: int, engine: str) -> dict:
-    """Per-roll frame and summary of one file (run in worker processes)."""
-    loaded = load_file(path, whole=True)
-    if loaded.errors:
-        return {"file": path, "frame": None, "summary": None, "violations": 0,
-                "error": str(loaded.errors[0])}
-    matches = loaded.matches
-    try:
-        frame = luck_frame(matches, default_evaluator(ply, engine))
-        return {"file": path, "frame": frame, "summary": luck_summary(matches, frame),
-                "violations": sum(len(m.errors) for m in matches), "error": None}
-    except EngineError:
-        raise
-    except NardyError as error:
-        return {"file": path, "frame": None, "summary": None, "violations": 0,
-                "error": str(error)}
+def _analyse_file(path: Path, ply: int, engine: str) -> dict:
+    """Per-roll frame, summary and errors of one file (run in worker processes)."""
+    loaded = load_file(path)
+    errors = file_errors(loaded, "the rest of game {game} is not analysed")
+    result = {"file": str(path), "frame": None, "summary": None, "errors": errors,
+              "violations": sum(len(m.errors) for m in loaded.matches)}
+    if loaded.matches:
+        try:
+            frame = luck_frame(loaded.matches, default_evaluator(ply, engine))
+        except EngineError:
+            raise
+        except NardyError as error:
+            lines = (*errors.lines, f"{path}: {error}")
+            return result | {"errors": errors._replace(lines=lines)}
+        result |= {"frame": frame, "summary": luck_summary(loaded.matches, frame)}
+    return result
 
 
 def _sign(value: float, digits: int) -> str:
@@ -89,18 +89,20 @@ def _print_table(summary: pd.DataFrame) -> None:
 def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
     """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
 
-    PATHS are match files or folders (searched for *.mat and *.txt). Luck is the engine's
-    cubeless equity at 0-ply unless --ply says otherwise. For each match: per game and for
+    PATHS are match files or folders (searched for *.mat, *.txt and *.sgf). Luck is the
+    engine's cubeless equity at 0-ply unless --ply says otherwise. For each match: per game and for
     the whole match, each player's rolls, total luck (equity), luck per roll (equity),
     gnubg's rating of it, the luck in match-winning chance (match play, in %) or points
     (money play), the actual result and the luck-adjusted result. --json adds the unit of
     each value as <column>_unit.
-    Needs the engine extra: pip install nardy-analysis[engine]. Exit status: 0 when every
-    file was analysed, 1 when any could not be read (or there is no engine), 2 for usage
-    errors.
+    Every game that can be read is analysed; each error is reported on stderr with the game
+    it concerns (a game that breaks a rule is analysed up to there). Needs the engine
+    extra: pip install nardy-analysis[engine]. Exit status: 0 when no file had an error
+    (files in folders that are not match records are only counted), 1 when any had (or
+    there is no engine), 2 for usage errors.
     """
 
-    files = [str(f) for f in found_files(paths).files]
+    files = found_files(paths).files
     try:
         default_evaluator(ply, engine)
     except EngineError as error:
@@ -108,12 +110,11 @@ def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
     results = (pool.map(_analyse_file, files, [ply] * len(files), [engine] * len(files))
                if pool else (_analyse_file(f, ply, engine) for f in files))
-    frames, failed = [], 0
+    frames, problems = [], ErrorReport(paths)
     try:
         for result in progress_bar(results, progress, len(files)):
-            if result["error"]:
-                failed += 1
-                click.echo(f"skipped {result['file']}: {result['error']}", err=True)
+            problems.add(result["errors"])
+            if result["frame"] is None:
                 continue
             frames.append(result["frame"])
             summary = result["summary"]
@@ -126,9 +127,6 @@ def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
                                        "summary": records}, ensure_ascii=False))
                 continue
             click.echo(f"{result['file']}: {len(result['frame'])} rolls")
-            if result["violations"]:
-                click.echo(f"  {result['violations']} rule violation(s): the rest of those "
-                           "games is not analysed (see nardy replay)")
             _print_table(summary)
     finally:
         if pool:
@@ -136,4 +134,4 @@ def luck(paths, csv_file, as_json, ply, engine, jobs, progress):
     if csv_file:
         frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
         frame.to_csv(csv_file, index=False)
-    sys.exit(1 if failed else 0)
+    problems.exit()

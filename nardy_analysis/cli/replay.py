@@ -22,12 +22,14 @@ def _summary(loaded: LoadedFile) -> dict:
     """The JSON summary object of ``nardy replay --json`` of one file.
 
     Counts come from what the file says (every roll written is a turn), so a game stopped
-    by a violation still counts all its rolls.
+    by a violation still counts all its rolls. ``warnings`` are objects of the same shape as
+    ``errors``: quirks the reader or the replay resolved.
     """
     records = loaded.records
     summary = {"file": str(loaded.path), "matches": len(records),
                "games": sum(len(m.games) for m in records),
-               "turns": sum(len(g.turns) for m in records for g in m.games), "errors": []}
+               "turns": sum(len(g.turns) for m in records for g in m.games), "errors": [],
+               "warnings": [w.to_dict() for w in loaded.warnings]}
     errors = summary["errors"]
     stopped = [e for e in loaded.errors if isinstance(e, RuleViolation)]  # strict mode
     for error in loaded.errors:
@@ -40,7 +42,7 @@ def _summary(loaded: LoadedFile) -> dict:
         errors.append(_error("empty", "no match in the file (no 'N point match' line)"))
     errors += [e.to_dict() for m in loaded.matches for e in m.errors]
     errors += [e.to_dict() for e in stopped]
-    for error in errors:
+    for error in errors + summary["warnings"]:
         error.pop("file", None)
     return summary
 
@@ -49,7 +51,8 @@ def _summary(loaded: LoadedFile) -> dict:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per file on stdout.")
 @click.option("--strict", is_flag=True,
-              help="Stop each file at its first violation instead of the game's.")
+              help="Stop each file at its first violation instead of the game's, and take "
+                   "warnings for violations.")
 @click.option("--rules", type=click.Choice(sorted(VARIANTS)), default=None,
               help="Variant to apply instead of the files' Variation tag (their Crawford, "
                    "Jacoby, Beaver and CubeLimit tags still apply).")
@@ -58,13 +61,13 @@ def _summary(loaded: LoadedFile) -> dict:
 def replay(paths, as_json, strict, rules, progress):
     """Replay match files (or folders of *.mat and *.txt files) and check every play.
 
-    Exit status: 0 when every file was read and replayed without a violation, 1 when any
-    was not (or a folder held no match file), 2 for usage errors.
+    Exit status: 0 when every file was read and replayed without a violation (warnings
+    allowed), 1 when any was not (or a folder held no match file), 2 for usage errors.
     """
     files, empty = found_files(paths)
     variant = VARIANTS[rules] if rules else None
     failed = len(empty)
-    totals = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0}
+    totals = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0, "warnings": 0}
     for path in progress_bar(files, progress, len(files)):
         summary = _summary(load_file(path, rules=variant, strict=strict))
         failed += bool(summary["errors"])
@@ -72,6 +75,7 @@ def replay(paths, as_json, strict, rules, progress):
         for key in ("matches", "games", "turns"):
             totals[key] += summary[key]
         totals["errors"] += len(summary["errors"])
+        totals["warnings"] += len(summary["warnings"])
         if as_json:
             click.echo(json.dumps(summary, ensure_ascii=False))
         else:
@@ -79,7 +83,8 @@ def replay(paths, as_json, strict, rules, progress):
     if not as_json and len(files) > 1:
         click.echo(f"total: {_count(totals['files'], 'file')}, "
                    f"{_count(totals['matches'], 'match')}, {_count(totals['games'], 'game')}, "
-                   f"{_count(totals['turns'], 'turn')}, {_count(totals['errors'], 'error')}; "
+                   f"{_count(totals['turns'], 'turn')}, {_count(totals['errors'], 'error')}, "
+                   f"{_count(totals['warnings'], 'warning')}; "
                    f"{failed} of {len(files) + len(empty)} paths failed")
     sys.exit(1 if failed else 0)
 
@@ -89,14 +94,16 @@ def _count(n: int, word: str) -> str:
 
 
 def _print_summary(summary: dict) -> None:
-    status = "ok" if not summary["errors"] else _count(len(summary["errors"]), "error")
+    errors, warnings = summary["errors"], summary["warnings"]
+    status = ", ".join([_count(len(errors), "error") if errors else "ok"]
+                       + [_count(len(warnings), "warning")] * bool(warnings))
     click.echo(f"{summary['file']}: {_count(summary['matches'], 'match')}, "
                f"{_count(summary['games'], 'game')}, {_count(summary['turns'], 'turn')}: "
                f"{status}")
-    for e in summary["errors"]:
+    for e, label in [(e, "") for e in errors] + [(w, " (warning)") for w in warnings]:
         where = f"{e['line']}:{e['column']}: " if e["line"] else ""
         where += "".join(f"{key} {e[key]}, " for key in ("game", "move") if e[key] is not None)
         position = f" [position {e['position_id']}]" if e["position_id"] else ""
-        click.echo(f"  {where}{e['kind']}: {e['message']}")
+        click.echo(f"  {where}{e['kind']}{label}: {e['message']}")
         if e["text"]:
             click.echo(f"      {e['text']}{position}")

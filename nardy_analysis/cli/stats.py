@@ -8,7 +8,7 @@ import click
 import pandas as pd
 
 from ..analysis.turns import turns_frame
-from .common import OutputFile, loaded_files, skipped, warn_violations
+from .common import ErrorReport, OutputFile, file_errors, loaded_files
 
 
 @click.command()
@@ -20,23 +20,23 @@ from .common import OutputFile, loaded_files, skipped, warn_violations
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
 def stats(paths, csv_file, parquet_file, progress):
-    """Per-turn statistics of match files (or folders of *.mat and *.txt files).
+    """Per-turn statistics of match files (or folders of *.mat, *.txt and *.sgf files).
 
     One row per turn; the nardy_analysis.analysis.turns docstring describes the columns. Without
-    --csv or --parquet the CSV goes to stdout. A file that cannot be read is skipped with a
-    message on stderr. Exit status: 0 when every file was read, 1 when any was skipped,
-    2 for usage errors.
+    --csv or --parquet the CSV goes to stdout. Every game that can be read is used; each
+    error is reported on stderr with the game it concerns (a game that cannot be read is
+    left out, one that breaks a rule is used up to there). Exit status: 0 when no file had
+    an error (files in folders that are not match records are only counted), 1 when any
+    had, 2 for usage errors.
     """
-    frames, failed = [], 0
-    for loaded in loaded_files(paths, progress, whole=True):
-        if skipped(loaded):
-            failed += 1
-            continue
-        warn_violations(loaded.matches, "the rest of that game is left out")
-        frames.append(turns_frame(loaded))
+    frames, problems = [], ErrorReport(paths)
+    for loaded in loaded_files(paths, progress):
+        problems.add(file_errors(loaded, "the rest of game {game} is left out"))
+        if loaded.matches:
+            frames.append(turns_frame(loaded))
     frame = pd.concat(frames, ignore_index=True) if frames else turns_frame([])
     if parquet_file:
         frame.to_parquet(parquet_file, index=False)
     if csv_file or not parquet_file:
         frame.to_csv(csv_file or sys.stdout, index=False)
-    sys.exit(1 if failed else 0)
+    problems.exit()

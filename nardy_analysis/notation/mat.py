@@ -23,7 +23,7 @@ from statistics import median
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
-from ..errors import DecodeError, NotAMatch, NotationError
+from ..errors import DecodeError, NotAMatch, NotationError, RecordWarning
 from ..game.position import BAR, OFF, Roll
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
                       WrittenMove)

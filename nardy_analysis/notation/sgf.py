@@ -9,11 +9,12 @@ properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not 
   ``RU`` (``Crawford``, ``CrawfordGame``, ``Jacoby``, ``NoCube`` and variants, joined by
   ``:``), the result ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by
   resignation) and, in the first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
-* Every other node is one action: ``W[double]``, ``B[take]``, ``B[drop]``, or a roll and its
-  play, ``W[42hdfd]``: the dice, then a from and a to letter for each checker step (at most
-  four). For W the letter ``a`` is the mover's 1-point up to ``x``, the 24-point; for B the
-  letters run the other way (``a`` is B's 24-point); ``y`` is the bar, ``z`` off. A roll with
-  no letters is a dance. A roll after which the player resigned is a node ``PL[W]DI[42]``.
+* Every other node is one action: ``W[double]`` (its record's value, which SGF does not
+  write, is twice the cube's before: the ``=> 4`` of ``.mat``), ``B[take]``, ``B[drop]``, or
+  a roll and its play, ``W[42hdfd]``: the dice, then a from and a to letter for each
+  checker step (at most four). For W the letter ``a`` is the mover's 1-point up to ``x``,
+  the 24-point; for B the letters run the other way (``a`` is B's 24-point); ``y`` is the
+  bar, ``z`` off. A roll with no letters is a dance. A roll after which the player resigned is a node ``PL[W]DI[42]``.
   Other properties of a node (gnubg's analysis ``A``, ``DA``, luck ``LU``, marks ``GB``,
   ``BM``, comments ``C``, ...) are kept, as written, on the record.
 * A resignation has no node of its own: the ``R`` of ``RE`` says it.
@@ -27,9 +28,10 @@ such a game is reported as an error and skipped.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib.resources import files
+from os import PathLike
 from pathlib import Path
 
 from lark import Lark, Token, Tree, UnexpectedInput
@@ -44,6 +46,7 @@ _CUBE = ("double", "take", "drop")
 _CHARSET = re.compile(rb"CA\[([^\]]*)\]")
 _TREE_LINE = re.compile(r"^[ \t\f\v\ufeff]*\(", re.MULTILINE)
 _ESCAPE = re.compile(r"\\\n|\\(.)", re.S)
+_LINE_ENDS = re.compile(r"\s*\n\s*")
 _RESULT = re.compile(r"([BW])\+(\d{0,9})(R?)")
 _UNSUPPORTED = {"AE": "position setup", "AB": "position setup", "AW": "position setup",
                 "PL": "setting the player on roll", "CV": "setting the cube value",
@@ -184,10 +187,45 @@ def parse_sgf(text: str, file: str | None = None, *, strict: bool = False) -> Pa
     return ParsedFile(tuple(_match(games, file) for games in matches), tuple(errors), file=file)
 
 
+def read_sgf(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
+    """Read and parse a gnubg SGF file (see :func:`decode_sgf` and :func:`parse_sgf`).
+
+    Parameters
+    ----------
+    path : str or path-like
+    strict : bool
+        Raise the first error instead of collecting it.
+
+    Returns
+    -------
+    ParsedFile
+        As :func:`parse_sgf` gives it; bytes that cannot be decoded are its one error.
+
+    Raises
+    ------
+    OSError
+        The file cannot be read.
+    DecodeError, NotationError
+        With ``strict``: the bytes cannot be decoded, or the text is not gnubg SGF.
+    """
+    path = Path(path)
+    try:
+        text = decode_sgf(path.read_bytes(), str(path))
+    except DecodeError as error:
+        if strict:
+            raise
+        return ParsedFile((), (error,), file=str(path))
+    return parse_sgf(text, str(path), strict=strict)
+
+
+
 def _match(games: list[tuple], file) -> MatchRecord:
-    """The MatchRecord of a match's games, its tags from the first game's root node."""
+    """The MatchRecord of a match's games, its tags from the first game's root node (each on
+    one line, as a ``.mat`` tag is; the property as written stays in the game's
+    ``properties``)."""
     first, root, length = games[0][1], games[0][2], games[0][3]
-    tags = {tag: _value(root, ident) for ident, tag in _TAGS.items() if ident in root}
+    tags = {tag: _LINE_ENDS.sub(" ", _value(root, ident)).strip()
+            for ident, tag in _TAGS.items() if ident in root}
     if "EventDate" in tags:
         tags["EventDate"] = tags["EventDate"].replace("-", ".")
     rules = _value(root, "RU").split(":") if "RU" in root else []
@@ -240,9 +278,12 @@ def _game(tree: Tree, source: str, offset: int, lines: list[str], file, played: 
     names = (_value(root, "PW") if "PW" in root else "", _value(root, "PB") if "PB" in root
              else "")
     scores = (numbers["ws"], numbers["bs"])
-    actions = []
+    actions, cube = [], 1
     for node in nodes[1:]:
         action = _action(list(_properties(node, source, offset)), lines, file, number)
+        if isinstance(action, CubeRecord) and action.action == "double":
+            cube *= 2  # the value .mat writes after "Doubles =>"; SGF has no beavers
+            action = replace(action, value=cube)
         if action is not None:
             actions.append(action)
     if "RE" in root:
