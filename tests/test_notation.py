@@ -7,11 +7,12 @@ import pytest
 
 from concurrent.futures import ThreadPoolExecutor
 
-from conftest import SAMPLES, read_tsv
-from nardy_analysis import (DecodeError, NotationError, Roll, format_mat, parse_mat, read_mat,
-                            replay_match)
+from conftest import ROOT, SAMPLES, read_tsv
+from nardy_analysis import (DecodeError, NotationError, Roll, RuleViolation, format_mat,
+                            parse_mat, read_mat, replay_file, replay_match)
 from nardy_analysis.notation.mat import decode
-from nardy_analysis.notation.records import CubeRecord, ResultRecord, TurnRecord, WrittenMove
+from nardy_analysis.notation.records import (CubeRecord, ResultRecord, SnowiePosition, TurnRecord,
+                                            WrittenMove)
 
 GALAXY = """\
 ; [Site "BackgammonGalaxy"]
@@ -423,3 +424,55 @@ def test_every_sample_has_the_expected_counts():
         counts = (len(matches), sum(len(m.games) for m in matches),
                   sum(len(g.turns) for m in matches for g in m.games))
         assert counts == (int(row["matches"]), int(row["games"]), int(row["turns"])), row["file"]
+
+
+# --- Illegal play (...) (XG, Snowie) ---------------------------------------------------------
+
+ILLEGAL = ROOT / "tests" / "data" / "illegal_play"
+
+
+def test_illegal_play_reads_the_snowie_position_list():
+    parsed = read_mat(ILLEGAL / "real_shape.mat", strict=True)
+    turn = parsed.matches[0].games[0].turns[2]
+    recorded = turn.recorded_position
+    assert (turn.player, turn.roll, turn.moves, turn.line, turn.column) == (0, Roll(1, 1), None,
+                                                                            6, 6)
+    assert turn.text.startswith("11: Illegal play (25;0;1;") and turn.text.endswith(";1;1;)")
+    assert recorded.fields[:8] == (25, 0, 1, 0, 0, "alice", "bob", 0) and len(recorded.fields) == 40
+    assert recorded.player == 0
+    # Player 0 (negative numbers, points counted from the other side): 15 on her 1..6 points;
+    # player 1: 13 on his 1..5 points and 2 on the bar.
+    assert recorded.board == ((0, 2, 2, 2, 3, 3, 3) + (0,) * 19,
+                              (0, 3, 4, 2, 2, 2) + (0,) * 19 + (2,))
+    assert str(recorded) + ")" == turn.text.split("(", 1)[1]
+    assert eval(repr(recorded), {"SnowiePosition": SnowiePosition}) == recorded
+    assert parse_mat(FIBS, strict=True).matches[0].games[0].turns[0].recorded_position is None
+
+
+@pytest.mark.parametrize("row", read_tsv(ILLEGAL / "gnubg_positions.tsv"), ids=lambda r: r["file"])
+def test_replay_goes_on_from_the_recorded_position_as_gnubg_does(row):
+    (match,) = replay_file(ILLEGAL / row["file"])
+    (game,) = match.games
+    assert not game.errors
+    (warning,) = game.warnings
+    illegal = [t for t in game.turns if t.record.recorded_position is not None]
+    assert (warning.kind, warning.line, warning.column) == ("recorded_illegal_play",
+                                                            illegal[0].record.line,
+                                                            illegal[0].record.column)
+    # gnubg's text export prints the position before every play it keeps, not the illegal one.
+    assert [t.before.id() for t in game.turns if t not in illegal] == \
+        row["gnubg_position_ids"].split()
+    assert illegal[0].after is None and illegal[0].play is None
+    with pytest.raises(RuleViolation) as info:
+        replay_file(ILLEGAL / row["file"], strict=True)
+    assert info.value.kind == "recorded_illegal_play"
+
+
+def test_illegal_play_is_written_back_and_read_in_any_case():
+    text = (ILLEGAL / "real_shape.mat").read_text("utf-8")
+    (match,) = parse_mat(text, strict=True).matches
+    again = parse_mat(format_mat(match), strict=True).matches[0]
+    assert [t.recorded_position for t in again.games[0].turns] == \
+        [t.recorded_position for t in match.games[0].turns]
+    upper = parse_mat(text.replace("Illegal play", "ILLEGAL  PLAY"), strict=True).matches[0]
+    assert upper.games[0].turns[2].recorded_position == match.games[0].turns[2].recorded_position

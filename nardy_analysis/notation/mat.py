@@ -25,8 +25,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from ..errors import DecodeError, NotAMatch, NotationError, RecordWarning
 from ..game.position import BAR, OFF, Roll
-from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
-                      WrittenMove)
+from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
+                      SnowiePosition, TurnRecord, WrittenMove)
 
 _POINT = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
 # A lone entry to the right of this column belongs to the right-hand player, when a game
@@ -155,14 +155,26 @@ class _Records(Transformer):
     def roll(self, children):
         roll_token, *rest = children
         first = rest[0] if rest else None
-        if first is None or first.type == "CANNOT_MOVE":
+        recorded = None
+        if isinstance(first, tuple):  # Illegal play (...)
+            recorded, first = first
+            moves = None
+        elif first is None or first.type == "CANNOT_MOVE":
             moves = ()
         elif first.type == "UNKNOWN":
             moves = None
         else:
             moves = first
-        end = rest[-1].end_column if rest else roll_token.end_column
-        return ("roll", roll_token, end, Roll.from_str(roll_token), moves)
+        end = first.end_column if first is not None else roll_token.end_column
+        return ("roll", roll_token, end, Roll.from_str(roll_token), moves, recorded)
+
+    def illegal_play(self, children):
+        fields = tuple(c if isinstance(c, str) and not isinstance(c, Token) else int(c)
+                       for c in children[1:-1])
+        return SnowiePosition(fields), children[-1]
+
+    def snowie_name(self, children):
+        return str(children[0]) if children else ""
 
     def _cube(action):
         def build(self, children):
@@ -273,7 +285,7 @@ def _record(entry, player, move, source_lines, shift):
         moves = entry[4]
         if moves:
             moves = _moves(moves, line)
-        return TurnRecord(player, entry[3], moves, **where)
+        return TurnRecord(player, entry[3], moves, **where, recorded_position=entry[5])
     if kind == "cube":
         return CubeRecord(player, entry[3], entry[4], **where)
     return ResultRecord(player, entry[4], entry[3], entry[5], **where)
@@ -481,7 +493,8 @@ _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dic
           "MOVE_NUMBER": "a move number such as 12)", "INT": "a number (at most 9 digits)",
           "_NL": "end of line",
           "NAME": "a player name", "COLON": "':'", "CANNOT_MOVE": "'Cannot Move'",
-          "UNKNOWN": "'???'", "$END": "end of file", "DOUBLES": "'Doubles'",
+          "UNKNOWN": "'???'", "SIGNED": "a number", "SNOWIE_NAME": "a player name",
+          "SNOWIE_END": "')'", "_SEMI": "';'", "LPAR": "'('", "ILLEGAL_PLAY": "'Illegal play'", "$END": "end of file", "DOUBLES": "'Doubles'",
           "TAKES": "'Takes'", "DROPS": "'Drops'", "BEAVERS": "'Beavers'",
           "RACCOONS": "'Raccoons'", "WINS": "'Wins'", "LOSSES": "'Losses'",
           "_POINTS": "'point'", "MATCH_END": "'and the match'", "GAME": "'Game'",
@@ -499,7 +512,8 @@ def _notation_error(exc: UnexpectedInput, source_lines: list[str], file,
                                              and exc.token.type == "$END")
     if exc.line < 1 or isinstance(exc, UnexpectedEOF):
         line, column = last_line or len(source_lines), 1
-    found = source_lines[line - 1][column - 1:].split(" ")[0] if line <= len(source_lines) else ""
+    found = re.match(r";|[^ ;]*", source_lines[line - 1][column - 1:])[0] \
+        if line <= len(source_lines) else ""
     if isinstance(exc, UnexpectedToken):
         expected = exc.accepts or exc.expected
     elif isinstance(exc, UnexpectedCharacters):

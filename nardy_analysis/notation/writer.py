@@ -176,7 +176,9 @@ def _result_line(winner: int, points: int, match_won: bool, right: int) -> str:
 
 def _turn_text(record: TurnRecord, bar_off: bool) -> str:
     roll = f"{record.roll}:"
-    if record.moves is None:
+    if record.recorded_position is not None:
+        play = f"Illegal play ({record.recorded_position})"
+    elif record.moves is None:
         play = "???"
     else:
         play = " ".join(written.notation(bar_off) for written in record.moves)
