@@ -175,3 +175,10 @@ class RecordWarning(RecordProblem):
 
 class EngineError(NardyError):
     """No engine is installed, or a position or roll an engine cannot take."""
+
+
+class NotAMatch(NotationError):
+    """A file that is not a match record at all: text with no ``N point match`` or
+    ``Game N`` line (a README), or binary data. The message says what was seen."""
+
+    kind = "not_a_match"

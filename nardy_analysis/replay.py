@@ -18,6 +18,8 @@ reads them as their writers meant them and reports each as a
 - ``ambiguous_resolved``: a merged move such as ``61: 11/4`` that could hit on the way, in a
   file that marks no hit with ``*`` and where nothing later settles it: read as gnubg's
   importer reads it, the order that hits nothing on the way;
+- ``recorded_illegal_play``: ``DD: Illegal play (...)`` (XG, Snowie): the play is unknown and
+  the game goes on from the position recorded after it;
 - ``result``: a result line that the board contradicts (the winner, or points no ending can
   give): the game keeps the board's result.
 
@@ -31,7 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from .errors import RecordWarning, RuleViolation
+from .errors import InvalidArgument, RecordWarning, RuleViolation
 from .game.position import Play, Position, Roll, apply_step, ending, undo_step
 from .game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
@@ -293,6 +295,9 @@ class _GameReplayer:
                           stop=False)
         elif record.player != self.position.turn:
             self.fail("turn_order", f"player {record.player + 1} rolls out of turn", record)
+        if record.recorded_position is not None:
+            self.recorded_illegal_play(record)
+            return
         if record.moves is None:
             self.add_turn(record, None, None)
             if any(isinstance(a, (TurnRecord, CubeRecord)) for a in following):
@@ -308,6 +313,20 @@ class _GameReplayer:
             if self.no_play(record, following, legal):
                 return
         self.add_turn(record, *self.match_play(record, following))
+
+    def recorded_illegal_play(self, record: TurnRecord) -> None:
+        """``Illegal play (...)`` (XG, Snowie): the play is unknown; the game goes on from
+        the position recorded after it, the opponent on roll."""
+        board = [(CHECKERS - sum(side),) + side[1:] for side in record.recorded_position.board]
+        try:
+            after = Position(board, 1 - record.player)
+        except InvalidArgument as error:
+            self.fail("recorded_illegal_play", "the position recorded after the illegal play "
+                      f"is not a position: {error}", record)
+        self.warn("recorded_illegal_play", "the play was illegal (the exporter says so); the "
+                  f"game goes on from the position recorded after it, {after.id()}", record)
+        self.add_turn(record, None, None)
+        self.position = after
 
     def no_play(self, record: TurnRecord, following, legal) -> bool:
         """A roll written with no play when a play is legal: True when a convention explains

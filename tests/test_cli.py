@@ -109,7 +109,7 @@ def test_wheel_ships_the_grammar(tmp_path):
 def test_files_that_cannot_be_used_are_reported_and_the_run_goes_on(tmp_path):
     (tmp_path / "x.mat").mkdir()
     (tmp_path / "empty.mat").write_bytes(b"")
-    (tmp_path / "cp.mat").write_bytes(b"\x98\x98 3 point match\n")
+    (tmp_path / "cp.mat").write_bytes(b"\x81\x98 3 point match\n")
     (tmp_path / "dangling.mat").symlink_to(tmp_path / "nowhere.mat")
     (tmp_path / "good.mat").write_bytes((SAMPLES / "BackgammonStudio_5407469.mat").read_bytes())
     (tmp_path / "nothing").mkdir()

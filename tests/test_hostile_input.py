@@ -19,6 +19,7 @@ from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis import (DecodeError, NardyError, NotationError, parse_mat, read_mat,
                             replay_file, replay_match)
 from nardy_analysis.cli import main
+from nardy_analysis.errors import NotAMatch
 from nardy_analysis.notation.mat import ParsedFile, decode
 
 CATALOGUE = Path(__file__).resolve().parent / "malformed"
@@ -34,8 +35,9 @@ def catalogue() -> list[dict]:
 def test_catalogue_case_reports_its_line_column_kind_and_message(row):
     path = CATALOGUE / row["file"]
     where = (int(row["line"]), int(row["column"]))
-    if row["kind"] in ("syntax", "decode"):
-        expected = DecodeError if row["kind"] == "decode" else NotationError
+    if row["kind"] in ("syntax", "decode", "not_a_match"):
+        expected = {"decode": DecodeError, "not_a_match": NotAMatch}.get(row["kind"],
+                                                                         NotationError)
         with pytest.raises(expected) as info:
             read_mat(path, strict=True)
         error = info.value
@@ -62,7 +64,7 @@ def test_catalogue_covers_every_grammar_rule_and_replay_check():
     assert len({row["file"] for row in rows}) == len(rows)
     assert sorted(p.name for p in CATALOGUE.glob("*.mat")) == sorted(r["file"] for r in rows)
     kinds = {row["kind"] for row in rows}
-    assert kinds >= {"syntax", "decode", "illegal_play", "forced_play", "ambiguous",
+    assert kinds >= {"syntax", "decode", "not_a_match", "illegal_play", "forced_play", "ambiguous",
                      "turn_order", "opening_roll", "unknown_play", "after_end", "cube",
                      "result", "score"}
     grammar = (ROOT / "grammars" / "mat.lark").read_text("utf-8")
@@ -184,7 +186,7 @@ def test_encodings(tmp_path, names, encoding, bom):
 @pytest.mark.parametrize("data, offset, line, column", [
     # One stray byte in a UTF-8 file with UTF-8 letters: an error, not cp1252 letters.
     ("Jürgen\nMüller\nab".encode() + b"\xff", 18, 3, 3),
-    (b"ab\r\ncd\x98\x98 xyz", 6, 2, 3),  # cp1251 (runs of high bytes) has no 0x98
+    (b"ab\r\ncd\x81\x8d\x98 xyz", 6, 2, 3),  # cp1252 has no 0x81, cp1251 no 0x98
     (codecs.BOM_UTF16_LE + "ab\ncd".encode("utf-16-le") + b"\x00", 12, 2, 3),  # odd length
     (codecs.BOM_UTF8 + b"ab\n\xc3\x28", 6, 2, 1),
 ])
@@ -198,9 +200,52 @@ def test_undecodable_bytes_give_offset_line_and_column(data, offset, line, colum
 
 def test_undecodable_file_is_one_collected_error(tmp_path):
     path = tmp_path / "bad.mat"
-    path.write_bytes(b"ab\xfe\xff\x98\x98")
+    path.write_bytes(b" 3 point match\nab\x81\x8d\x98")
     parsed = read_mat(path)
-    assert parsed.matches == () and isinstance(parsed.errors[0], DecodeError)
+    assert parsed.matches == () and type(parsed.errors[0]) is DecodeError
+
+
+# --- files that are not match records ---------------------------------------------------------
+
+README = "Club matches\n============\n\nThe files here are from 2024; see the .mat files.\n"
+
+
+@pytest.mark.parametrize("data, seen, where", [
+    (README.encode(), "no 'N point match' line", (1, 1)),
+    (b"\n\n   notes: 5 point match play\n", "no 'N point match' line", (3, 4)),
+    ((CATALOGUE / "not_a_match_binary.mat").read_bytes(), "binary data", (1, 1)),  # a PNG
+    (b"\x00\x01\x02 abc", "binary data", (1, 1)),  # decodes, but with control characters
+    (bytes(range(256)) * 8, "binary data", (1, 1)),
+])
+def test_a_file_that_is_not_a_match_is_one_not_a_match_error(tmp_path, data, seen, where):
+    path = tmp_path / "README.txt"
+    path.write_bytes(data)
+    (error,) = read_mat(path).errors
+    assert type(error) is NotAMatch and error.kind == "not_a_match"
+    assert error.message == f"not a match record: {seen}"
+    assert (error.line, error.column) == where and error.file == str(path)
+    with pytest.raises(NotAMatch):
+        read_mat(path, strict=True)
+    result = CliRunner().invoke(main, ["replay", "--json", str(path)])
+    assert result.exit_code == 1
+    (reported,) = json.loads(result.stdout)["errors"]
+    assert reported["kind"] == "not_a_match" and (reported["line"], reported["column"]) == where
+
+
+@pytest.mark.parametrize("text, line", [
+    (" 3 point matc\n\n Game 1\n a : 0   b : 0\n", 1),  # headers misspelt, a game line
+    (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5 xx\n", 5),
+    (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5\x006/5\n", 5),  # a NUL
+])
+def test_a_match_file_with_a_syntax_error_stays_a_syntax_error(text, line):
+    error = parse_mat(text).errors[0]
+    assert type(error) is NotationError and error.kind == "syntax" and error.line == line
+
+
+def test_an_empty_or_blank_file_holds_no_match_and_no_error(tmp_path):
+    # The command line reports such a file as kind "empty" (tested in test_cli.py).
+    for text in ("", "\n \n", "; a comment\n\n"):
+        assert parse_mat(text, strict=True) == ParsedFile((), ())
 
 
 # --- unreadable paths and the command line ------------------------------------------------------

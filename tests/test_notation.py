@@ -7,10 +7,12 @@ import pytest
 
 from concurrent.futures import ThreadPoolExecutor
 
-from conftest import SAMPLES, read_tsv
-from nardy_analysis import DecodeError, NotationError, Roll, parse_mat, read_mat, replay_match
+from conftest import ROOT, SAMPLES, read_tsv
+from nardy_analysis import (DecodeError, NotationError, Roll, RuleViolation, format_mat,
+                            parse_mat, read_mat, replay_file, replay_match)
 from nardy_analysis.notation.mat import decode
-from nardy_analysis.notation.records import CubeRecord, ResultRecord, TurnRecord, WrittenMove
+from nardy_analysis.notation.records import (CubeRecord, ResultRecord, SnowiePosition, TurnRecord,
+                                            WrittenMove)
 
 GALAXY = """\
 ; [Site "BackgammonGalaxy"]
@@ -95,6 +97,76 @@ def test_move_notations():
     assert turns[5].moves is None  # ???? : play unknown
     assert turns[6].moves == () and turns[7].moves == ()  # Cannot Move, empty play
     assert turns[8].moves[0].points == (25, 21)
+
+
+@pytest.mark.parametrize("play, points", [
+    ("b/22 22/21", [(25, 22), (22, 21)]),
+    ("B/22 BAR/21", [(25, 22), (25, 21)]),
+    ("bar/22 Bar/21", [(25, 22), (25, 21)]),
+    ("6/o 5/O", [(6, 0), (5, 0)]),
+    ("6/OFF 5/off", [(6, 0), (5, 0)]),
+    ("b/20*/o", [(25, 20, 0)]),
+])
+def test_bar_and_off_spellings_gnubg_accepts(play, points):
+    text = f" 0 point match\n\n Game 1\n a : 0     b : 0\n  1) 31: {play}\n"
+    (turn,) = parse_mat(text, strict=True).matches[0].games[0].turns
+    assert [m.points for m in turn.moves] == points
+    assert [m.text for m in turn.moves] == play.split()
+    assert [m.column for m in turn.moves] == [10 + play.index(t) for t in play.split()]
+
+
+@pytest.mark.parametrize("play, column, found", [
+    ("ba/22", 10, "ba/22"), ("bars/22", 10, "bars/22"), ("of/6", 10, "of/6"),
+    ("x/22", 10, "x/22"), ("6/offf", 15, "f"), ("6/b o", 14, "o"),
+])
+def test_other_words_are_no_points(play, column, found):
+    text = f" 0 point match\n\n Game 1\n a : 0     b : 0\n  1) 31: {play}\n"
+    with pytest.raises(NotationError) as info:
+        parse_mat(text, strict=True)
+    assert (info.value.line, info.value.column) == (5, column)
+    assert info.value.message.startswith(f"unexpected '{found}'")
+
+
+FIBS = """\
+ 5 point match
+
+ Game 1
+ alice,1635 : 0                 bob, 1702.38 : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+      Wins 1 point
+
+ Game 2
+ alice,1635 : 1                 Doe, John : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+"""
+
+
+def test_ratings_after_the_name_on_score_lines_fibs():
+    first, second = parse_mat(FIBS, strict=True).matches[0].games
+    assert first.names == ("alice", "bob") and first.ratings == (1635, 1702.38)
+    assert second.names == ("alice", "Doe, John") and second.ratings == (1635, None)
+    assert first.scores == (0, 0) and second.scores == (1, 0)
+    assert parse_mat(FIBS).matches[0].names == ("alice", "bob")
+    assert [a.player for a in second.actions] == [0, 1]  # columns still by the names
+
+
+@pytest.mark.parametrize("name, bare, rating", [
+    ("alice,1635", "alice", 1635), ("alice , 1635.5", "alice", 1635.5),
+    ("Doe, John", "Doe, John", None), ("Smith, 3rd", "Smith, 3rd", None),
+    (",1635", ",1635", None), ("a,b,1500", "a,b", 1500), ("1500", "1500", None),
+    ("alice,", "alice,", None), ("alice,16.", "alice,16.", None),
+])
+def test_a_rating_is_a_number_after_the_last_comma(name, bare, rating):
+    (game,) = parse_mat(f" 1 point match\n Game 1\n {name} : 0\n", strict=True).matches[0].games
+    assert game.names[0] == bare and game.ratings == (rating, None)
+
+
+def test_ratings_are_written_back():
+    text = format_mat(parse_mat(FIBS, strict=True).matches)
+    assert " alice,1635 : 0" in text and "bob,1702.38 : 0" in text and "Doe, John : 0" in text
+    again = parse_mat(text, strict=True).matches[0].games
+    assert [(g.names, g.ratings) for g in again] == \
+        [(g.names, g.ratings) for g in parse_mat(FIBS).matches[0].games]
 
 
 def test_left_column_empty_and_lone_entries_by_column():
@@ -202,19 +274,52 @@ def test_syntax_errors_give_line_column_and_caret(text, line, column, found):
 
 
 def test_decode_encodings():
-    name = "Иван Петров"
-    assert decode(name.encode("cp1251")) == name
-    assert decode("Jürgen Müller".encode("cp1252")) == "Jürgen Müller"
-    assert decode(codecs.BOM_UTF8 + name.encode()) == name
-    assert decode(name.encode("utf-16")) == name
-    assert decode(name.encode()) == name
+    # A score line: a few bytes alone are too few for any detector to tell cp1252 from cp1251.
+    line = " Иван Петров : 0                  bob : 0"
+    western = line.replace("Иван Петров", "Jürgen Müller")
+    assert decode(line.encode("cp1251")) == line
+    assert decode(western.encode("cp1252")) == western
+    assert decode(codecs.BOM_UTF8 + line.encode()) == line
+    assert decode(line.encode("utf-16")) == line
+    assert decode(line.encode()) == line
+
+
+# Real-looking files: the sample match with Cyrillic names, its names replaced, with a header
+# comment and tags in the same language; each written in the single-byte encoding its
+# language's Windows systems use.
+NAMES = [
+    ("Þórður Ægisson", "Guðrún Jónsdóttir", "; Leikur í Reykjavík", "cp1252"),  # Icelandic
+    ("Ólafur", "Þór", "", "cp1252"),
+    ("François Lefèvre", "Hélène Dubois", "; Partie jouée à Nîmes", "cp1252"),  # French
+    ("Noël", "Renée", "", "cp1252"),
+    ("Jürgen Müller", "Günther Weiß", "; Turnier in Köln", "cp1252"),  # German
+    ("Björk", "bob", "", "cp1252"),
+    ("José Núñez", "Señora Peña", "; Partida en Logroño", "cp1252"),  # Spanish
+    ("Smith, José", "Añejo", "", "cp1252"),
+    ("Дмитрий", "Иван Иванов", "; Турнир в Москве", "cp1251"),  # Russian
+    ("Ян", "bob", "", "cp1251"),  # two Cyrillic letters, in a sea of ASCII
+    ("Ёж", "Ия", "", "cp1251"),
+    ("Фёдор", "Щукин", "", "cp1251"),
+]
+
+
+@pytest.mark.parametrize("first, second, comment, encoding", NAMES)
+def test_single_byte_files_decode_in_their_language(first, second, comment, encoding):
+    sample = (SAMPLES / "cp1251_cyrillic_names.mat").read_bytes().decode("cp1251")
+    text = (f"{comment}\n; [Player 1 \"{first}\"]\n; [Player 2 \"{second}\"]\n"
+            + sample.replace("Дмитрий", first).replace("Иван Иванов", second))
+    assert decode(text.encode(encoding)) == text
+    assert decode(text.replace("\n", "\r\n").encode(encoding)) == text.replace("\n", "\r\n")
+    (match,) = parse_mat(decode(text.encode(encoding)), strict=True).matches
+    assert match.names == (first, second) and match.games[1].names == (first, second)
 
 
 def test_undecodable_bytes_give_their_offset():
+    # 0x81 is no cp1252 letter, 0x98 no cp1251 letter: neither encoding reads the text.
     with pytest.raises(DecodeError) as info:
-        decode(b"abc \x98\x98 xyz")
+        decode(b"abc \x81\x8d\x98 xyz")
     assert info.value.offset == 4
-    assert "offset 4" in str(info.value)
+    assert "offset 4" in str(info.value) and "nor is the text cp1252 or cp1251" in str(info.value)
 
 
 def test_records_are_immutable_hashable_and_repr_evaluates_back():
@@ -319,3 +424,55 @@ def test_every_sample_has_the_expected_counts():
         counts = (len(matches), sum(len(m.games) for m in matches),
                   sum(len(g.turns) for m in matches for g in m.games))
         assert counts == (int(row["matches"]), int(row["games"]), int(row["turns"])), row["file"]
+
+
+# --- Illegal play (...) (XG, Snowie) ---------------------------------------------------------
+
+ILLEGAL = ROOT / "tests" / "data" / "illegal_play"
+
+
+def test_illegal_play_reads_the_snowie_position_list():
+    parsed = read_mat(ILLEGAL / "real_shape.mat", strict=True)
+    turn = parsed.matches[0].games[0].turns[2]
+    recorded = turn.recorded_position
+    assert (turn.player, turn.roll, turn.moves, turn.line, turn.column) == (0, Roll(1, 1), None,
+                                                                            6, 6)
+    assert turn.text.startswith("11: Illegal play (25;0;1;") and turn.text.endswith(";1;1;)")
+    assert recorded.fields[:8] == (25, 0, 1, 0, 0, "alice", "bob", 0) and len(recorded.fields) == 40
+    assert recorded.player == 0
+    # Player 0 (negative numbers, points counted from the other side): 15 on her 1..6 points;
+    # player 1: 13 on his 1..5 points and 2 on the bar.
+    assert recorded.board == ((0, 2, 2, 2, 3, 3, 3) + (0,) * 19,
+                              (0, 3, 4, 2, 2, 2) + (0,) * 19 + (2,))
+    assert str(recorded) + ")" == turn.text.split("(", 1)[1]
+    assert eval(repr(recorded), {"SnowiePosition": SnowiePosition}) == recorded
+    assert parse_mat(FIBS, strict=True).matches[0].games[0].turns[0].recorded_position is None
+
+
+@pytest.mark.parametrize("row", read_tsv(ILLEGAL / "gnubg_positions.tsv"), ids=lambda r: r["file"])
+def test_replay_goes_on_from_the_recorded_position_as_gnubg_does(row):
+    (match,) = replay_file(ILLEGAL / row["file"])
+    (game,) = match.games
+    assert not game.errors
+    (warning,) = game.warnings
+    illegal = [t for t in game.turns if t.record.recorded_position is not None]
+    assert (warning.kind, warning.line, warning.column) == ("recorded_illegal_play",
+                                                            illegal[0].record.line,
+                                                            illegal[0].record.column)
+    # gnubg's text export prints the position before every play it keeps, not the illegal one.
+    assert [t.before.id() for t in game.turns if t not in illegal] == \
+        row["gnubg_position_ids"].split()
+    assert illegal[0].after is None and illegal[0].play is None
+    with pytest.raises(RuleViolation) as info:
+        replay_file(ILLEGAL / row["file"], strict=True)
+    assert info.value.kind == "recorded_illegal_play"
+
+
+def test_illegal_play_is_written_back_and_read_in_any_case():
+    text = (ILLEGAL / "real_shape.mat").read_text("utf-8")
+    (match,) = parse_mat(text, strict=True).matches
+    again = parse_mat(format_mat(match), strict=True).matches[0]
+    assert [t.recorded_position for t in again.games[0].turns] == \
+        [t.recorded_position for t in match.games[0].turns]
+    upper = parse_mat(text.replace("Illegal play", "ILLEGAL  PLAY"), strict=True).matches[0]
+    assert upper.games[0].turns[2].recorded_position == match.games[0].turns[2].recorded_position

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..errors import DecodeError, RuleViolation
+from ..errors import RuleViolation
 from ..game.rules import VARIANTS
 from ..load import LoadedFile, load_file
 from .common import found_files, progress_bar
@@ -36,8 +36,7 @@ def _summary(loaded: LoadedFile) -> dict:
         if isinstance(error, OSError):
             errors.append(_error("io", f"cannot read the file: {error.strerror or error}"))
         elif not isinstance(error, RuleViolation):
-            kind = "encoding" if isinstance(error, DecodeError) else "syntax"
-            errors.append(_error(kind, error.message, error.line, error.column,
+            errors.append(_error(error.kind, error.message, error.line, error.column,
                                  error.source_line.strip()) | {"game": error.game})
     if not records and not loaded.errors:
         errors.append(_error("empty", "no match in the file (no 'N point match' line)"))

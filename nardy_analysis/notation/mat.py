@@ -23,28 +23,42 @@ from statistics import median
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
-from ..errors import DecodeError, NotationError, RecordWarning
+from ..errors import DecodeError, NotAMatch, NotationError, RecordWarning
 from ..game.position import BAR, OFF, Roll
-from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
-                      WrittenMove)
+from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
+                      SnowiePosition, TurnRecord, WrittenMove)
 
-_POINT = {"bar": BAR, "off": OFF}
+_POINT = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
 # A lone entry to the right of this column belongs to the right-hand player, when a game
 # gives no better clue (no line with two entries, no second name on the score line).
 _DEFAULT_SPLIT = 20
 # In bytes decoded as UTF-8 with "surrogateescape": an invalid byte, a valid non-ASCII letter.
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
 _UTF8_LETTER = re.compile("[^\x00-\x7f\udc80-\udcff]")
+# A name on a score line with the player's rating after a comma (FIBS, GridGammon):
+# "alice,1635" or "alice, 1635.42"; a comma and no number is part of the name ("Doe, John").
+_RATED = re.compile(r"(.+?) *, *(\d{1,9}(?:\.\d{1,9})?)")
+# The single-byte encodings of match files that are not UTF-8: Western, Cyrillic.
+_SINGLE_BYTE = ("cp1252", "cp1251")
+# Control characters that text files do not hold (all but tab, line ends and form feed).
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
+# A line that is, or was meant to be, a match or game header ("3 points match", "Game x"):
+# a file with none is not a match record.
+_HEADER_LIKE = re.compile(r"(?im)points?[ \t]+match[ \t]*\r?$"
+                          r"|^[ \t]*game(?:[ \t]+\S+)?[ \t]*\r?$")
 
 
 def decode(data: bytes, file: str | None = None) -> str:
     """Decode a match file's bytes.
 
     UTF-8 (with or without a byte-order mark) and UTF-16 with a byte-order mark are decoded
-    as such; other text that is not valid UTF-8 is read as cp1251 when its non-ASCII letters
-    come in runs (Cyrillic words) and as cp1252 otherwise (accented Latin letters). Text that
-    holds at least as many valid UTF-8 letters as invalid bytes is UTF-8 with bad bytes, not
-    cp1251 or cp1252 (which would silently turn every UTF-8 letter into two wrong ones).
+    as such. Other text that is not valid UTF-8 is in a single-byte encoding: Western
+    (cp1252: Icelandic, French, German, Spanish names) or Cyrillic (cp1251), the two that
+    match files are written in; charset-normalizer chooses between them from the lines
+    that hold non-ASCII bytes (the names, among much ASCII, would sway it less than they
+    should). Text that holds at least as many valid UTF-8 letters as invalid bytes is
+    UTF-8 with bad bytes, not cp1251 or cp1252 (which would silently turn every UTF-8
+    letter into two wrong ones).
 
     Parameters
     ----------
@@ -56,8 +70,9 @@ def decode(data: bytes, file: str | None = None) -> str:
     Raises
     ------
     DecodeError
-        Bytes that the encoding found cannot decode; ``offset`` is the first such byte,
-        ``line`` and ``column`` (1-based, in characters) where it is in the text.
+        Bytes that the encoding found cannot decode, or that are neither UTF-8 nor text in
+        either single-byte encoding; ``offset`` is the first such byte, ``line`` and
+        ``column`` (1-based, in characters) where it is in the text.
     """
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return _decode(data, "utf-16", file)
@@ -70,10 +85,15 @@ def decode(data: bytes, file: str | None = None) -> str:
         letters = len(_UTF8_LETTER.findall(escaped))
         if letters and letters >= len(_BAD_BYTE.findall(escaped)):
             raise _decode_error(data, exc.start, "utf-8", file) from None
-    high = [i for i, b in enumerate(data) if b >= 0x80]
-    in_runs = sum(1 for i in high if (i > 0 and data[i - 1] >= 0x80)
-                  or (i + 1 < len(data) and data[i + 1] >= 0x80))
-    return _decode(data, "cp1251" if in_runs * 2 > len(high) else "cp1252", file)
+        first_bad = exc.start
+    # Imported here: only files that are not UTF-8 need it (it takes 20 ms to import).
+    from charset_normalizer import from_bytes
+
+    non_ascii = b"\n".join(line for line in data.splitlines() if not line.isascii())
+    best = from_bytes(non_ascii, cp_isolation=list(_SINGLE_BYTE)).best()
+    if best is None:
+        raise _decode_error(data, first_bad, "utf-8", file, " or ".join(_SINGLE_BYTE))
+    return _decode(data, best.encoding, file)
 
 
 def _decode(data: bytes, encoding: str, file: str | None, start: int = 0) -> str:
@@ -84,10 +104,13 @@ def _decode(data: bytes, encoding: str, file: str | None, start: int = 0) -> str
         raise _decode_error(data, start + exc.start, encoding, file) from None
 
 
-def _decode_error(data: bytes, offset: int, encoding: str, file: str | None) -> DecodeError:
-    """A DecodeError for the byte at ``offset``, with its line and column in the text."""
+def _decode_error(data: bytes, offset: int, encoding: str, file: str | None,
+                  also: str = "") -> DecodeError:
+    """A DecodeError for the byte at ``offset`` (of text in ``encoding`` before it), with
+    its line and column in the text; ``also`` names the other encodings tried."""
+    tried = f"{encoding}, nor is the text {also}" if also else encoding
     error = DecodeError(f"byte {data[offset:offset + 1]!r} at offset {offset} cannot be "
-                        f"decoded as {encoding}", offset, file)
+                        f"decoded as {tried}", offset, file)
     before = _lines(data[:offset].decode(encoding, "replace"))
     error.line = before.count("\n") + 1
     error.column = len(before) - before.rfind("\n")
@@ -132,14 +155,26 @@ class _Records(Transformer):
     def roll(self, children):
         roll_token, *rest = children
         first = rest[0] if rest else None
-        if first is None or first.type == "CANNOT_MOVE":
+        recorded = None
+        if isinstance(first, tuple):  # Illegal play (...)
+            recorded, first = first
+            moves = None
+        elif first is None or first.type == "CANNOT_MOVE":
             moves = ()
         elif first.type == "UNKNOWN":
             moves = None
         else:
             moves = first
-        end = rest[-1].end_column if rest else roll_token.end_column
-        return ("roll", roll_token, end, Roll.from_str(roll_token), moves)
+        end = first.end_column if first is not None else roll_token.end_column
+        return ("roll", roll_token, end, Roll.from_str(roll_token), moves, recorded)
+
+    def illegal_play(self, children):
+        fields = tuple(c if isinstance(c, str) and not isinstance(c, Token) else int(c)
+                       for c in children[1:-1])
+        return SnowiePosition(fields), children[-1]
+
+    def snowie_name(self, children):
+        return str(children[0]) if children else ""
 
     def _cube(action):
         def build(self, children):
@@ -163,7 +198,9 @@ class _Records(Transformer):
 
     def player_score(self, children):
         name = str(children[0]) if len(children) > 1 else ""
-        return name, int(children[-1]), children[0]
+        rated = _RATED.fullmatch(name)
+        rating = float(rated[2]) if rated else None
+        return rated[1] if rated else name, int(children[-1]), children[0], rating
 
     def score_line(self, children):
         return children
@@ -177,6 +214,7 @@ class _Records(Transformer):
         number, scores, *lines = children
         names = tuple(s[0] for s in scores) + ("",) * (2 - len(scores))
         values = tuple(s[1] for s in scores) + (0,) * (2 - len(scores))
+        ratings = tuple(s[3] for s in scores) + (None,) * (2 - len(scores))
         split = _split_column(lines, scores)
         placed = []
         for move, entries in lines:
@@ -201,7 +239,7 @@ class _Records(Transformer):
                     elif not entry[3] and winners:
                         player = 1 - winners[0]
                 actions.append((entry, player, move))
-        return number, names[:2], values[:2], actions, scores[0][2]
+        return number, names[:2], values[:2], actions, scores[0][2], ratings[:2]
 
     def match(self, children):
         length, *games = children
@@ -231,11 +269,11 @@ def _split_column(lines, scores) -> float:
 def _game_record(game, source_lines: list[str], shift: int = 0) -> GameRecord:
     """The GameRecord of a parsed game whose token lines are ``shift`` lines before the
     file's (a game parsed on its own)."""
-    number, names, scores, entries, first = game
+    number, names, scores, entries, first, ratings = game
     actions = tuple(_record(entry, player, move, source_lines, shift)
                     for entry, player, move in entries)
     return GameRecord(int(number), names, scores, actions, number.line + shift, number.column,
-                      first.line + shift, first.column)
+                      first.line + shift, first.column, ratings=ratings)
 
 
 def _record(entry, player, move, source_lines, shift):
@@ -247,7 +285,7 @@ def _record(entry, player, move, source_lines, shift):
         moves = entry[4]
         if moves:
             moves = _moves(moves, line)
-        return TurnRecord(player, entry[3], moves, **where)
+        return TurnRecord(player, entry[3], moves, **where, recorded_position=entry[5])
     if kind == "cube":
         return CubeRecord(player, entry[3], entry[4], **where)
     return ResultRecord(player, entry[4], entry[3], entry[5], **where)
@@ -291,6 +329,15 @@ def _header(line: str) -> tuple[str, Token] | None:
     return None
 
 
+def _not_a_match(error: NotationError, binary: bool) -> NotAMatch:
+    """The NotAMatch error of a file without headers: at ``error``'s place for text, at 1:1
+    for binary data."""
+    if binary:
+        return NotAMatch("not a match record: binary data", 1, 1, "", error.file)
+    return NotAMatch("not a match record: no 'N point match' line", error.line, error.column,
+                     error.source_line, error.file)
+
+
 def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> ParsedFile:
     """Parse ``.mat`` match text into match records.
 
@@ -316,7 +363,11 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
     ------
     NotationError
         With ``strict=True``, text that is not ``.mat`` notation; the message quotes the
-        line with a caret at the offending column and names what was expected there.
+        line with a caret at the offending column and names what was expected there. Text
+        with no ``N point match`` or ``Game N`` line, nor one meant to be (``3 points
+        match``), is :class:`~nardy_analysis.errors.NotAMatch` (kind ``not_a_match``: "no
+        'N point match' line" for text such as a README, "binary data" when it holds
+        control characters): with or without ``strict``, the file's one error.
 
     Notes
     -----
@@ -334,9 +385,12 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
                    for length, line, column, games in _parse(text)]
     except UnexpectedInput as exc:
         first = _notation_error(exc, source_lines, file)
+        not_a_match = not _HEADER_LIKE.search(text)
+        if not_a_match:
+            first = _not_a_match(first, bool(_CONTROL.search(text)))
         if strict:
             raise first from None
-        matches, found = _parse_games(text, source_lines, file)
+        matches, found = ([], []) if not_a_match else _parse_games(text, source_lines, file)
         found = found or [first]
     return ParsedFile(tuple(_match_records(matches, source_lines, file)), tuple(found),
                       file=file)
@@ -417,15 +471,20 @@ def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
         permission).
     DecodeError, NotationError
         With ``strict=True``: the bytes cannot be decoded, or the text is not ``.mat``
-        notation.
+        notation. Bytes that cannot be decoded and hold no ``N point match`` or ``Game N``
+        line (nor one meant to be) are :class:`~nardy_analysis.errors.NotAMatch` ("binary
+        data"), with or without ``strict``.
     """
     path = Path(path)
     data = path.read_bytes()
     try:
         text = decode(data, str(path))
     except DecodeError as error:
+        bom = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+        if not _HEADER_LIKE.search(data.decode("utf-16" if bom else "latin-1", "replace")):
+            error = _not_a_match(error, True)
         if strict:
-            raise
+            raise error from None
         return ParsedFile((), (error,), file=str(path))
     return parse_mat(text, str(path), strict=strict)
 
@@ -434,7 +493,8 @@ _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dic
           "MOVE_NUMBER": "a move number such as 12)", "INT": "a number (at most 9 digits)",
           "_NL": "end of line",
           "NAME": "a player name", "COLON": "':'", "CANNOT_MOVE": "'Cannot Move'",
-          "UNKNOWN": "'???'", "$END": "end of file", "DOUBLES": "'Doubles'",
+          "UNKNOWN": "'???'", "SIGNED": "a number", "SNOWIE_NAME": "a player name",
+          "SNOWIE_END": "')'", "_SEMI": "';'", "LPAR": "'('", "ILLEGAL_PLAY": "'Illegal play'", "$END": "end of file", "DOUBLES": "'Doubles'",
           "TAKES": "'Takes'", "DROPS": "'Drops'", "BEAVERS": "'Beavers'",
           "RACCOONS": "'Raccoons'", "WINS": "'Wins'", "LOSSES": "'Losses'",
           "_POINTS": "'point'", "MATCH_END": "'and the match'", "GAME": "'Game'",
@@ -452,7 +512,8 @@ def _notation_error(exc: UnexpectedInput, source_lines: list[str], file,
                                              and exc.token.type == "$END")
     if exc.line < 1 or isinstance(exc, UnexpectedEOF):
         line, column = last_line or len(source_lines), 1
-    found = source_lines[line - 1][column - 1:].split(" ")[0] if line <= len(source_lines) else ""
+    found = re.match(r";|[^ ;]*", source_lines[line - 1][column - 1:])[0] \
+        if line <= len(source_lines) else ""
     if isinstance(exc, UnexpectedToken):
         expected = exc.accepts or exc.expected
     elif isinstance(exc, UnexpectedCharacters):

@@ -54,11 +54,60 @@ class WrittenMove:
 
 
 @dataclass(frozen=True, slots=True)
+class SnowiePosition:
+    """A position in Snowie's text format, as XG and Snowie write it after ``Illegal play``:
+    ``11: Illegal play (25;0;1;0;0;alice;bob;0;10;8;2;1;0;3;4;...;-2;2;1;1;)``.
+
+    The fields are read as GNU Backgammon's importer reads them (``ParseSnowieTxt`` in its
+    ``import.c``; checked by importing such records with gnubg 1.1.0a16): 0 match length,
+    1 Jacoby, 2 and 3 unused, 4 the player (0 first, 1 second) whose checkers are the
+    negative numbers, 5 and 6 the names of that player and the other, 7 Crawford game,
+    8 and 9 their scores, 10 the cube value, 11 its owner (1 that player, -1 the other,
+    0 centred), 12 that player's checkers on the bar, 13..36 the points 1..24 numbered from
+    the other player's side (positive numbers the other player's checkers, negative that
+    player's), 37 the other player's checkers on the bar, 38 and 39 the dice.
+
+    Attributes
+    ----------
+    fields : tuple of int and str
+        The 40 fields as written: numbers, and the two names (fields 5 and 6) as strings.
+    """
+
+    fields: tuple[int | str, ...]
+
+    def __str__(self) -> str:
+        return ";".join(map(str, self.fields)) + ";"
+
+    @property
+    def player(self) -> int:
+        """The player (0 or 1) of the negative numbers and of the first name and score."""
+        return self.fields[4]
+
+    @property
+    def board(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Checkers of players 0 and 1 (as in a ``.mat`` file: left, right column), each
+        indexed by that player's own points: 1..24, 25 the bar; 0 (borne off) is not
+        written and is given as 0."""
+        sides = [[0] * 26, [0] * 26]
+        negative = sides[self.player]
+        positive = sides[1 - self.player]
+        for point, count in enumerate(self.fields[13:37], 1):
+            if count > 0:
+                positive[point] = count
+            elif count < 0:
+                negative[25 - point] = -count
+        negative[25], positive[25] = abs(self.fields[12]), abs(self.fields[37])
+        return tuple(sides[0]), tuple(sides[1])
+
+
+@dataclass(frozen=True, slots=True)
 class TurnRecord:
     """A roll and its play: ``52: 13/8 13/11``.
 
     ``moves`` is ``()`` for an empty play or ``Cannot Move`` and ``None`` when the play is
-    unknown (``???``). ``move`` is the ``N)`` label of the line (None on unlabelled lines).
+    unknown (``???``) or was illegal (``Illegal play (...)``, XG and Snowie; then
+    ``recorded_position`` is the position they recorded after it). ``move`` is the ``N)``
+    label of the line (None on unlabelled lines).
     """
 
     player: int
@@ -71,6 +120,7 @@ class TurnRecord:
     # The other properties of an SGF node, as (identifier, values) pairs in the order
     # written (gnubg's analysis A, luck LU, ...; for a game, its root node's RU, GS, ...).
     properties: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    recorded_position: SnowiePosition | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +162,9 @@ class GameRecord:
     """One game: its number, the score line (names and scores before the game) and its
     actions in the order written (left column before right column on each line).
     ``line``/``column`` locate the ``Game N`` number, ``score_line``/``score_column`` the
-    score line."""
+    score line. ``ratings`` are the players' ratings where the score line gives them after
+    the name (``alice,1635 : 3``, as FIBS and GridGammon write it; ``names`` hold the bare
+    names), else None."""
 
     number: int
     names: tuple[str, str]
@@ -125,6 +177,7 @@ class GameRecord:
     # The other properties of an SGF node, as (identifier, values) pairs in the order
     # written (gnubg's analysis A, luck LU, ...; for a game, its root node's RU, GS, ...).
     properties: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    ratings: tuple[float | None, float | None] = (None, None)
 
     def __repr__(self) -> str:
         return (f"GameRecord(number={self.number}, names={self.names!r}, scores={self.scores!r}, "

@@ -79,7 +79,7 @@ def _match_text(record: MatchRecord, bar_off: bool) -> str:
     lines = [_tag(key, value) for key, value in record.tags.items()]
     lines += [""] * bool(lines) + [f" {record.length} point match", ""]
     for game in record.games:
-        score_line, right = _score_line(game.names, game.scores)
+        score_line, right = _score_line(game.names, game.scores, game.ratings)
         lines += [f" Game {game.number}", score_line]
         lines += _action_lines(game, record.length, bar_off, right)
         lines.append("")
@@ -102,14 +102,19 @@ def _check_name(name: str) -> None:
     games = parse_mat(f" 1 point match\n Game 1\n {name} : 0\n").matches[0].games
     if not games or games[0].names[0] != name:
         raise NardyError(f"the player name {name!r} cannot be written in .mat notation "
-                         "(no ':', no line end, not starting with ';' or a blank)")
+                         "(no ':', no line end, not starting with ';' or a blank, not "
+                         "ending in ',' and a number, which is read as a rating)")
 
 
-def _score_line(names: tuple[str, str], scores: tuple[int, int]) -> tuple[str, int]:
-    """The score line and the game's right-hand column: ``_RIGHT``, or further right after
-    a long first name (the reader tells the columns apart by the names' columns)."""
+def _score_line(names: tuple[str, str], scores: tuple[int, int],
+                ratings: tuple[float | None, float | None]) -> tuple[str, int]:
+    """The score line, each name with its rating (``alice,1635``) where there is one, and
+    the game's right-hand column: ``_RIGHT``, or further right after a long first name (the
+    reader tells the columns apart by the names' columns)."""
     for name in names:
         _check_name(name)
+    names = [name if rating is None else f"{name},{rating:.15g}"
+             for name, rating in zip(names, ratings)]
     left = f" {names[0]} : {scores[0]}"
     right = max(_RIGHT, len(left) + 1)
     return _columns(left, f"{names[1]} : {scores[1]}", right), right
@@ -171,7 +176,9 @@ def _result_line(winner: int, points: int, match_won: bool, right: int) -> str:
 
 def _turn_text(record: TurnRecord, bar_off: bool) -> str:
     roll = f"{record.roll}:"
-    if record.moves is None:
+    if record.recorded_position is not None:
+        play = f"Illegal play ({record.recorded_position})"
+    elif record.moves is None:
         play = "???"
     else:
         play = " ".join(written.notation(bar_off) for written in record.moves)
