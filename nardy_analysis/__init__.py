@@ -1,21 +1,33 @@
 """nardy_analysis: read, replay and analyse short nardy (backgammon) match records."""
 
+from importlib.metadata import PackageNotFoundError, version
+
 from .errors import (DecodeError, EngineError, IllegalPlayError, InvalidArgument, NardyError,
-                     NotationError, PositionIdError, RecordWarning, RuleViolation)
+                     NotAMatch, NotationError, PositionIdError, RecordProblem, RecordWarning,
+                     RuleViolation)
 from .game.ids import GameState, MatchState, match_from_id, match_id
-from .notation.mat import parse_mat, read_mat
-from .notation.records import ParsedFile
 from .game.position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, ending
-from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match, written_record
-from .load import LoadedFile, MatchFiles, load_file, load_files, match_files, replay_file
 from .game.rules import LENIENT, STANDARD, TAVLA, Rules
+from .notation.mat import parse_mat, read_mat
+from .notation.records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
+                               TurnRecord, WrittenMove)
 from .notation.sgf import format_sgf, parse_sgf, read_sgf
 from .notation.writer import format_mat, write_mat
+from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match, written_record
+from .load import LoadedFile, MatchFiles, load_file, load_files, match_files, replay_file
 
-__all__ = ["ALL_ROLLS", "DecodeError", "EngineError", "GameState", "IllegalPlayError",
-           "InvalidArgument", "LENIENT", "LegalPlay", "LoadedFile", "MatchFiles", "MatchState", "Move",
-           "NardyError",
-           "NotationError", "ParsedFile", "Play", "Position", "PositionIdError", "ReplayedGame",
-           "RecordWarning", "ReplayedMatch", "ReplayedTurn", "Roll", "Rules", "RuleViolation", "STANDARD", "TAVLA",
-           "ending", "format_mat", "format_sgf", "load_file", "load_files", "match_files", "match_from_id", "match_id", "parse_mat", "parse_sgf", "read_mat", "read_sgf",
-           "replay_file", "replay_match", "write_mat", "written_record"]
+try:
+    __version__ = version("nardy-analysis")
+except PackageNotFoundError:  # run from a source checkout that is not installed
+    __version__ = "unknown"
+
+__all__ = [
+    "ALL_ROLLS", "CubeRecord", "DecodeError", "EngineError", "GameRecord", "GameState",
+    "IllegalPlayError", "InvalidArgument", "LENIENT", "LegalPlay", "LoadedFile", "MatchFiles",
+    "MatchRecord", "MatchState", "Move", "NardyError", "NotAMatch", "NotationError",
+    "ParsedFile", "Play", "Position", "PositionIdError", "RecordProblem", "RecordWarning",
+    "ReplayedGame", "ReplayedMatch", "ReplayedTurn", "ResultRecord", "Roll", "Rules",
+    "RuleViolation", "STANDARD", "TAVLA", "TurnRecord", "WrittenMove", "__version__", "ending",
+    "format_mat", "format_sgf", "load_file", "load_files", "match_files", "match_from_id",
+    "match_id", "parse_mat", "parse_sgf", "read_mat", "read_sgf", "replay_file", "replay_match",
+    "write_mat", "written_record"]

@@ -163,3 +163,12 @@ def test_imports_only_from_its_layer_or_below(name):
     above = {target for target in GRAPH[name]
              if target in EXEMPT or _layer(target) > _layer(name)}
     assert not above, f"{name} ({LAYERS[_layer(name)]}) imports from above: {sorted(above)}"
+
+
+def test_the_front_door_exports_what_it_lists_and_the_version():
+    import importlib.metadata
+
+    import nardy_analysis
+
+    assert [name for name in nardy_analysis.__all__ if not hasattr(nardy_analysis, name)] == []
+    assert nardy_analysis.__version__ == importlib.metadata.version("nardy-analysis")

@@ -140,10 +140,17 @@ class ErrorReport:
         self.failed = False
         self.not_matches: list[Path] = []
 
+    def counted(self, path: Path, not_a_match: bool) -> bool:
+        """Count ``path`` as a file found in a folder that is not a match record (True);
+        False when it is a match record or was named on the command line."""
+        if not_a_match and path not in self.named:
+            self.not_matches.append(path)
+            return True
+        return False
+
     def add(self, errors: FileErrors) -> None:
         """Report one file's errors on stderr (or count it as not a match record)."""
-        if errors.not_a_match and errors.path not in self.named:
-            self.not_matches.append(errors.path)
+        if self.counted(errors.path, errors.not_a_match):
             return
         for line in errors.lines + errors.warnings:
             click.echo(line, err=True)

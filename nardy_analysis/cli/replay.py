@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
 from ..errors import RuleViolation
 from ..game.rules import VARIANTS
 from ..load import LoadedFile, load_file
-from .common import found_files, progress_bar
+from .common import ErrorReport, found_files, progress_bar
 
 
 def _error(kind: str, message: str, line: int = 0, column: int = 0, text: str = "") -> dict:
@@ -67,9 +66,14 @@ def replay(paths, as_json, strict, rules, progress):
     files, empty = found_files(paths)
     variant = VARIANTS[rules] if rules else None
     failed = len(empty)
+    report = ErrorReport(paths)
     totals = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0, "warnings": 0}
     for path in progress_bar(files, progress, len(files)):
-        summary = _summary(load_file(path, rules=variant, strict=strict))
+        loaded = load_file(path, rules=variant, strict=strict)
+        if report.counted(path, any(getattr(e, "kind", None) == "not_a_match"
+                                    for e in loaded.errors)):
+            continue
+        summary = _summary(loaded)
         failed += bool(summary["errors"])
         totals["files"] += 1
         for key in ("matches", "games", "turns"):
@@ -85,8 +89,8 @@ def replay(paths, as_json, strict, rules, progress):
                    f"{_count(totals['matches'], 'match')}, {_count(totals['games'], 'game')}, "
                    f"{_count(totals['turns'], 'turn')}, {_count(totals['errors'], 'error')}, "
                    f"{_count(totals['warnings'], 'warning')}; "
-                   f"{failed} of {len(files) + len(empty)} paths failed")
-    sys.exit(1 if failed else 0)
+                   f"{failed} of {totals['files'] + len(empty)} paths failed")
+    report.exit(failed=bool(failed))
 
 
 def _count(n: int, word: str) -> str:
