@@ -639,3 +639,11 @@ def test_ending(loser, rules, options, expected, winner):
 def test_ending_needs_a_finished_game():
     with pytest.raises(InvalidArgument, match="not over"):
         ending(Position.start())
+
+
+def test_moves_read_the_point_names_the_mat_reader_reads():
+    """gnubg's spellings, as the .mat grammar takes them: b/bar and o/off in any case."""
+    assert Move.from_str("b/22") == Move.from_str("BAR/22") == Move(BAR, 22)
+    assert Move.from_str("6/o") == Move.from_str("6/Off") == Move(6, OFF)
+    with pytest.raises(InvalidArgument, match="not a point: 'x' in '6/x'"):
+        Move.from_str("6/x")

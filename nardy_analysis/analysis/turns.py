@@ -72,6 +72,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..errors import InvalidArgument
 from ..game.position import BAR, OFF, Position
 from ..load import LoadedFile
 from ..replay import ReplayedMatch, ReplayedTurn
@@ -191,7 +192,7 @@ def replayed_matches(source) -> list[ReplayedMatch]:
 
     Raises
     ------
-    ValueError
+    InvalidArgument
         An item is neither (the analyses take matches, not paths).
     """
     single = (ReplayedMatch, LoadedFile, str, PathLike)  # a path is quoted whole in the error
@@ -203,7 +204,7 @@ def replayed_matches(source) -> list[ReplayedMatch]:
         elif isinstance(item, ReplayedMatch):
             matches.append(item)
         else:
-            raise ValueError(f"expected replayed matches, got {item!r}; read files with "
+            raise InvalidArgument(f"expected replayed matches, got {item!r}; read files with "
                              "nardy_analysis.load_files(paths) first")
     return matches
 

@@ -12,9 +12,10 @@ from ..load import LoadedFile, load_file
 from .common import ErrorReport, found_files, progress_bar
 
 
-def _error(kind: str, message: str, line: int = 0, column: int = 0, text: str = "") -> dict:
-    return {"game": None, "move": None, "line": line, "column": column, "text": text,
-            "kind": kind, "message": message, "position_id": None}
+def _error(kind: str, message: str) -> dict:
+    """An ``errors`` object for a file as a whole (no place in it)."""
+    return {"game": None, "move": None, "line": 0, "column": 0, "text": "", "kind": kind,
+            "message": message, "position_id": None}
 
 
 def _summary(loaded: LoadedFile) -> dict:
@@ -30,17 +31,16 @@ def _summary(loaded: LoadedFile) -> dict:
                "turns": sum(len(g.turns) for m in records for g in m.games), "errors": [],
                "warnings": [w.to_dict() for w in loaded.warnings]}
     errors = summary["errors"]
-    stopped = [e for e in loaded.errors if isinstance(e, RuleViolation)]  # strict mode
     for error in loaded.errors:
         if isinstance(error, OSError):
             errors.append(_error("io", f"cannot read the file: {error.strerror or error}"))
         elif not isinstance(error, RuleViolation):
-            errors.append(_error(error.kind, error.message, error.line, error.column,
-                                 error.source_line.strip()) | {"game": error.game})
+            errors.append(error.to_dict())
     if not records and not loaded.errors:
         errors.append(_error("empty", "no match in the file (no 'N point match' line)"))
     errors += [e.to_dict() for m in loaded.matches for e in m.errors]
-    errors += [e.to_dict() for e in stopped]
+    # the violation that stopped the file in strict mode comes after the games' own
+    errors += [e.to_dict() for e in loaded.errors if isinstance(e, RuleViolation)]
     for error in errors + summary["warnings"]:
         error.pop("file", None)
     return summary

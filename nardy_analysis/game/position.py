@@ -98,13 +98,23 @@ def point_str(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
-def _point_from_str(name: str, text: str) -> int:
-    """The point a name of :func:`point_str` (or a number 0..25) stands for."""
-    if name in ("bar", "off"):
-        return BAR if name == "bar" else OFF
-    if not name.isdigit() or int(name) > BAR:
-        raise InvalidArgument(f"not a point: {name!r} in {text!r}")
-    return int(name)
+_POINT_NAMES = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
+
+
+def point_from_str(name: str, text: str | None = None) -> int:
+    """The point ``name`` stands for: its number (the board has 0..25), ``bar``/``b`` (25) or
+    ``off``/``o`` (0), in any case, as gnubg accepts them.
+
+    Raises
+    ------
+    InvalidArgument
+        Anything else; the message quotes ``name`` (and ``text``, the move it is in).
+    """
+    if name.isdigit():
+        return int(name)
+    if name.lower() in _POINT_NAMES:
+        return _POINT_NAMES[name.lower()]
+    raise InvalidArgument(f"not a point: {name!r}" + (f" in {text!r}" if text else ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +131,8 @@ class Move:
 
     @classmethod
     def from_str(cls, text: str) -> "Move":
-        """Parse ``"13/7*"``, ``"bar/22"`` or ``"6/off"`` (``25`` and ``0`` also name the bar
-        and off).
+        """Parse ``"13/7*"``, ``"bar/22"`` or ``"6/off"`` (the points as
+        :func:`point_from_str` reads them: ``b``/``25`` for the bar, ``o``/``0`` for off).
 
         Raises
         ------
@@ -135,7 +145,9 @@ class Move:
         parts = body.rstrip("*").split("/")
         if len(parts) != 2:
             raise InvalidArgument(f"not a move: {text!r} (expected start/end, as in 13/7*)")
-        start, end = (_point_from_str(part, text) for part in parts)
+        start, end = (point_from_str(part, text) for part in parts)
+        if max(start, end) > BAR:
+            raise InvalidArgument(f"not a move: {text!r} (points are 1..24, the bar 25, off 0)")
         if start == OFF or end == BAR or start <= end:
             raise InvalidArgument(f"not a move: {text!r} (checkers move from a higher point "
                                   "to a lower one)")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import codecs
 import re
 from functools import lru_cache
-from importlib.resources import files
 from os import PathLike
 from pathlib import Path
 from statistics import median
@@ -23,12 +22,12 @@ from statistics import median
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
-from ..errors import DecodeError, NotAMatch, NotationError, RecordWarning
-from ..game.position import BAR, OFF, Roll
+from ..errors import DecodeError, NotAMatch, NotationError
+from ..game.position import Roll, point_from_str
+from . import grammar
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
                       SnowiePosition, TurnRecord, WrittenMove)
 
-_POINT = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
 # A lone entry to the right of this column belongs to the right-hand player, when a game
 # gives no better clue (no line with two entries, no second name on the score line).
 _DEFAULT_SPLIT = 20
@@ -84,7 +83,7 @@ def decode(data: bytes, file: str | None = None) -> str:
         escaped = data.decode("utf-8", "surrogateescape")
         letters = len(_UTF8_LETTER.findall(escaped))
         if letters and letters >= len(_BAD_BYTE.findall(escaped)):
-            raise _decode_error(data, exc.start, "utf-8", file) from None
+            raise decode_error(data, exc.start, "utf-8", file) from None
         first_bad = exc.start
     # Imported here: only files that are not UTF-8 need it (it takes 20 ms to import).
     from charset_normalizer import from_bytes
@@ -92,7 +91,7 @@ def decode(data: bytes, file: str | None = None) -> str:
     non_ascii = b"\n".join(line for line in data.splitlines() if not line.isascii())
     best = from_bytes(non_ascii, cp_isolation=list(_SINGLE_BYTE)).best()
     if best is None:
-        raise _decode_error(data, first_bad, "utf-8", file, " or ".join(_SINGLE_BYTE))
+        raise decode_error(data, first_bad, "utf-8", file, " or ".join(_SINGLE_BYTE))
     return _decode(data, best.encoding, file)
 
 
@@ -101,20 +100,25 @@ def _decode(data: bytes, encoding: str, file: str | None, start: int = 0) -> str
     try:
         return data[start:].decode(encoding)
     except UnicodeDecodeError as exc:
-        raise _decode_error(data, start + exc.start, encoding, file) from None
+        raise decode_error(data, start + exc.start, encoding, file) from None
 
 
-def _decode_error(data: bytes, offset: int, encoding: str, file: str | None,
+def decode_error(data: bytes, offset: int, encoding: str, file: str | None,
                   also: str = "") -> DecodeError:
     """A DecodeError for the byte at ``offset`` (of text in ``encoding`` before it), with
     its line and column in the text; ``also`` names the other encodings tried."""
     tried = f"{encoding}, nor is the text {also}" if also else encoding
     error = DecodeError(f"byte {data[offset:offset + 1]!r} at offset {offset} cannot be "
                         f"decoded as {tried}", offset, file)
-    before = _lines(data[:offset].decode(encoding, "replace"))
-    error.line = before.count("\n") + 1
-    error.column = len(before) - before.rfind("\n")
+    error.line, error.column = text_position(data, offset, encoding)
     return error
+
+
+def text_position(data: bytes, offset: int, encoding: str) -> tuple[int, int]:
+    """The 1-based line and column, in characters, of byte ``offset`` of ``data``, the bytes
+    before it read as ``encoding`` (any line ends)."""
+    before = _lines(data[:offset].decode(encoding, "replace"))
+    return before.count("\n") + 1, len(before) - before.rfind("\n")
 
 
 def _lines(text: str) -> str:
@@ -137,12 +141,8 @@ def _move(text: str) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
     """Points, hit marks and repeat count of one move such as ``13/7*/5(2)``."""
     body, _, repeat = text.partition("(")
     first, *hops = body.split("/")
-    points = (_point(first),) + tuple(_point(hop.rstrip("*")) for hop in hops)
+    points = (point_from_str(first),) + tuple(point_from_str(hop.rstrip("*")) for hop in hops)
     return points, tuple(hop.endswith("*") for hop in hops), int(repeat[:-1]) if repeat else 1
-
-
-def _point(text: str) -> int:
-    return _POINT.get(text.lower()) if not text.isdigit() else int(text)
 
 
 class _Records(Transformer):
@@ -295,12 +295,7 @@ def _record(entry, player, move, source_lines, shift):
 def _parser() -> Lark:
     """The LALR parser with its record builder, built once and shared: parsing keeps no
     state between calls, so threads may parse at the same time."""
-    try:
-        grammar = files("nardy_analysis.grammars").joinpath("mat.lark").read_text("utf-8")
-    except ModuleNotFoundError:  # run from a source checkout: grammars/ beside the package
-        grammar = (Path(__file__).resolve().parents[2] / "grammars" / "mat.lark").read_text(
-            "utf-8")
-    return Lark(grammar, parser="lalr", lexer="contextual", transformer=_Records(),
+    return Lark(grammar("mat.lark"), parser="lalr", lexer="contextual", transformer=_Records(),
                 start=["start", "game", "game_line", "match_line", "tag"])
 
 

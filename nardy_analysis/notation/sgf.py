@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib.resources import files
 from os import PathLike
 from pathlib import Path
 
@@ -39,6 +38,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
 from ..errors import DecodeError, NotationError
 from ..game.position import BAR, OFF, Roll
+from . import grammar
+from .mat import decode_error, text_position
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
                       WrittenMove)
 
@@ -63,12 +64,7 @@ _READ = {"MI", "PW", "PB", "RE", "FF", "GM", "CA"}
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     """The LALR parser (built once; it keeps no state between parses)."""
-    try:
-        grammar = files("nardy_analysis.grammars").joinpath("sgf.lark").read_text("utf-8")
-    except ModuleNotFoundError:  # run from a source checkout: grammars/ beside the package
-        grammar = (Path(__file__).resolve().parents[2] / "grammars" / "sgf.lark").read_text(
-            "utf-8")
-    return Lark(grammar, parser="lalr", start=["collection", "gametree"])
+    return Lark(grammar("sgf.lark"), parser="lalr", start=["collection", "gametree"])
 
 
 def decode_sgf(data: bytes, file: str | None = None) -> str:
@@ -99,12 +95,10 @@ def decode_sgf(data: bytes, file: str | None = None) -> str:
         return data.decode(charset)
     except LookupError:
         error = DecodeError(f"unknown character set CA[{charset}]", found.start(1), file)
+        error.line, error.column = text_position(data, error.offset, "latin-1")
+        raise error from None
     except UnicodeDecodeError as exc:
-        error = DecodeError(f"byte {data[exc.start:exc.start + 1]!r} at offset {exc.start} "
-                            f"cannot be decoded as {charset}", exc.start, file)
-    error.line = data.count(b"\n", 0, error.offset) + 1
-    error.column = error.offset - data.rfind(b"\n", 0, error.offset)
-    raise error
+        raise decode_error(data, exc.start, charset, file) from None
 
 
 @dataclass(frozen=True, slots=True)
