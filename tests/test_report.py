@@ -45,7 +45,7 @@ def test_audit_page_holds_summary_charts_and_table(audit):
 
 
 def test_table_cells_are_readable():
-    from nardy_analysis.report import _cell
+    from nardy_analysis.report.audit import _cell
 
     assert [_cell(v) for v in (None, float("nan"), True, "x", 1234567, 12345.6, 0.000012,
                                0.0, 0.123456)] == [

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .plots.audit import plot_doubles, plot_face_counts, plot_p_values, plot_roll_classes
+from ..plots.audit import plot_doubles, plot_face_counts, plot_p_values, plot_roll_classes
 
 if TYPE_CHECKING:
-    from .analysis.audit import DiceAudit
+    from ..analysis.audit import DiceAudit
 
 
 def audit_html(audit: DiceAudit) -> str:

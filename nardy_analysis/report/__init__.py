@@ -1,0 +1,6 @@
+"""HTML pages of analyses: self-contained pages rendered from the Jinja2 templates in
+``report/templates``."""
+
+from .audit import audit_html
+
+__all__ = ["audit_html"]
