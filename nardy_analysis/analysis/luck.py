@@ -218,7 +218,7 @@ def match_utility(length: int, score: int, opponent_score: int, cube: int = 1,
 @lru_cache(maxsize=50_000)
 def _best_equities(evaluator: Evaluator, position: Position, utility: Utility) -> tuple:
     """Equity after the best play of each of the 21 rolls (ALL_ROLLS order)."""
-    return tuple(evaluator.best_play(position, roll, utility).equity for roll in ALL_ROLLS)
+    return evaluator.best_equities(position, ALL_ROLLS, utility)
 
 
 _OPENINGS = tuple(ALL_ROLLS.index(r) for r in OPENING_ROLLS)
