@@ -10,6 +10,7 @@ else is simulated.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterator
 
 import numpy as np
@@ -22,6 +23,7 @@ from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord
                                WrittenMove)
 
 _PAIRS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+_ROLLS = [Roll(a, b) for a, b in _PAIRS]
 
 
 @dataclass(frozen=True)
@@ -95,13 +97,19 @@ class Dice:
 
     def roll(self, rng: np.random.Generator, opening: bool = False) -> Roll:
         """One roll; ``opening``: thrown again until the dice differ (the opening throw)."""
+        cumulative = self._cumulative[opening]
+        if not cumulative[-1]:
+            raise InvalidArgument(f"dice {self} never throw two different numbers")
+        return _ROLLS[int(np.searchsorted(cumulative, rng.random() * cumulative[-1],
+                                          side="right"))]
+
+    @cached_property
+    def _cumulative(self) -> tuple[np.ndarray, np.ndarray]:
+        """Cumulative probabilities of the 36 rolls: any roll, and an opening roll (no
+        double; not normalised)."""
         probabilities = self.probabilities()
-        if opening:
-            probabilities = np.where([a == b for a, b in _PAIRS], 0, probabilities)
-            if not probabilities.sum():
-                raise InvalidArgument(f"dice {self} never throw two different numbers")
-            probabilities = probabilities / probabilities.sum()
-        return Roll(*_PAIRS[rng.choice(36, p=probabilities)])
+        opening = np.where([a == b for a, b in _PAIRS], 0, probabilities)
+        return np.cumsum(probabilities), np.cumsum(opening)
 
 
 def _number(value: float) -> str:
