@@ -138,6 +138,8 @@ def test_sources_give_the_same_rows(studio):
     for path in (str(STUDIO), STUDIO, [STUDIO]):  # the analyses take matches, not paths
         with pytest.raises(ValueError, match="BackgammonStudio_5407469.mat"):
             turns_frame(path)
+    with pytest.raises(InvalidArgument, match="got a DataFrame \\(columns file, match_id"):
+        turns_frame(studio)  # nor frames
 
 
 def test_folders_and_many_files(tmp_path, samples):

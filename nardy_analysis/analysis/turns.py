@@ -227,8 +227,12 @@ def replayed_matches(source) -> list[ReplayedMatch]:
     Raises
     ------
     InvalidArgument
-        An item is neither (the analyses take matches, not paths).
+        An item is neither (the analyses take matches, not paths or frames).
     """
+    if isinstance(source, pd.DataFrame):  # iterating it would give its column names
+        raise InvalidArgument(f"expected replayed matches, got a DataFrame (columns "
+                              f"{', '.join(map(str, source.columns[:4]))}, ...): the analyses "
+                              "start from the matches, nardy_analysis.load_files(paths)")
     single = (ReplayedMatch, LoadedFile, str, PathLike)  # a path is quoted whole in the error
     items = [source] if isinstance(source, single) else source
     matches = []
