@@ -145,6 +145,10 @@ def plot_blot_exposure(data: pd.DataFrame, ax=None, *, game: int | None = None):
     return ax
 
 
+_POINTS = (0.3, 24.7)
+"""The x limits of the charts by point (1..24): the same in each, so that they line up."""
+
+
 def plot_blot_points(data: pd.DataFrame, ax=None):
     """Where blots are left: how many blots were left on each point, over many games.
 
@@ -166,6 +170,7 @@ def plot_blot_points(data: pd.DataFrame, ax=None):
     counts = points.value_counts().reindex(range(1, 25), fill_value=0)
     ax.bar(counts.index, counts.to_numpy())
     ax.set_xticks(range(1, 25))
+    ax.set_xlim(_POINTS)
     ax.tick_params(axis="x", labelsize="small")
     ax.set_xlabel("point (from the side of the player who left the blot)")
     ax.set_ylabel("blots left after a play")
@@ -279,7 +284,7 @@ def plot_hits_by_point(data: pd.DataFrame, ax=None, *, confidence: float = 0.95)
         ax.annotate(str(n), (point, 1.0), xytext=(0, 4), textcoords="offset points",
                     ha="center", fontsize="x-small", color="dimgrey")
     ax.set_xticks(range(1, 25))
-    ax.set_xlim(0.3, 24.7)
+    ax.set_xlim(_POINTS)
     ax.set_ylim(-0.02, 1.1)
     ax.tick_params(axis="x", labelsize="small")
     ax.set_xlabel("point of the single blot (from the side of the player who left it); "
