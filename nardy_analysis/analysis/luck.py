@@ -574,7 +574,7 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
 PLAYER_COLUMNS = {
     "player": "name (the bare name, across files and matches)",
     "unit": "'mwc' (match play) or 'points' (money play): each player has a row per unit",
-    "matches": "matches (or money sessions) played", "games": "games played",
+    "matches": "matches (or money sessions) played", "games": "games in which they rolled",
     "rolls": "rolls thrown", "very_lucky": "rolls marked very lucky",
     "lucky": "rolls marked lucky", "unlucky": "rolls marked unlucky",
     "very_unlucky": "rolls marked very unlucky",
