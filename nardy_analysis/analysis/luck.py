@@ -334,8 +334,8 @@ ROLL_COLUMNS = {
     "mark": "very lucky, lucky, unlucky, very unlucky, or '' (see MARKS)",
 }
 """The columns of :func:`luck_frame`, with their units. ``file``, ``match_id``, ``game`` and
-``turn`` are those of :func:`nardy_analysis.analysis.turns.turns_frame`: merge on them to add the luck
-to the per-turn frame."""
+``turn`` are those of :func:`nardy_analysis.analysis.turns.turns_frame`: merge on them to add
+the luck to the per-turn frame."""
 
 KEY = ["file", "match_id", "game", "turn"]
 """Columns that identify a roll, shared with the per-turn frame."""

@@ -92,8 +92,8 @@ DTYPES = {
     "opponent_pips_after": "Int64", "pip_lead": "int64", "bar": "Int64",
     "opponent_bar": "Int64", "off": "Int64", "opponent_off": "Int64", "phase": "object",
     "blots": "Int64", "blot_points": "object", "opponent_shots": "Int64",
-    "opponent_hit": "boolean", "opponent_roll_hits": "boolean", "hits": "Int64", "position_id_before": "object",
-    "position_id_after": "object",
+    "opponent_hit": "boolean", "opponent_roll_hits": "boolean", "hits": "Int64",
+    "position_id_before": "object", "position_id_after": "object",
 }
 """The columns of :func:`turns_frame` in order, with their pandas dtypes."""
 

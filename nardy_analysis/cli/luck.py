@@ -93,7 +93,8 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--csv", "csv_file", type=OutputFile(),
-              help="Write one row per roll (file order, dances included) to this CSV file.")
+              help="Write one row per roll (file order, dances included) to this CSV file; "
+                   "with --by player one row per player and unit.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per file (per player with --by player) on stdout "
                    "instead of the tables.")

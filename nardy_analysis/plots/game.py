@@ -222,9 +222,11 @@ def plot_hit_calibration(data: pd.DataFrame, ax=None, *, bins: int | None = None
         An error-bar container (label ``observed``): one point per group of exposures, x the
         mean hit probability (opponent's shots / 36), y the fraction of exposures with the
         event, bars the exact binomial confidence interval, each point labelled with its
-        number of exposures ``n`` when there are at most 15 points (use ``bins``); and the diagonal y = x (label ``expected``). Fair dice
-        put the ``dice`` points on the diagonal; a player hits less often than they can, so
-        ``played`` points below it are expected.
+        number of exposures ``n`` when there are at most 15 points (use ``bins``); and the
+        diagonal y = x (label ``expected``). Fair dice put the ``dice`` points on the
+        diagonal; a player hits less often than they can, so ``played`` points below it are
+        expected. The legend is in the upper left corner, above the diagonal, where points
+        are rare (only small groups get there).
 
     Raises
     ------
