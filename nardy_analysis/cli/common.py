@@ -171,12 +171,12 @@ def progress_bar(items: Iterable, progress: bool | None, total: int) -> Iterator
     """
     show = not quiet() and (progress if progress is not None
                             else total > 1 and sys.stderr.isatty())
-    with tqdm(total=total, disable=not show, unit="file", file=sys.stderr) as bar:
+    with tqdm(total=total, disable=not show, unit="file", file=sys.stderr,
+              mininterval=0) as bar:  # redrawn after each item: it was cleared
         for item in items:
             bar.clear()
             yield item
             bar.update()
-            bar.refresh()
 
 
 strict_option = click.option(

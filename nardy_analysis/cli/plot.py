@@ -11,8 +11,8 @@ from ..analysis.turns import turns_frame
 from ..load import load_file
 from ..plots.game import plot_blot_exposure, plot_pip_race
 from ..replay import ReplayedMatch
-from .common import (ErrorReport, OutputFile, file_errors, one_file, quiet_option,
-                     strict_option, write_output)
+from .common import (CannotWrite, ErrorReport, OutputFile, file_errors, one_file,
+                     quiet_option, strict_option, write_output)
 
 _KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
 
@@ -38,9 +38,8 @@ def plot(path, game, match_number, kind, out, strict):
     """
     formats = Figure().canvas.get_supported_filetypes()
     if Path(out).suffix.lstrip(".").lower() not in formats:
-        raise click.BadParameter(f"{out!r}: the suffix must be one of "
-                                 f"{', '.join('.' + f for f in sorted(formats))}",
-                                 param_hint="--out")
+        raise CannotWrite(out, "the suffix must be one of "
+                               + ", ".join("." + f for f in sorted(formats)))
     loaded = load_file(one_file(path), strict=strict)
     problems = ErrorReport([path])
     problems.add(file_errors(loaded, "game {game} is drawn up to there"))
