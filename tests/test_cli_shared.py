@@ -118,6 +118,14 @@ def test_a_write_that_fails_is_one_line_and_exit_2(name, monkeypatch):
     one_error_line(run(*args), f"cannot write {path!r}: ", before_the_work=False)
 
 
+@pytest.mark.parametrize("out", ["/proc/x.png", "/sys/x.png"])
+def test_the_issue_s_unwritable_picture(out):
+    """As the issue found it: one line whether the check before the work sees it (another
+    user) or only the write does (root)."""
+    one_error_line(run("plot", GOOD, "--game", "1", "--out", out), f"cannot write {out!r}: ",
+                   before_the_work=False)
+
+
 def test_the_suffix_of_a_picture_is_checked_first(tmp_path):
     one_error_line(run("plot", BROKEN, "--game", "1", "--out", tmp_path / "x.xyz"),
                    "x.xyz", "the suffix must be one of", ".png")
@@ -161,7 +169,9 @@ def test_an_empty_folder_beside_match_files_is_a_note(tmp_path):
 
 def test_plot_and_convert_take_one_file_not_a_folder():
     result = run("plot", SAMPLES, "--game", "1", "--out", "x.png")
-    assert result.exit_code == 2 and "is a folder of 16 match files" in result.stderr
+    assert result.exit_code == 2 and "is a folder: name one match file" in result.stderr
+    result = run("convert", SAMPLES)
+    assert result.exit_code == 2 and "is a folder: name one match file" in result.stderr
 
 
 # --- binary files ------------------------------------------------------------------------

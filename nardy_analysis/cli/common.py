@@ -154,10 +154,10 @@ def found_files(paths: Iterable[str]) -> MatchFiles:
 def one_file(path: str) -> str:
     """``path``, the one match file a command reads: a folder is a usage error, or, when
     it holds no match file, ends the command with exit status 1 (:func:`found_files`)."""
-    files = found_files([path]).files
+    found_files([path])
     if Path(path).is_dir():
-        raise click.BadParameter(f"{path!r} is a folder of {len(files)} match files; name "
-                                 "one of them", param_hint="PATH")
+        raise click.BadParameter(f"{path!r} is a folder: name one match file in it",
+                                 param_hint="PATH")
     return path
 
 
@@ -295,8 +295,8 @@ class ErrorReport:
         self.failed |= bool(errors.lines)
 
     def exit(self, failed: bool = False) -> NoReturn:
-        """Say which files were not match records, and exit: 1 when any file had an error
-        (or ``failed``), else 0."""
+        """Say which files were not match records (unless ``--quiet``), and exit: 1 when
+        any file had an error (or ``failed``), else 0."""
         count = len(self.not_matches)
         if count:
             names = ", ".join(str(path) for path in self.not_matches)

@@ -108,8 +108,8 @@ def replay(paths, as_json, strict, rules, progress):
     failed = len(empty)
     report = ErrorReport(paths)
     totals = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0, "warnings": 0}
-    loaded_files = (load_file(path, rules=variant, strict=strict) for path in files)
-    for loaded in progress_bar(loaded_files, progress, len(files)):
+    loading = (load_file(path, rules=variant, strict=strict) for path in files)
+    for loaded in progress_bar(loading, progress, len(files)):
         if report.counted(loaded.path, any(getattr(e, "kind", None) == "not_a_match"
                                            for e in loaded.errors)):
             continue
