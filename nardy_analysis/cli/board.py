@@ -38,8 +38,22 @@ def board_png(svg: str, scale: float = 2) -> bytes:
 
 
 def state_lines(position: Position, state: MatchState | None) -> list[str]:
-    """What a Match ID or XGID says beside the board: who is on roll (X), the dice, a
-    double on offer, the cube and the score."""
+    """The lines printed under the ASCII board.
+
+    Parameters
+    ----------
+    position : Position
+    state : MatchState or None
+        From the Match ID or XGID; None for a bare Position ID.
+
+    Returns
+    -------
+    list of str
+        Who is on roll (X, as :class:`~nardy_analysis.game.position.Position`'s ``str``
+        draws it), then, with a state: the dice, a double on offer, the cube (value and
+        owner) and the score (points of players 0 and 1 and the match length in points),
+        or that it is a money game.
+    """
     lines = [f"X (player {position.turn}) is on roll; O is player {1 - position.turn}."]
     if state is None:
         return lines
@@ -67,11 +81,11 @@ def state_lines(position: Position, state: MatchState | None) -> list[str]:
               help="Write the board as PNG to this file.")
 @quiet_option
 def board(position_id, svg_file, png_file):
-    """Draw the position of ID: a gnubg Position ID (player 0 on roll), a gnubg
-    PositionID:MatchID or an XGID (with or without its `XGID=` prefix; one that starts with
-    '-' is not taken for an option).
+    """Draw a position given by its ID, as text, SVG or PNG.
 
-    Prints an ASCII board from the side of the player on roll (X), with both pip counts,
+    ID is a gnubg Position ID (player 0 on roll), a gnubg PositionID:MatchID or an XGID
+    (with or without its `XGID=` prefix; one that starts with '-' is not taken for an
+    option). Prints an ASCII board from the side of the player on roll (X), with both pip counts,
     and, when the Match ID or XGID gives them, the dice, the cube and the score. --svg and
     --png write a picture instead, seen from the same side, with the dice. A bad ID is a
     usage error (exit status 2).
