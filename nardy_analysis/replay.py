@@ -128,6 +128,13 @@ class ReplayedGame:
     def number(self) -> int:
         return self.record.number
 
+    @property
+    def score_after(self) -> tuple[int, int]:
+        """The score of players 0 and 1 after this game, in points: the score line's (the
+        score before it) plus the points won in it (none while unfinished)."""
+        return tuple(s + (self.points or 0) * (p == self.winner)
+                     for p, s in enumerate(self.record.scores))
+
 
 @dataclass
 class ReplayedMatch:
@@ -205,8 +212,7 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
                                game.score_line, game.score_column, _score_text(game), None)
         replayed = replayer.run()
         games.append(replayed)
-        score = tuple(s + (replayed.points or 0) * (p == replayed.winner)
-                      for p, s in enumerate(game.scores))
+        score = replayed.score_after
     return ReplayedMatch(match, rules, games)
 
 

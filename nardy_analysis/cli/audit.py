@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.audit import audit_dice, rolls_frame
-from .common import ErrorReport, OutputFile, file_errors, loaded_files, strict_option
+from .common import (ErrorReport, OutputFile, file_errors, loaded_files, quiet_option,
+                     strict_option, write_output)
 
 
 @click.command("audit")
@@ -28,6 +29,7 @@ from .common import ErrorReport, OutputFile, file_errors, loaded_files, strict_o
 @strict_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: several files and stderr a terminal).")
+@quiet_option
 def audit(paths, by, as_json, html, include_opening, positions, strict, progress):
     """Audit the dice of match files (or folders of *.mat, *.txt and *.sgf files) for fairness.
 
@@ -56,7 +58,8 @@ def audit(paths, by, as_json, html, include_opening, positions, strict, progress
     if html:
         from ..report import audit_html  # here: it loads matplotlib
 
-        Path(html).write_text(audit_html(report), encoding="utf-8")
+        page = audit_html(report)
+        write_output(html, lambda path: Path(path).write_text(page, encoding="utf-8"))
     problems.exit(failed=not frames)
 
 

@@ -1,47 +1,182 @@
-"""What the commands share: output-file parameters, the progress bar, errors on stderr and
-the exit status."""
+"""What the commands share: output-file parameters and writing them, the progress bar,
+``--quiet``, errors on stderr and the exit status."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple, NoReturn
+from typing import Callable, Iterable, Iterator, NamedTuple, NoReturn
 
 import click
 from tqdm import tqdm
 
 from ..errors import NardyError, RecordProblem
-from ..load import PATTERNS, LoadedFile, MatchFiles, load_file, match_files
+from ..game.ids import MatchState, match_from_id
+from ..game.position import Position
+from ..load import LoadedFile, MatchFiles, load_file, match_files
+
+_QUIET = "nardy_analysis.quiet"
+"""The key of ``--quiet`` in the click context's ``meta``."""
+
+
+def _set_quiet(ctx: click.Context, param, value: bool) -> bool:
+    ctx.meta[_QUIET] = value
+    return value
+
+
+quiet_option = click.option(
+    "-q", "--quiet", is_flag=True, expose_value=False, callback=_set_quiet, is_eager=True,
+    help="No progress bar, notes, warnings or 'wrote' lines on stderr; errors are still "
+         "shown, and results asked for on stdout and the exit status are unchanged.")
+"""The ``--quiet`` option of every command (the command does not take it as a parameter:
+:func:`quiet` tells it)."""
+
+
+def quiet() -> bool:
+    """True when the running command was given ``--quiet``."""
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx and ctx.meta.get(_QUIET))
+
+
+def note(message: str) -> None:
+    """Print ``message`` on stderr unless ``--quiet``: for notes and warnings, not errors."""
+    if not quiet():
+        click.echo(message, err=True)
+
+
+class UsageLine(click.ClickException):
+    """A usage error told in one line on stderr (``Error: ...``), exit status 2, without
+    click's usage text: the message names the argument and what is wrong with it."""
+
+    exit_code = 2
+
+
+class CannotWrite(UsageLine):
+    """A file a command was asked to write cannot be written, before any work when it can
+    be seen in advance: the path and the reason."""
+
+    def __init__(self, path: str, reason: str):
+        super().__init__(f"cannot write {path!r}: {reason}")
+
+
+def parse_position(text: str) -> tuple[Position, MatchState | None]:
+    """The position, and match state when given, of a gnubg Position ID (player 0 on
+    roll), a gnubg ``PositionID:MatchID`` (the Match ID says who is on roll) or an XGID
+    (with or without ``XGID=``).
+
+    Raises
+    ------
+    UsageLine
+        ``text`` is none of them: the message quotes it and says what is wrong.
+    """
+    try:
+        if text.startswith("XGID=") or text.count(":") >= 8:
+            return Position.from_xgid(text)
+        if text.count(":") == 1:
+            position_text, match_text = text.split(":")
+            state = match_from_id(match_text)
+            return Position.from_id(position_text, turn=state.player), state
+        return Position.from_id(text), None
+    except NardyError as error:
+        raise UsageLine(str(error)) from None
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why ``path`` cannot be written, or None when it looks writable (the write may still
+    fail: root may write a read-only file, ``/proc`` takes no new file)."""
+    folder = path.absolute().parent
+    if path.is_dir():
+        return "it is a folder"
+    if not folder.exists():
+        return f"folder {str(path.parent)!r} does not exist"
+    if not folder.is_dir():
+        return f"{str(path.parent)!r} is not a folder"
+    if path.exists():
+        return None if os.access(path, os.W_OK) else "it is a read-only file"
+    return None if os.access(folder, os.W_OK) else \
+        f"folder {str(path.parent)!r} is not writable"
 
 
 class OutputFile(click.Path):
-    """A click parameter for a file a command writes: its folder must exist (a usage error,
-    exit status 2, before any work is done)."""
-
-    def __init__(self, **options):
-        super().__init__(dir_okay=False, writable=True, **options)
+    """A click parameter for a file a command writes, checked before any work is done:
+    :class:`CannotWrite` when it is a folder, its folder is missing or not writable, or it
+    is a read-only file. ``-`` (standard output) only with ``allow_dash=True``."""
 
     def convert(self, value, param, ctx):
         value = super().convert(value, param, ctx)
-        if value != "-" and not Path(value).resolve().parent.is_dir():
-            self.fail(f"folder {str(Path(value).parent)!r} does not exist", param, ctx)
+        reason = None if value == "-" and self.allow_dash else _unwritable(Path(value))
+        if reason:
+            raise CannotWrite(value, reason)
         return value
+
+
+def write_output(path: str, write: Callable[[str], object], rows: int | None = None) -> None:
+    """Write a command's output file and say so on stderr (unless ``--quiet``).
+
+    Parameters
+    ----------
+    path : str
+        An :class:`OutputFile` value; ``-`` is standard output (nothing is said).
+    write : callable
+        Writes the file, given ``path``.
+    rows : int, optional
+        Rows written, for ``wrote out.csv (8,412 rows)``; without it the size in bytes.
+
+    Raises
+    ------
+    CannotWrite
+        The write failed (``OSError``): one line naming the path and the reason, exit 2.
+    """
+    try:
+        write(path)
+    except OSError as error:
+        raise CannotWrite(path, error.strerror or str(error)) from None
+    if path != "-":
+        size = f"{rows:,} rows" if rows is not None else f"{Path(path).stat().st_size:,} bytes"
+        note(f"wrote {path} ({size})")
 
 
 def found_files(paths: Iterable[str]) -> MatchFiles:
     """:func:`~nardy_analysis.load.match_files`, each folder without a match file reported
-    on stderr."""
+    on stderr (``no match files found in PATH``); when no path names a match file, that
+    ends the command with exit status 1 (before any output)."""
     found = match_files(paths)
+    if not found.files:
+        for folder in found.empty:
+            click.echo(f"no match files found in {folder}", err=True)
+        sys.exit(1)
     for folder in found.empty:
-        click.echo(f"{folder}: no {' or '.join(PATTERNS)} files", err=True)
+        note(f"no match files found in {folder}")
     return found
 
 
-def progress_bar(items: Iterable, progress: bool | None, total: int):
+def one_file(path: str) -> str:
+    """``path``, the one match file a command reads: a folder is a usage error, or, when
+    it holds no match file, ends the command with exit status 1 (:func:`found_files`)."""
+    found_files([path])
+    if Path(path).is_dir():
+        raise click.BadParameter(f"{path!r} is a folder: name one match file in it",
+                                 param_hint="PATH")
+    return path
+
+
+def progress_bar(items: Iterable, progress: bool | None, total: int) -> Iterator:
     """``items`` with a progress bar on stderr: as ``progress`` asks, by default when there
-    are several files and stderr is a terminal."""
-    show = progress if progress is not None else total > 1 and sys.stderr.isatty()
-    return tqdm(items, total=total, disable=not show, unit="file", file=sys.stderr)
+    are several files and stderr is a terminal; never with ``--quiet``.
+
+    The bar is drawn while the next item is made (a generator's work) and cleared while the
+    caller handles it, so that lines the caller prints (stdout or stderr, the same terminal)
+    are never mixed with the bar.
+    """
+    show = not quiet() and (progress if progress is not None
+                            else total > 1 and sys.stderr.isatty())
+    with tqdm(total=total, disable=not show, unit="file", file=sys.stderr,
+              mininterval=0) as bar:  # redrawn after each item: it was cleared
+        for item in items:
+            bar.clear()
+            yield item
+            bar.update()
 
 
 strict_option = click.option(
@@ -56,8 +191,8 @@ def loaded_files(paths: Iterable[str], progress: bool | None,
     """:func:`~nardy_analysis.load.load_file` with ``options`` for every match file named
     (see :func:`found_files`), with a progress bar."""
     files = found_files(paths).files
-    for path in progress_bar(files, progress, len(files)):
-        yield load_file(path, **options)
+    yield from progress_bar((load_file(path, **options) for path in files), progress,
+                            len(files))
 
 
 class FileErrors(NamedTuple):
@@ -149,19 +284,22 @@ class ErrorReport:
         return False
 
     def add(self, errors: FileErrors) -> None:
-        """Report one file's errors on stderr (or count it as not a match record)."""
+        """Report one file's errors on stderr, and its warnings unless ``--quiet`` (or count
+        it as not a match record)."""
         if self.counted(errors.path, errors.not_a_match):
             return
-        for line in errors.lines + errors.warnings:
+        for line in errors.lines:
             click.echo(line, err=True)
+        for line in errors.warnings:
+            note(line)
         self.failed |= bool(errors.lines)
 
     def exit(self, failed: bool = False) -> NoReturn:
-        """Say which files were not match records, and exit: 1 when any file had an error
-        (or ``failed``), else 0."""
+        """Say which files were not match records (unless ``--quiet``), and exit: 1 when
+        any file had an error (or ``failed``), else 0."""
         count = len(self.not_matches)
         if count:
             names = ", ".join(str(path) for path in self.not_matches)
-            click.echo(f"{count} files are not match records: {names}" if count > 1 else
-                       f"1 file is not a match record: {names}", err=True)
+            note(f"{count} files are not match records: {names}" if count > 1 else
+                 f"1 file is not a match record: {names}")
         sys.exit(1 if self.failed or failed else 0)

@@ -9,11 +9,12 @@ from ..load import load_file
 from ..notation.sgf import format_sgf
 from ..notation.writer import format_mat
 from ..replay import written_record
-from .common import ErrorReport, OutputFile, file_errors, strict_option
+from .common import (ErrorReport, OutputFile, file_errors, one_file, quiet_option,
+                     strict_option, write_output)
 
 
 @click.command()
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("path", type=click.Path(exists=True))
 @click.option("--to", "to", type=click.Choice(["mat", "sgf"]), default="mat",
               show_default=True, help="Format to write: .mat text in GNU Backgammon's "
               "layout, or GNU Backgammon's SGF.")
@@ -21,6 +22,7 @@ from .common import ErrorReport, OutputFile, file_errors, strict_option
               default="-", help="File to write (default: standard output).")
 @click.option("--numbers", is_flag=True, help="Write the bar as 25 and off as 0 (.mat).")
 @strict_option
+@quiet_option
 def convert(path, to, output, numbers, strict):
     """Rewrite the match file PATH (.mat, .txt or .sgf) in one canonical style.
 
@@ -31,7 +33,7 @@ def convert(path, to, output, numbers, strict):
     rule is written from the board up to there and as recorded after. Exit status: 0 when
     the file had no error, 1 when it had any, 2 for usage errors.
     """
-    loaded = load_file(path, strict=strict)
+    loaded = load_file(one_file(path), strict=strict)
     for error in loaded.errors:
         if isinstance(error, OSError):
             raise click.FileError(path, error.strerror or str(error))
@@ -45,6 +47,10 @@ def convert(path, to, output, numbers, strict):
     except NardyError as error:
         click.echo(f"{path}: {error}", err=True)
         problems.exit(failed=True)
-    with click.open_file(output, "w", encoding="utf-8") as handle:
-        handle.write(text)
+    write_output(output, lambda path: _write(path, text))
     problems.exit()
+
+
+def _write(path: str, text: str) -> None:
+    with click.open_file(path, "w", encoding="utf-8") as handle:
+        handle.write(text)

@@ -14,7 +14,7 @@ from ..analysis.luck import luck_by_player, luck_frame, luck_summary
 from ..errors import NardyError
 from ..load import load_file
 from .common import (ErrorReport, OutputFile, file_errors, found_files, progress_bar,
-                     strict_option)
+                     quiet_option, strict_option, write_output)
 
 
 def _analyse_file(path: Path, ply: int, engine: str, strict: bool) -> dict:
@@ -112,6 +112,7 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
 @strict_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
+@quiet_option
 def luck(paths, csv_file, as_json, by, ply, engine, jobs, strict, progress):
     """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
 
@@ -171,8 +172,8 @@ def luck(paths, csv_file, as_json, by, ply, engine, jobs, strict, progress):
         else:
             _print_players(table, len(frames))
         if csv_file:
-            table.to_csv(csv_file, index=False)
+            write_output(csv_file, lambda path: table.to_csv(path, index=False), len(table))
     elif csv_file:
         frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
-        frame.to_csv(csv_file, index=False)
+        write_output(csv_file, lambda path: frame.to_csv(path, index=False), len(frame))
     problems.exit()

@@ -11,13 +11,14 @@ from ..analysis.turns import turns_frame
 from ..load import load_file
 from ..plots.game import plot_blot_exposure, plot_pip_race
 from ..replay import ReplayedMatch
-from .common import ErrorReport, OutputFile, file_errors, strict_option
+from .common import (CannotWrite, ErrorReport, OutputFile, file_errors, one_file,
+                     quiet_option, strict_option, write_output)
 
 _KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
 
 
 @click.command()
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("path", type=click.Path(exists=True))
 @click.option("--game", type=int, required=True, help="The game number, as written in the file.")
 @click.option("--match", "match_number", type=int, default=1, show_default=True,
               help="Which match of the file (1, 2, ...) for files holding several.")
@@ -26,6 +27,7 @@ _KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
 @click.option("--out", type=OutputFile(), required=True,
               help="The picture file; its suffix picks the format (.png, .svg, .pdf).")
 @strict_option
+@quiet_option
 def plot(path, game, match_number, kind, out, strict):
     """Draw a chart of one game of a match file (.mat, .txt or .sgf).
 
@@ -36,10 +38,9 @@ def plot(path, game, match_number, kind, out, strict):
     """
     formats = Figure().canvas.get_supported_filetypes()
     if Path(out).suffix.lstrip(".").lower() not in formats:
-        raise click.BadParameter(f"{out!r}: the suffix must be one of "
-                                 f"{', '.join('.' + f for f in sorted(formats))}",
-                                 param_hint="--out")
-    loaded = load_file(path, strict=strict)
+        raise CannotWrite(out, "the suffix must be one of "
+                               + ", ".join("." + f for f in sorted(formats)))
+    loaded = load_file(one_file(path), strict=strict)
     problems = ErrorReport([path])
     problems.add(file_errors(loaded, "game {game} is drawn up to there"))
     matches = loaded.matches
@@ -55,9 +56,24 @@ def plot(path, game, match_number, kind, out, strict):
         if any(getattr(error, "game", None) == game for error in loaded.errors):
             click.echo(f"{path}: game {game} cannot be read; nothing is drawn", err=True)
             problems.exit()
-        raise click.BadParameter(f"match {match_number} of {path} has no game {game} with "
-                                 "turns", param_hint="--game")
+        numbers = [g.number for g in match.games if g.turns]
+        where = f"match {match_number} of {path}" if len(matches) > 1 else path
+        has = (f"it has game{'s' * (len(numbers) > 1)} {_ranges(numbers)}" if numbers
+               else "it has none")
+        raise click.BadParameter(f"{where} has no game {game} with turns; {has}",
+                                 param_hint="--game")
     figure = Figure(figsize=(10, 5), layout="constrained")  # Agg canvas, no pyplot state
     _KINDS[kind](frame, game=game, ax=figure.subplots())
-    figure.savefig(out)
+    write_output(out, figure.savefig)
     problems.exit()
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Game numbers as ranges: ``1-3, 5``."""
+    runs = []
+    for number in numbers:
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    return ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in runs)

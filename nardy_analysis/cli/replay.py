@@ -9,7 +9,8 @@ import click
 from ..errors import RuleViolation
 from ..game.rules import VARIANTS
 from ..load import LoadedFile, load_file
-from .common import ErrorReport, found_files, progress_bar
+from ..replay import ReplayedMatch
+from .common import ErrorReport, found_files, progress_bar, quiet, quiet_option
 
 
 def _error(kind: str, message: str) -> dict:
@@ -23,7 +24,8 @@ def _summary(loaded: LoadedFile) -> dict:
 
     Counts come from what the file says (every roll written is a turn), so a game stopped
     by a violation still counts all its rolls. ``warnings`` are objects of the same shape as
-    ``errors``: quirks the reader or the replay resolved.
+    ``errors``: quirks the reader or the replay resolved. ``results`` has one object per
+    replayed match (:func:`_result`).
     """
     records = loaded.records
     summary = {"file": str(loaded.path), "matches": len(records),
@@ -38,12 +40,46 @@ def _summary(loaded: LoadedFile) -> dict:
             errors.append(error.to_dict())
     if not records and not loaded.errors:
         errors.append(_error("empty", "no match in the file (no 'N point match' line)"))
+    summary["results"] = [_result(match) for match in loaded.matches]
     errors += [e.to_dict() for m in loaded.matches for e in m.errors]
     # the violation that stopped the file in strict mode comes after the games' own
     errors += [e.to_dict() for e in loaded.errors if isinstance(e, RuleViolation)]
     for error in errors + summary["warnings"]:
         error.pop("file", None)
     return summary
+
+
+def _result(match: ReplayedMatch) -> dict:
+    """How a replayed match ended, from its replayed games' results.
+
+    Returns
+    -------
+    dict
+        ``players`` (the two names), ``length`` (points, 0 for a money session), ``score``
+        (each player's points after the last game replayed: the score line before it plus
+        the points it gave), ``finished`` (a player reached the length; in a money session,
+        the last game has a result), ``winner`` (the name of the player ahead when
+        finished, else None) and ``points`` (by how many points, when finished).
+    """
+    games, length = match.games, match.record.length
+    score = list(games[-1].score_after) if games else [0, 0]
+    finished = bool(games) and (max(score) >= length if length else
+                                games[-1].winner is not None)
+    lead = score[0] - score[1]
+    names = list(match.record.names)
+    return {"players": names, "length": length, "score": score, "finished": finished,
+            "winner": names[lead < 0] if finished and lead else None,
+            "points": abs(lead) if finished else None}
+
+
+def _result_line(result: dict) -> str:
+    """``alice 5 - bob 3 (5-point match): alice wins by 2 points``."""
+    (first, second), (a, b) = [name or f"player {n}" for n, name
+                               in enumerate(result["players"], 1)], result["score"]
+    kind = f"{result['length']}-point match" if result["length"] else "money session"
+    outcome = ("unfinished" if not result["finished"] else "even" if not result["points"]
+               else f"{first if a > b else second} wins by {_count(result['points'], 'point')}")
+    return f"{first} {a} - {second} {b} ({kind}): {outcome}"
 
 
 @click.command()
@@ -57,21 +93,25 @@ def _summary(loaded: LoadedFile) -> dict:
                    "Jacoby, Beaver and CubeLimit tags still apply).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: for several files on a terminal).")
+@quiet_option
 def replay(paths, as_json, strict, rules, progress):
     """Replay match files (or folders of *.mat, *.txt and *.sgf files) and check every play.
 
-    Exit status: 0 when every file was read and replayed without a violation (warnings
-    allowed), 1 when any was not (or a folder held no match file), 2 for usage errors.
+    For each file: its matches, games and turns, then each match's final score and who won
+    by how many points (from the replayed games), then each error and warning. With
+    --quiet, only the files with errors. Exit status: 0 when every file was read and
+    replayed without a violation (warnings allowed), 1 when any was not (or a folder held
+    no match file), 2 for usage errors.
     """
     files, empty = found_files(paths)
     variant = VARIANTS[rules] if rules else None
     failed = len(empty)
     report = ErrorReport(paths)
     totals = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0, "warnings": 0}
-    for path in progress_bar(files, progress, len(files)):
-        loaded = load_file(path, rules=variant, strict=strict)
-        if report.counted(path, any(getattr(e, "kind", None) == "not_a_match"
-                                    for e in loaded.errors)):
+    loading = (load_file(path, rules=variant, strict=strict) for path in files)
+    for loaded in progress_bar(loading, progress, len(files)):
+        if report.counted(loaded.path, any(getattr(e, "kind", None) == "not_a_match"
+                                           for e in loaded.errors)):
             continue
         summary = _summary(loaded)
         failed += bool(summary["errors"])
@@ -82,9 +122,9 @@ def replay(paths, as_json, strict, rules, progress):
         totals["warnings"] += len(summary["warnings"])
         if as_json:
             click.echo(json.dumps(summary, ensure_ascii=False))
-        else:
+        elif summary["errors"] or not quiet():
             _print_summary(summary)
-    if not as_json and len(files) > 1:
+    if not as_json and not quiet() and len(files) > 1:
         click.echo(f"total: {_count(totals['files'], 'file')}, "
                    f"{_count(totals['matches'], 'match')}, {_count(totals['games'], 'game')}, "
                    f"{_count(totals['turns'], 'turn')}, {_count(totals['errors'], 'error')}, "
@@ -104,6 +144,8 @@ def _print_summary(summary: dict) -> None:
     click.echo(f"{summary['file']}: {_count(summary['matches'], 'match')}, "
                f"{_count(summary['games'], 'game')}, {_count(summary['turns'], 'turn')}: "
                f"{status}")
+    for result in summary["results"]:
+        click.echo(f"  {_result_line(result)}")
     for e, label in [(e, "") for e in errors] + [(w, " (warning)") for w in warnings]:
         where = f"{e['line']}:{e['column']}: " if e["line"] else ""
         where += "".join(f"{key} {e[key]}, " for key in ("game", "move") if e[key] is not None)

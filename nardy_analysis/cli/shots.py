@@ -8,41 +8,25 @@ import click
 
 from ..analysis.shots import shots as find_shots
 from ..analysis.shots import throws
-from ..errors import NardyError
-from ..game.ids import match_from_id
-from ..game.position import Position
 from ..game.rules import VARIANTS
+from .common import parse_position, quiet_option
 
 
-def _position(text: str):
-    """A Position from a gnubg Position ID (player 0 on roll), a gnubg ``PositionID:MatchID``
-    (the Match ID says who is on roll) or an XGID."""
-    if text.startswith("XGID=") or text.count(":") >= 8:
-        return Position.from_xgid(text)[0]
-    if text.count(":") == 1:
-        position_text, match_text = text.split(":")
-        return Position.from_id(position_text, turn=match_from_id(match_text).player)
-    return Position.from_id(text)
-
-
-@click.command()
-@click.argument("positions", nargs=-1, required=True)
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("positions", nargs=-1, required=True, type=click.UNPROCESSED)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per position.")
 @click.option("--rules", type=click.Choice(sorted(VARIANTS)), default="standard",
               help="Rules for the legal plays.")
+@quiet_option
 def shots(positions, as_json, rules):
     """Hitting rolls (out of 36) for the player on roll of each POSITION.
 
     POSITION is a gnubg Position ID (the player whose side it is written from is on roll),
-    a gnubg PositionID:MatchID, or an XGID (put `--` before an XGID given without its
-    `XGID=` prefix, as it may start with '-'). Blot points are numbered from the side of the
-    player on roll, who is X on the board.
+    a gnubg PositionID:MatchID, or an XGID (with or without its `XGID=` prefix: one that
+    starts with '-' is not taken for an option). Blot points are numbered from the side of
+    the player on roll, who is X on the board. A bad ID is a usage error (exit status 2).
     """
-    try:
-        parsed = [_position(text) for text in positions]
-    except NardyError as error:
-        raise click.BadParameter(str(error), param_hint="POSITION") from None
-    for position in parsed:
+    for position in [parse_position(text)[0] for text in positions]:
         result = find_shots(position, VARIANTS[rules])
         if as_json:
             click.echo(json.dumps(result.to_dict()))

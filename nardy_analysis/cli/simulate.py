@@ -11,7 +11,7 @@ from ..errors import InvalidArgument
 from ..game.rules import VARIANTS
 from ..notation.writer import write_mat
 from ..simulate import Dice, simulate_matches
-from .common import progress_bar
+from .common import note, progress_bar, quiet_option
 
 
 class DiceSpec(click.ParamType):
@@ -60,6 +60,7 @@ def _write_part(out: Path, start: int, count: int, width: int, seed: int, option
               help="Worker processes.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
+@quiet_option
 def simulate(count, out, dice, loaded, length, games, players, cube, rules, seed, jobs,
              progress):
     """Write COUNT random legal matches, one .mat file each, into the folder --out.
@@ -89,4 +90,4 @@ def simulate(count, out, dice, loaded, length, games, players, cube, rules, seed
     finally:
         if pool:
             pool.shutdown()
-    click.echo(f"wrote {count} matches to {out}", err=True)
+    note(f"wrote {count} matches to {out}")

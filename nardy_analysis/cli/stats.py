@@ -8,7 +8,8 @@ import click
 import pandas as pd
 
 from ..analysis.turns import turns_frame
-from .common import ErrorReport, OutputFile, file_errors, loaded_files, strict_option
+from .common import (ErrorReport, OutputFile, file_errors, loaded_files, quiet_option,
+                     strict_option, write_output)
 
 
 @click.command()
@@ -20,6 +21,7 @@ from .common import ErrorReport, OutputFile, file_errors, loaded_files, strict_o
 @strict_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
+@quiet_option
 def stats(paths, csv_file, parquet_file, strict, progress):
     """Per-turn statistics of match files (or folders of *.mat, *.txt and *.sgf files).
 
@@ -37,7 +39,10 @@ def stats(paths, csv_file, parquet_file, strict, progress):
             frames.append(turns_frame(loaded))
     frame = pd.concat(frames, ignore_index=True) if frames else turns_frame([])
     if parquet_file:
-        frame.to_parquet(parquet_file, index=False)
-    if csv_file or not parquet_file:
-        frame.to_csv(csv_file or sys.stdout, index=False)
+        write_output(parquet_file, lambda path: frame.to_parquet(path, index=False),
+                     len(frame))
+    if csv_file:
+        write_output(csv_file, lambda path: frame.to_csv(path, index=False), len(frame))
+    elif not parquet_file:
+        frame.to_csv(sys.stdout, index=False)
     problems.exit()

@@ -41,6 +41,9 @@ _RATED = re.compile(r"(.+?) *, *(\d{1,9}(?:\.\d{1,9})?)")
 _SINGLE_BYTE = ("cp1252", "cp1251")
 # Control characters that text files do not hold (all but tab, line ends and form feed).
 _CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
+# The first bytes of binary files often found misnamed among match files: PNG, GIF, JPEG,
+# ZIP (and .docx, .xlsx), PDF, gzip.
+_MAGIC = (b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"%PDF-", b"\x1f\x8b")
 # A line that is, or was meant to be, a match or game header ("3 points match", "Game x"):
 # a file with none is not a match record.
 _HEADER_LIKE = re.compile(r"(?im)points?[ \t]+match[ \t]*\r?$"
@@ -324,11 +327,24 @@ def _header(line: str) -> tuple[str, Token] | None:
     return None
 
 
+def binary_data(data: bytes) -> bool:
+    """True when a file's bytes begin as a common binary format does (PNG, GIF, JPEG, ZIP,
+    PDF, gzip): not a match record, whatever text its data may hold. (Other control
+    characters make a file binary data only when it has no header line: see
+    :func:`parse_mat`.)"""
+    return data.startswith(_MAGIC)
+
+
+def binary_error(file: str | None) -> NotAMatch:
+    """The error of a file of binary data (:func:`binary_data`), at 1:1."""
+    return NotAMatch("not a match record: binary data", 1, 1, "", file)
+
+
 def _not_a_match(error: NotationError, binary: bool) -> NotAMatch:
     """The NotAMatch error of a file without headers: at ``error``'s place for text, at 1:1
     for binary data."""
     if binary:
-        return NotAMatch("not a match record: binary data", 1, 1, "", error.file)
+        return binary_error(error.file)
     return NotAMatch("not a match record: no 'N point match' line", error.line, error.column,
                      error.source_line, error.file)
 
@@ -467,11 +483,16 @@ def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
     DecodeError, NotationError
         With ``strict=True``: the bytes cannot be decoded, or the text is not ``.mat``
         notation. Bytes that cannot be decoded and hold no ``N point match`` or ``Game N``
-        line (nor one meant to be) are :class:`~nardy_analysis.errors.NotAMatch` ("binary
-        data"), with or without ``strict``.
+        line (nor one meant to be), and bytes of :func:`binary_data`, are
+        :class:`~nardy_analysis.errors.NotAMatch` ("binary data"), with or without
+        ``strict``.
     """
     path = Path(path)
     data = path.read_bytes()
+    if binary_data(data):
+        if strict:
+            raise binary_error(str(path))
+        return ParsedFile((), (binary_error(str(path)),), file=str(path))
     try:
         text = decode(data, str(path))
     except DecodeError as error:

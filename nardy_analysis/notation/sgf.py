@@ -36,10 +36,10 @@ from pathlib import Path
 from lark import Lark, Token, Tree, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
-from ..errors import DecodeError, NotationError
+from ..errors import DecodeError, NotAMatch, NotationError
 from ..game.position import BAR, OFF, Roll
 from . import grammar
-from .mat import decode_error, text_position
+from .mat import binary_data, binary_error, decode_error, text_position
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
                       WrittenMove)
 
@@ -193,7 +193,9 @@ def read_sgf(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
     Returns
     -------
     ParsedFile
-        As :func:`parse_sgf` gives it; bytes that cannot be decoded are its one error.
+        As :func:`parse_sgf` gives it; bytes that cannot be decoded, or binary data
+        (:func:`~nardy_analysis.notation.mat.binary_data`: kind ``not_a_match``), are its
+        one error.
 
     Raises
     ------
@@ -203,9 +205,12 @@ def read_sgf(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
         With ``strict``: the bytes cannot be decoded, or the text is not gnubg SGF.
     """
     path = Path(path)
+    data = path.read_bytes()
     try:
-        text = decode_sgf(path.read_bytes(), str(path))
-    except DecodeError as error:
+        if binary_data(data):
+            raise binary_error(str(path))
+        text = decode_sgf(data, str(path))
+    except (DecodeError, NotAMatch) as error:
         if strict:
             raise
         return ParsedFile((), (error,), file=str(path))
