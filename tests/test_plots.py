@@ -217,6 +217,16 @@ def test_doubles_chart_draws_groups_with_no_doubles_and_only_doubles():
     plt.close("all")
 
 
+def test_doubles_chart_cuts_long_names():
+    rolls = simulate_rolls(30, players=2, positions=False, seed=5)
+    rolls["player"] = rolls["player"].map({"sim 1": "<script>alert(1)</script>", "sim 2": "ann"})
+    ax = plot_doubles(DiceAudit(dice_tests(rolls, by="player"), rolls, by="player"),
+                      ax=plt.figure().subplots())
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "all (60)", "<script>alert(1)</scrip\u2026 (30)", "ann (30)"]
+    plt.close("all")
+
+
 def _labels_overlap(ax) -> bool:
     ax.figure.canvas.draw()
     boxes = sorted((t.get_window_extent() for t in ax.get_yticklabels() if t.get_text()),

@@ -105,19 +105,19 @@ def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int | None = None):
     ax : matplotlib.axes.Axes, optional
         Drawn into; the current Axes when None.
     max_groups : int, optional
-        Groups drawn at most. Default: as many as the Axes' height holds at 7-point labels
+        Groups drawn at most. Default: as many as the Axes' height holds at 10 points a row
         (size the figure to the groups to see them all); the title says how many are left
         out.
 
     Returns
     -------
     matplotlib.axes.Axes
-        One row per group, top to bottom (y tick: the group and its number of rolls): a dot
-        at the doubles rate (doubles per roll, 0..1), red where the Benjamini-Hochberg
-        adjusted p-value is below 0.05 (as the table flags), blue otherwise; grey bars the
-        Clopper-Pearson 95% interval of the rate
-        (:func:`~nardy_analysis.analysis.audit.clopper_pearson`, as the table's ``ci_low``/
-        ``ci_high`` less 1/6); a dashed line at 1/6; the legend outside, right of the Axes.
+        One row per group, top to bottom (y tick: the group, cut at 24 characters, and its
+        number of rolls): a dot at the doubles rate (doubles per roll, 0..1), red where the
+        Benjamini-Hochberg adjusted p-value is below 0.05 (as the table flags), blue
+        otherwise; grey bars the Clopper-Pearson 95% interval of the rate
+        (:func:`~nardy_analysis.analysis.audit.clopper_pearson`: the table's ``ci_low``/
+        ``ci_high`` plus 1/6); a dashed line at 1/6; the legend outside, right of the Axes.
     """
     ax = ax if ax is not None else plt.gca()
     frame = audit.frame
@@ -134,7 +134,8 @@ def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int | None = None):
     ax.errorbar(rate, y, xerr=[rate - low, high - rate], fmt="none", ecolor="gray", capsize=2)
     ax.scatter(rate, y, c=np.where(flagged, "tab:red", "tab:blue"), zorder=3)
     ax.axvline(1 / 6, color="black", linestyle="--", label="fair: 1/6")
-    ax.set_yticks(y, [f"{g} ({n:,.0f})" for g, n in zip(rows["group"], rows["n"])],
+    names = [g if len(g) <= 24 else g[:23] + "\u2026" for g in rows["group"].astype(str)]
+    ax.set_yticks(y, [f"{g} ({n:,.0f})" for g, n in zip(names, rows["n"])],
                   fontsize="small" if len(rows) > 12 else None)
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_xlabel("doubles rate (95% CI)")
