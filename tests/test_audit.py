@@ -19,11 +19,11 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from nardy_analysis import (ALL_ROLLS, NardyError, Position, Roll, load_files,  # noqa: E402
-                            replay_file)
-from nardy_analysis.analysis.audit import (MEAN_PIPS, TESTS, VAR_PIPS, audit_dice,  # noqa: E402
-                                           dice_tests, poisson_binomial_test, rolls_frame,
-                                           simulate_rolls)
+from nardy_analysis import (ALL_ROLLS, InvalidArgument, NardyError, Position,  # noqa: E402
+                            Roll, load_files, replay_file)
+from nardy_analysis.analysis.audit import (ABOUT, EFFECT_UNITS, MEAN_PIPS, TESTS,  # noqa: E402
+                                           VAR_PIPS, audit_dice, dice_tests,
+                                           poisson_binomial_test, rolls_frame, simulate_rolls)
 from nardy_analysis.cli.audit import audit  # noqa: E402
 from conftest import SAMPLES, brute_force_shots, read_tsv  # noqa: E402
 from nardy_analysis.analysis.shots import shots  # noqa: E402
@@ -356,21 +356,156 @@ def test_audit_dice_reports_every_test_for_all_and_each_player(sample_audit):
     assert "167 rolls" in text and "hits_on_blots" in text
 
 
-def test_summary_lists_each_group(sample_audit):
+def test_summary_lists_each_group_with_its_doubles_and_interval(sample_audit):
     text = sample_audit.summary()
     assert "Groups by player (4)" in text
     lines = text.splitlines()
+    frame = sample_audit.frame
     for player in set(sample_audit.rolls["player"]):
-        assert any(line.strip().startswith(player) and "rolls, doubles" in line
-                   for line in lines), player
+        doubles = row(frame, "doubles", player)
+        low, high = stats.binomtest(int(doubles.observed), int(doubles.n)).proportion_ci()
+        (line,) = [line for line in lines if line.strip().startswith(player)]
+        assert line.split()[1:4] == [f"{doubles.n}", f"{doubles.observed:.0f}",
+                                     f"{doubles.n / 6:.1f}"], line
+        assert (f"{doubles.observed / doubles.n:.3f} [{low:.3f}, {high:.3f}]" in line), line
+
+
+def test_summary_says_what_when_which_version_and_what_each_test_means(sample_audit):
+    import nardy_analysis
+
+    text = sample_audit.summary()
+    head, run = text.splitlines()[:2]
+    assert head == ("Dice audit: 167 rolls (opening rolls excluded) from 2 files "
+                    f"({STUDIO}, {SAMPLES / 'BackgammonStudio_6783333.mat'}), "
+                    "4 groups by player.")
+    assert run.startswith(f"Run {sample_audit.created:%Y-%m-%d %H:%M} UTC by nardy_analysis "
+                          f"{nardy_analysis.__version__};")
+    assert abs(pd.Timestamp.now(tz="UTC") - sample_audit.created) < pd.Timedelta(minutes=10)
+    flat = " ".join(text.split())
+    for test in SEVEN_TESTS:
+        assert " ".join(ABOUT[test].split()) in flat and f"effect: {EFFECT_UNITS[test]}." in flat
+    assert "mean pips per roll minus 8.17, pips" in flat
+    assert "doubles rate minus 1/6, proportion of rolls" in flat
+
+
+def test_summary_rows_are_sorted_by_adjusted_p(sample_audit):
+    lines = sample_audit.summary().splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("  test ")))
+    tests = [line.split()[0] for line in lines[start + 1:start + 8]]
+    everyone = sample_audit.frame[sample_audit.frame["group"] == "all"]
+    ordered = everyone.sort_values(["p_adjusted", "p_value"], na_position="last", kind="stable")
+    assert tests == ordered["test"].tolist() and sorted(tests) == sorted(SEVEN_TESTS)
+    assert tests != list(SEVEN_TESTS)  # the order is not the report order by chance
+    adjusted = ordered["p_adjusted"].dropna().tolist()
+    assert adjusted == sorted(adjusted)
+
+
+def test_about_says_what_was_audited_as_json(sample_audit):
+    about = json.loads(json.dumps(sample_audit.about()))
+    assert about["files"] == [str(STUDIO), str(SAMPLES / "BackgammonStudio_6783333.mat")]
+    assert (about["rolls"], about["by"], about["player"]) == (167, "player", None)
+    assert about["date"] == sample_audit.created.isoformat(timespec="seconds")
+    assert list(about["tests"]) == list(SEVEN_TESTS)
+    assert about["tests"]["pips"]["effect"] == "mean pips per roll minus 8.17, pips"
+
+
+# -- one player --------------------------------------------------------------------------------
+
+def test_one_players_dice_across_files():
+    rolls = pd.concat([frame_of(THROWS, file="a.mat"), frame_of(THROWS[:6], file="b.mat"),
+                       frame_of([(1, 1)] * 7, file="c.mat").assign(player="bob")])
+    audit_ = audit_dice(rolls, player="alice")
+    assert audit_.player == "alice" and audit_.files == ["a.mat", "b.mat"]
+    assert row(audit_.frame, "doubles").n == 42 and row(audit_.frame, "doubles").observed == 7
+    assert "from 2 files (a.mat, b.mat), player alice." in audit_.summary()
+    assert audit_dice(rolls, player="bob").frame.equals(
+        dice_tests(rolls[rolls["player"] == "bob"]))
+
+
+def test_an_unknown_player_names_the_players_closest_first():
+    rolls = pd.concat([frame_of(THROWS).assign(player=name) for name in
+                       ("Smith, José", "bob", "Boris", "alice", "Borislav")])
+    with pytest.raises(InvalidArgument) as raised:
+        audit_dice(rolls, player="boris")
+    assert str(raised.value) == (
+        "no rolls of player 'boris' in 1 file; the players are (closest first): 'Boris', "
+        "'Borislav', 'bob', 'Smith, José', 'alice'")
+    assert isinstance(raised.value, ValueError)
+
+
+def test_player_option_audits_one_player_and_an_unknown_name_is_exit_1():
+    result = CliRunner().invoke(audit, ["--no-progress", "--player", "p9be6", str(STUDIO),
+                                        str(SAMPLES / "BackgammonStudio_6783333.mat")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Dice audit: 48 rolls (opening rolls excluded) from 1 "
+                                    f"file ({STUDIO}), player p9be6.")
+    result = CliRunner().invoke(audit, ["--no-progress", "--player", "p9be", str(STUDIO)])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == ("nardy audit: no rolls of player 'p9be' in 1 file; the players "
+                             "are (closest first): 'p9be6', 'pdf633'\n")
+
+
+# -- the charts agree with the table -----------------------------------------------------------
+
+def test_charts_mark_red_exactly_what_the_table_flags_on_fair_dice():
+    """Over many fair audits a chart has red bars exactly when the table flags its test; with
+    every null hypothesis true, Benjamini-Hochberg keeps the share of audits with any flag
+    (the family-wise rate) at or below 0.05. A plain 95% range per bar, the old rule, marks
+    most fair audits red."""
+    audits, red, plain = 60, 0, 0
+    for seed in range(audits):
+        audit_ = audit_dice(simulate_rolls(200, players=3, positions=False, seed=seed),
+                            by="player")
+        any_red = any_plain = False
+        for group, test in product(["all", "sim 1", "sim 2", "sim 3"], ["faces", "roll_classes"]):
+            cells = audit_.cells(test, group)
+            flagged = row(audit_.frame, test, group).p_adjusted < 0.05
+            assert cells["significant"].any() == flagged, (seed, group, test)
+            any_red |= flagged
+            n, p = cells["observed"].sum(), cells["expected"] / cells["observed"].sum()
+            any_plain |= ((cells["observed"] < stats.binom.ppf(0.025, n, p))
+                          | (cells["observed"] > stats.binom.ppf(0.975, n, p))).any()
+        red += any_red
+        plain += any_plain
+    assert red / audits <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / audits)
+    assert plain / audits > 0.8
+
+
+def test_a_cell_is_outside_its_range_exactly_when_the_tables_interval_excludes_it():
+    for seed in range(30):
+        audit_ = audit_dice(simulate_rolls(300, positions=False, seed=seed,
+                                           doubles=0.1 + 0.005 * seed))
+        for test in ("faces", "roll_classes"):
+            result = row(audit_.frame, test)
+            cells = audit_.cells(test).set_index("cell")
+            named = cells.loc[result.cell.removeprefix("face ")]
+            outside = named.observed < named.low or named.observed > named.high
+            assert outside == (result.ci_low > 0 or result.ci_high < 0), (seed, test)
+
+
+def test_loaded_dice_are_red_in_the_charts_and_flagged_in_the_table():
+    audit_ = audit_dice(simulate_rolls(3000, doubles=0.09, positions=False, seed=5))
+    cells = audit_.cells("roll_classes")
+    assert row(audit_.frame, "roll_classes").p_adjusted < 0.05
+    red = set(cells.loc[cells["significant"], "cell"])
+    assert red <= {"11", "22", "33", "44", "55", "66"} and len(red) >= 4  # too few doubles
+    assert not audit_.cells("faces")["significant"].any()  # a fair face count: no flag
+    assert row(audit_.frame, "faces").p_adjusted >= 0.05
+
+
+def test_cells_of_an_unknown_group_or_test_are_an_invalid_argument(sample_audit):
+    with pytest.raises(InvalidArgument, match="no group 'nobody'.*p9be6"):
+        sample_audit.cells("faces", "nobody")
+    with pytest.raises(InvalidArgument, match="not 'pips'"):
+        sample_audit.cells("pips")
 
 
 def test_no_positions_says_not_computed_instead_of_nan():
     result = CliRunner().invoke(audit, ["--no-positions", "--no-progress", str(STUDIO)])
     assert result.exit_code == 0, result.output
     assert "nan" not in result.stdout
-    lines = [line for line in result.stdout.splitlines() if "bar_entry" in line
-             or "hits_on_blots" in line]
+    lines = [line for line in result.stdout.splitlines()
+             if line.split()[:2] in (["bar_entry", "all"], ["hits_on_blots", "all"])]
     assert len(lines) == 2 and all("not computed" in line for line in lines)
 
 
@@ -389,7 +524,7 @@ def test_plots_draw_the_counts_and_return_the_axes(sample_audit):
     assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("Faces (all)", "face", "count")
     (errorbar,) = [c for c in ax.containers if c.get_label().startswith("expected")]
     assert errorbar.lines[0].get_ydata().tolist() == pytest.approx([2 * 167 / 6] * 6)
-    low_high = stats.binom.ppf([0.025, 0.975], 2 * 167, 1 / 6)
+    low_high = stats.binom.ppf([0.025 / 6, 1 - 0.025 / 6], 2 * 167, 1 / 6)  # over 6 faces
     assert errorbar.lines[2][0].get_segments()[0][:, 1] == pytest.approx(low_high)
     ax = plot_roll_classes(sample_audit, ax=axes[0, 1])
     assert len(ax.patches) == 21
@@ -426,7 +561,9 @@ def test_json_lines_html_and_exit_status(tmp_path):
     result = CliRunner().invoke(audit, ["--json", "--by", "site", "--html", str(page),
                                         str(STUDIO), str(SAMPLES / "galaxy_style_crawford.mat")])
     assert result.exit_code == 0, result.output
-    objects = [json.loads(line) for line in result.stdout.splitlines()]
+    about, *objects = [json.loads(line) for line in result.stdout.splitlines()]
+    assert list(about) == ["audit"] and len(about["audit"]["files"]) == 2
+    assert about["audit"]["tests"]["doubles"]["about"] == ABOUT["doubles"]
     assert [o["test"] for o in objects if o["group"] == "all"] == list(SEVEN_TESTS)
     assert {o["group"] for o in objects} == {"all", "Backgammon Studio", "Nardy Club"}
     for obj in objects:
@@ -434,7 +571,7 @@ def test_json_lines_html_and_exit_status(tmp_path):
                             "p_value", "p_adjusted"}
     text = page.read_text(encoding="utf-8")
     assert text.count("data:image/png;base64,") == 4 and "<table" in text
-    table = text[text.index("<table"):]
+    table = text[text.index("<h2>All results"):]
     assert ">None<" not in table and ">nan<" not in table and "e+0" not in table
     assert "<td>\u2013</td>" in table
 

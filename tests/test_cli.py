@@ -222,8 +222,9 @@ def test_stats_uses_every_other_game_and_names_the_broken_one(ten):
 
 
 def audit_counts(result) -> dict:
-    """``n`` of each test over all rolls, from ``nardy audit --json``."""
-    return {obj["test"]: obj["n"] for obj in map(json.loads, result.stdout.splitlines())
+    """``n`` of each test over all rolls, from ``nardy audit --json`` (after its first line,
+    ``{"audit": ...}``)."""
+    return {obj["test"]: obj["n"] for obj in map(json.loads, result.stdout.splitlines()[1:])
             if obj["group"] == "all"}
 
 

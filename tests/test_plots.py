@@ -241,6 +241,65 @@ def test_simulated_audit_charts_draw_each_player(simulated_audit):
     plt.close(ax.figure)
 
 
+def test_doubles_chart_draws_groups_with_no_doubles_and_only_doubles():
+    """Issue 12: a player with no doubles made ``xerr`` negative (the interval of the rate
+    rebuilt as ci_low + 1/6 fell a rounding error below 0)."""
+    rolls = pd.concat([simulate_rolls(7, seed=1, positions=False).assign(player="never",
+                                                                         roll_high=2, roll_low=1),
+                       simulate_rolls(5, seed=2, positions=False).assign(player="always",
+                                                                         roll_low=4, roll_high=4),
+                       simulate_rolls(60, seed=3, positions=False)])
+    audit = DiceAudit(dice_tests(rolls, by="player"), rolls, by="player")
+    ax = plot_doubles(audit, ax=plt.figure().subplots())
+    ys = {t.get_text(): y for t, y in zip(ax.get_yticklabels(), ax.get_yticks())}
+    assert list(ys) == ["all (72)", "sim 1 (60)", "never (7)", "always (5)"]  # top down
+    rates = {round(y): x for x, y in ax.collections[-1].get_offsets()}
+    (bars,) = [c for c in ax.collections if c is not ax.collections[-1]]
+    spans = {round(segment[0][1]): (segment[0][0], segment[1][0])
+             for segment in bars.get_segments()}
+    never, always = ys["never (7)"], ys["always (5)"]
+    assert (rates[never], rates[always]) == (0, 1)
+    assert spans[never] == pytest.approx((0, 1 - 0.025 ** (1 / 7)))  # Clopper-Pearson, 0 of 7
+    assert spans[always] == pytest.approx((0.025 ** (1 / 5), 1))  # 5 of 5
+    plt.close("all")
+
+
+def test_doubles_chart_cuts_long_names():
+    rolls = simulate_rolls(30, players=2, positions=False, seed=5)
+    rolls["player"] = rolls["player"].map({"sim 1": "<script>alert(1)</script>", "sim 2": "ann"})
+    ax = plot_doubles(DiceAudit(dice_tests(rolls, by="player"), rolls, by="player"),
+                      ax=plt.figure().subplots())
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "all (60)", "<script>alert(1)</scrip\u2026 (30)", "ann (30)"]
+    plt.close("all")
+
+
+def _labels_overlap(ax) -> bool:
+    ax.figure.canvas.draw()
+    boxes = sorted((t.get_window_extent() for t in ax.get_yticklabels() if t.get_text()),
+                   key=lambda box: box.y0)
+    return any(low.y1 > high.y0 for low, high in zip(boxes, boxes[1:]))
+
+
+def test_doubles_chart_with_40_groups_shows_what_fits_and_says_how_many_are_left_out():
+    rolls = simulate_rolls(50, players=40, positions=False, seed=4)
+    rolls = rolls[rolls.index % 50 < 10 + rolls["player"].str[4:].astype(int)]  # 11..50 rolls
+    audit = DiceAudit(dice_tests(rolls, by="player"), rolls, by="player")
+    small = plot_doubles(audit, ax=plt.figure(figsize=(7, 3.5)).subplots())
+    shown = len(small.get_yticklabels()) - 1
+    assert 5 <= shown < 40 and not _labels_overlap(small)
+    assert small.get_title() == f"Doubles per group (rolls); {40 - shown} groups with fewer " \
+                                "rolls not shown"
+    labels = [t.get_text() for t in small.get_yticklabels()]  # top down
+    assert labels[:3] == ["all (1,220)", "sim 40 (50)", "sim 39 (49)"]  # most rolls first
+    tall = plot_doubles(audit, ax=plt.figure(figsize=(8, 1.3 + 0.2 * 41)).subplots())
+    assert len(tall.get_yticklabels()) == 41 and not _labels_overlap(tall)
+    assert tall.get_title() == "Doubles per group (rolls)"
+    legend = tall.get_legend().get_window_extent()
+    assert legend.x0 >= tall.get_window_extent().x1  # right of the Axes, clear of the data
+    plt.close("all")
+
+
 def test_plot_command_writes_a_png(tmp_path):
     out = tmp_path / "race.png"
     result = CliRunner().invoke(plot, [str(STUDIO), "--game", "1", "--kind", "race",

@@ -1,8 +1,12 @@
-"""HTML pages: the dice audit page, its text, table and embedded charts."""
+"""HTML pages: the dice audit page from its Jinja2 template, what it says, its charts and
+table, escaping of names from the files, and how it looks in headless Chromium."""
 
 import base64
+import html
 import re
+import shutil
 import struct
+import subprocess
 
 import matplotlib
 
@@ -10,38 +14,90 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
+from markupsafe import escape  # noqa: E402
 
-from nardy_analysis.analysis.audit import DiceAudit, dice_tests, simulate_rolls  # noqa: E402
+import nardy_analysis  # noqa: E402
+from nardy_analysis.analysis.audit import (ABOUT, EFFECT_UNITS, DiceAudit,  # noqa: E402
+                                           dice_tests, simulate_rolls)
 from nardy_analysis.report import audit_html  # noqa: E402
+from nardy_analysis.report.templates import template  # noqa: E402
+
+SCRIPT = "<script>alert(1)</script>"
 
 
 @pytest.fixture(scope="module")
 def audit():
-    rolls = simulate_rolls(40, players=2, seed=3)
-    rolls["player"] = rolls["player"].map({"sim 1": "<b>ann</b>", "sim 2": "bob & co"})
+    rolls = simulate_rolls(40, players=3, seed=3)
+    rolls["player"] = rolls["player"].map({"sim 1": SCRIPT, "sim 2": "bob & co",
+                                           "sim 3": "<b>ann</b>"})
+    rolls["file"] = rolls["player"].map({SCRIPT: "a.mat", "bob & co": "b&c.mat",
+                                         "<b>ann</b>": "<i>.mat"})
     return DiceAudit(dice_tests(rolls, by="player"), rolls, by="player")
 
 
-def test_audit_page_holds_summary_charts_and_table(audit):
+@pytest.fixture(scope="module")
+def page(audit):
     figures = plt.get_fignums()
-    page = audit_html(audit)
+    text = audit_html(audit)
     assert plt.get_fignums() == figures  # drawn off pyplot: no figure left open
-    assert page.startswith("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-                           "<title>Dice audit</title>")
-    assert page.endswith("</table></body></html>\n")
-    summary = page[page.index("<pre>") + 5:page.index("</pre>")]
-    assert summary == (audit.summary().replace("&", "&amp;").replace("<", "&lt;")
-                       .replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#x27;"))
-    assert "&lt;b&gt;ann&lt;/b&gt;" in summary and "<b>" not in page
-    images = re.findall(r'<img alt="plot" src="data:image/png;base64,([A-Za-z0-9+/=]+)">', page)
-    assert len(images) == 4
-    for image in images:  # 7 x 3.5 inches at 90 dpi
+    return text
+
+
+def test_names_from_the_files_are_escaped(page):
+    assert "<script" not in page and "<b>" not in page and "<i>" not in page
+    assert escape(SCRIPT) in page and "&lt;b&gt;ann&lt;/b&gt;" in page
+    assert "<td>bob &amp; co</td>" in page and "<li>b&amp;c.mat</li>" in page
+
+
+def test_the_template_escapes_by_itself():
+    assert template("audit.html.j2").environment.autoescape is True
+
+
+def test_page_says_what_was_audited_when_and_by_which_version(audit, page):
+    assert page.startswith('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">')
+    assert page.rstrip().endswith("</html>")
+    assert escape(audit.scope()) + "." in page
+    assert (f"Run {audit.created:%Y-%m-%d %H:%M} UTC by nardy_analysis\n"
+            f"{nardy_analysis.__version__}.") in page
+    assert "3 files read" in page
+    assert all(f"<li>{escape(name)}</li>" in page for name in audit.files)
+    verdict = ("No test is significant at 0.05 after adjustment." if audit.flagged().empty
+               else "Significant at 0.05 after adjustment")
+    assert verdict in page
+
+
+def test_page_explains_each_test_and_the_unit_of_its_effect(audit, page):
+    tests = page[page.index("<h2>The tests</h2>"):page.index("<h2>Charts</h2>")]
+    for test in dict.fromkeys(audit.frame["test"]):
+        assert f"<tr><td>{test}</td><td>{escape(ABOUT[test])}</td>" \
+               f"<td>{escape(EFFECT_UNITS[test])}</td>" in tests
+
+
+def test_page_charts_are_inline_pngs_and_nothing_is_fetched(page):
+    images = re.findall(r'<img alt="([a-z -]+)" src="data:image/png;base64,([A-Za-z0-9+/=]+)">',
+                        page)
+    assert [alt for alt, _ in images] == ["faces", "roll classes", "doubles per group",
+                                          "p-values"]
+    for _, image in images:  # 8 inches wide at 90 dpi, at least 3.5 inches high
         png = base64.b64decode(image)
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
-        assert struct.unpack(">II", png[16:24]) == (630, 315)
-    table = page[page.index("<h2>All tests</h2><table"):]
-    assert table.count("</tr>") == len(audit.frame) + 1  # the header row and one per result
-    assert "<td>bob &amp; co</td>" in table and ">nan<" not in table
+        width, height = struct.unpack(">II", png[16:24])
+        assert width == 720 and height >= 315
+    assert not re.search(r"(src|href)=\"(?!data:)", page) and "http" not in page
+    assert "<script" not in page and "@import" not in page and "url(" not in page
+
+
+def test_results_table_has_every_result_smallest_adjusted_p_first(audit, page):
+    table = page[page.index("<h2>All results"):]
+    rows = re.findall(r"<tr(?: class=\"flagged\")?>(.*?)</tr>", table)
+    assert rows[0].startswith("<th>test</th><th>group</th><th>n</th>")
+    assert len(rows) == len(audit.frame) + 1  # the header and one row per result
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", r) for r in rows[1:]]
+    ordered = audit.sorted()
+    assert [(c[0], html.unescape(c[1])) for c in cells] == list(
+        zip(ordered["test"], ordered["group"]))
+    assert ">nan<" not in table and ">None<" not in table and "<td>\u2013</td>" in table
+    assert table.count('class="flagged"') == len(audit.flagged())
 
 
 def test_table_cells_are_readable():
@@ -50,3 +106,20 @@ def test_table_cells_are_readable():
     assert [_cell(v) for v in (None, float("nan"), True, "x", 1234567, 12345.6, 0.000012,
                                0.0, 0.123456)] == [
         "\u2013", "\u2013", "True", "x", "1,234,567", "12,346", "1.20e-05", "0", "0.1235"]
+
+
+CHROMIUM = shutil.which("chromium")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
+def test_page_renders_in_headless_chromium_without_running_a_script(page, tmp_path):
+    """The DOM Chromium builds from the page: the four charts, the player named like a
+    script as text, and no script element."""
+    path = tmp_path / "audit.html"
+    path.write_text(page, encoding="utf-8")
+    done = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                           "--dump-dom", path.as_uri()], capture_output=True, text=True,
+                          timeout=120)
+    dom = done.stdout
+    assert dom.count('src="data:image/png;base64,') == 4, done.stderr[-2000:]
+    assert "<script" not in dom and escape(SCRIPT) in dom

@@ -4,7 +4,9 @@ The data source and the statistics are separate. :func:`rolls_frame` turns repla
 into a tidy frame with one row per roll; :func:`dice_tests` takes such a frame (from match
 files, from :func:`simulate_rolls`, or from anywhere else) and returns one row per test and
 group; :func:`audit_dice` does both and returns a :class:`DiceAudit` report with a text summary
-(its charts: :mod:`nardy_analysis.plots.audit`). ``nardy audit`` is the command line.
+(its charts: :mod:`nardy_analysis.plots.audit`, its HTML page:
+:func:`nardy_analysis.report.audit_html`). ``nardy audit`` is the command line.
+``audit_dice(..., player=NAME)`` audits one player's rolls across every file.
 
 Which rolls count: every roll a player threw, dances and unknown (``???``) plays included. The
 opening roll of a game is left out by default: under standard rules it cannot be a double
@@ -85,14 +87,18 @@ not reach p < 0.05 whatever the dice showed keeps its p-value and says so in ``n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import difflib
+import textwrap
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version
 from typing import Iterable
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..errors import NardyError
+from ..errors import InvalidArgument, NardyError
 from ..game.position import ALL_ROLLS, BAR
 from ..replay import ReplayedMatch
 from .shots import shots, throws
@@ -100,6 +106,36 @@ from .turns import replayed_matches
 
 TESTS = ("doubles", "roll_classes", "faces", "pips", "serial", "bar_entry", "hits_on_blots")
 """The tests, in report order."""
+
+ABOUT = {
+    "doubles": "Are doubles 1 roll in 6? Exact binomial test of the doubles count; null: "
+               "each roll is a double with probability 1/6.",
+    "roll_classes": "Does each of the 21 rolls come up as often as it should? Chi-square "
+                    "test of fit; null: each double 1/36, each other roll 2/36.",
+    "faces": "Does each face 1..6 show on 1 die in 6? Chi-square test of fit of the 2n "
+             "dice; null: every face 1/6 on each die.",
+    "pips": "Are the pips per roll 8.17 on average? z-test with the exact variance of "
+            "one roll; null: mean 294/36 pips (a double counts four times).",
+    "serial": "Does a double make the player's next roll more or less likely a double? "
+              "2x2 chi-square (or Fisher) test; null: consecutive rolls independent.",
+    "bar_entry": "From the bar, do rolls enter as often as the closed points allow? "
+                 "Poisson-binomial test; null: enters with probability (36 - k^2)/36 "
+                 "against k closed points.",
+    "hits_on_blots": "With a blot to shoot at, is the roll a hitting roll as often as the "
+                     "position allows? Poisson-binomial test; null: probability shots/36.",
+}
+"""One sentence per test: what it tests, and its null hypothesis (fair dice)."""
+
+EFFECT_UNITS = {
+    "doubles": "doubles rate minus 1/6, proportion of rolls",
+    "roll_classes": "rate of the cell named minus 1/36 or 2/36, proportion of rolls",
+    "faces": "rate of the face named minus 1/6, proportion of dice",
+    "pips": "mean pips per roll minus 8.17, pips",
+    "serial": "doubles rate after a double minus after a non-double, proportion of rolls",
+    "bar_entry": "entering rolls minus expected, per roll from the bar (proportion)",
+    "hits_on_blots": "hitting rolls minus expected, per roll at a blot (proportion)",
+}
+"""What ``effect`` (and its interval) of each test measures, with its unit."""
 
 ROLL_COLUMNS = ("file", "match", "game", "move", "player", "roll_high", "roll_low", "opening")
 """Columns :func:`dice_tests` needs in its rolls frame."""
@@ -356,10 +392,22 @@ def _frame(test, n, observed, expected, statistic, p_value, effect, low, high, m
                          "note": note})
 
 
-def _clopper_pearson(k, n, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
-    """Clopper-Pearson interval (confidence 1 - ``alpha``) of a rate k/n (Clopper and Pearson
-    1934, via beta quantiles; the interval of
-    ``scipy.stats.binomtest(...).proportion_ci("exact", confidence_level=1 - alpha)``)."""
+def clopper_pearson(k, n, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
+    """Clopper-Pearson interval of a rate k/n (Clopper and Pearson 1934, via beta quantiles).
+
+    Parameters
+    ----------
+    k, n : array-like of int
+        Successes and trials, same shape.
+    alpha : float
+        1 - the confidence level.
+
+    Returns
+    -------
+    low, high : numpy.ndarray of float
+        The interval of the rate (0..1), NaN where ``n`` is 0; the interval of
+        ``scipy.stats.binomtest(k, n).proportion_ci("exact", confidence_level=1 - alpha)``.
+    """
     k, n = np.asarray(k, float), np.asarray(n, float)
     with np.errstate(invalid="ignore", divide="ignore"):
         low = np.where(k > 0, stats.beta.ppf(alpha / 2, k, n - k + 1), 0.0)
@@ -390,7 +438,7 @@ def _doubles(counts: np.ndarray) -> pd.DataFrame:
         if n[g] < 100 and min(_binomial_pvalue(0, n[g], 1 / 6),
                               _binomial_pvalue(n[g], n[g], 1 / 6)) > ALPHA:
             note[g] = f"too few rolls: no count of doubles in {int(n[g])} rolls gives p < {ALPHA}"
-    low, high = _clopper_pearson(k, n)
+    low, high = clopper_pearson(k, n)
     rate = _rate(k, n)
     return _frame("doubles", n, k, n / 6, rate, p_value, rate - 1 / 6, low - 1 / 6,
                   high - 1 / 6, "exact binomial test (scipy.stats.binomtest), p = 1/6", note)
@@ -423,7 +471,7 @@ def _fit(test: str, counts: np.ndarray, prob: np.ndarray, n: np.ndarray, labels,
     rows = np.arange(len(n))
     observed = counts[rows, cell]
     k = len(prob)
-    low, high = _clopper_pearson(observed, n, ALPHA / k)
+    low, high = clopper_pearson(observed, n, cell_alpha(k))
     low, high = low - prob[cell], high - prob[cell]
     rate = _rate(observed, n)
     note = ["" if ok else "no rolls" if size == 0 else
@@ -439,6 +487,13 @@ def _fit(test: str, counts: np.ndarray, prob: np.ndarray, n: np.ndarray, labels,
     return _frame(test, n, observed, expected[rows, cell], statistic, p_value,
                   rate - prob[cell], low, high, method, note,
                   [labels[c] if size else None for c, size in zip(cell, n)])
+
+
+def cell_alpha(cells: int) -> float:
+    """Level of one cell's interval, simultaneous over ``cells`` cells: ``ALPHA / cells``
+    (Bonferroni). The one adjustment of the table's cell intervals and of the charts' ranges
+    (:meth:`DiceAudit.cells`)."""
+    return ALPHA / cells
 
 
 def _roll_classes(counts: np.ndarray) -> pd.DataFrame:
@@ -623,6 +678,14 @@ def _poisson_binomial(test: str, prob: np.ndarray, success: np.ndarray, codes: n
 
 # -- the report --------------------------------------------------------------------------------
 
+def _version() -> str:
+    """This package's version, as ``nardy_analysis.__version__`` gives it."""
+    try:
+        return version("nardy-analysis")
+    except PackageNotFoundError:  # run from a source checkout that is not installed
+        return "unknown"
+
+
 @dataclass
 class DiceAudit:
     """The result of :func:`audit_dice`.
@@ -630,69 +693,149 @@ class DiceAudit:
     Attributes
     ----------
     frame : pandas.DataFrame
-        One row per test and group (see the module docstring).
+        One row per test and group (see the module docstring), in :data:`TESTS` order.
     rolls : pandas.DataFrame
         The rolls tested (opening rolls already removed unless included).
     by : str or None
         The grouping column.
     include_opening : bool
+    player : str or None
+        The one player whose rolls were audited (all players when None).
+    created : datetime.datetime
+        When the audit was run (UTC).
+    version : str
+        The nardy_analysis version that ran it.
     """
 
     frame: pd.DataFrame
     rolls: pd.DataFrame
     by: str | None = None
     include_opening: bool = False
+    player: str | None = None
+    created: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    version: str = field(default_factory=_version)
+
+    @property
+    def files(self) -> list[str]:
+        """The files whose rolls were tested, in the order of the rolls."""
+        return list(dict.fromkeys(self.rolls["file"].astype(str)))
 
     def flagged(self, level: float = ALPHA) -> pd.DataFrame:
-        """Rows whose Benjamini-Hochberg adjusted p-value is below ``level``."""
+        """Rows whose Benjamini-Hochberg adjusted p-value is below ``level``: the one
+        decision of the summary, the tables and the red marks of every chart."""
         return self.frame[self.frame["p_adjusted"] < level]
 
+    def sorted(self, rows: pd.DataFrame | None = None) -> pd.DataFrame:
+        """``rows`` (default: every result) by adjusted p-value, then raw p-value, smallest
+        first; rows without a p-value last, in report order."""
+        rows = self.frame if rows is None else rows
+        return rows.sort_values(["p_adjusted", "p_value"], na_position="last", kind="stable")
+
+    def about(self) -> dict:
+        """What was audited, JSON-ready: ``files`` (names), ``rolls``, ``player``, ``by``,
+        ``include_opening``, ``date`` (ISO 8601, UTC), ``version``, ``level`` (of the flags),
+        ``adjustment``, and ``tests``: per test its sentence (:data:`ABOUT`) and the unit of
+        its effect (:data:`EFFECT_UNITS`)."""
+        return {"files": self.files, "rolls": len(self.rolls), "player": self.player,
+                "by": self.by, "include_opening": self.include_opening,
+                "date": self.created.isoformat(timespec="seconds"), "version": self.version,
+                "level": ALPHA, "adjustment": "Benjamini-Hochberg over every p-value",
+                "tests": {test: {"about": ABOUT[test], "effect": EFFECT_UNITS[test]}
+                          for test in dict.fromkeys(self.frame["test"])}}
+
     def cells(self, test: str = "roll_classes", group: str = "all") -> pd.DataFrame:
-        """Observed and expected counts of each roll class or face for one group.
+        """Observed and expected counts of each roll class or face for one group, with the
+        range of fair dice and the cells a chart marks.
 
         Parameters
         ----------
         test : {"roll_classes", "faces"}
         group : str
+            ``all`` or a group of ``by``.
 
         Returns
         -------
         pandas.DataFrame
-            ``cell``, ``observed``, ``expected`` and ``low``/``high``, the central 95% range
-            of the count with fair dice (binomial quantiles, ``scipy.stats.binom.ppf``).
+            ``cell`` (``11`` ... ``66``, or the face ``1`` ... ``6``), ``observed`` and
+            ``expected`` (counts of rolls, or of dice for faces), ``low``/``high``: the
+            central range of the count with fair dice (binomial quantiles,
+            ``scipy.stats.binom.ppf``) at the level of the table's cell interval,
+            ``1 - 0.05/k`` over the ``k`` cells (:func:`cell_alpha`; a count is outside it
+            exactly when that interval of its rate excludes the fair rate), and
+            ``significant``: the test is significant after adjustment (:meth:`flagged`) and
+            the cell is outside its range or is the one the table names. With fair dice a
+            chart marks a cell exactly when the table flags its test.
+
+        Raises
+        ------
+        InvalidArgument
+            Another test, or a group the audit does not have.
         """
+        if test not in ("roll_classes", "faces"):
+            raise InvalidArgument(f"cells are counted for roll_classes and faces, not {test!r}")
+        result = self.frame[(self.frame["test"] == test) & (self.frame["group"] == group)]
+        if result.empty:
+            groups = ", ".join(dict.fromkeys(self.frame["group"].astype(str)))
+            raise InvalidArgument(f"no group {group!r} in the audit; groups: {groups}")
         rolls = (self.rolls if group == "all"
                  else self.rolls[self.rolls[self.by].astype(str) == group])
         counts = np.bincount(_classes(rolls), minlength=len(ALL_ROLLS)).astype(float)
         if test == "faces":
-            counts, prob, labels = counts @ _FACES, np.full(6, 1 / 6), list("123456")
-        elif test == "roll_classes":
-            prob, labels = CLASS_PROBABILITY, [str(r) for r in ALL_ROLLS]
+            counts, prob = counts @ _FACES, np.full(6, 1 / 6)
+            labels, names = list("123456"), [f"face {f}" for f in range(1, 7)]
         else:
-            raise NardyError(f"cells are counted for roll_classes and faces, not {test!r}")
-        n = counts.sum()
+            prob, labels = CLASS_PROBABILITY, [str(r) for r in ALL_ROLLS]
+            names = labels
+        n, alpha = counts.sum(), cell_alpha(len(prob))
+        low = stats.binom.ppf(alpha / 2, n, prob)
+        high = stats.binom.ppf(1 - alpha / 2, n, prob)
+        (row,) = result.itertuples()
+        named = np.array(names) == row.cell
+        significant = (row.p_adjusted < ALPHA) & ((counts < low) | (counts > high) | named)
         return pd.DataFrame({"cell": labels, "observed": counts, "expected": n * prob,
-                             "low": stats.binom.ppf(ALPHA / 2, n, prob),
-                             "high": stats.binom.ppf(1 - ALPHA / 2, n, prob)})
+                             "low": low, "high": high, "significant": significant})
 
     def summary(self, level: float = ALPHA) -> str:
-        """A plain-text report: the tests over all rolls, then every flagged group."""
+        """A plain-text report: what was audited, when and by which version; the tests over
+        all rolls, smallest adjusted p first; each group's rolls and doubles (n, observed,
+        expected, interval); the flagged results; what each test means and the unit of its
+        effect."""
         frame = self.frame
-        opening = "included" if self.include_opening else "excluded"
         tested = int(frame["p_value"].notna().sum())
-        groups = f", {frame['group'].nunique() - 1} groups by {self.by}" if self.by else ""
-        lines = [f"Dice audit: {len(self.rolls):,} rolls (opening rolls {opening}){groups}; "
-                 f"Benjamini-Hochberg over {tested} p-values."]
-        lines += _table(frame[frame["group"] == "all"])
+        lines = [f"Dice audit: {self.scope()}.",
+                 f"Run {self.created:%Y-%m-%d %H:%M} UTC by nardy_analysis {self.version}; "
+                 f"p adj.: Benjamini-Hochberg over {tested} p-values.", ""]
+        lines += _table(self.sorted(frame[frame["group"] == "all"]))
         if self.by:
-            lines += _groups(frame, self.by)
-        flagged = self.flagged(level)
+            lines += ["", *_groups(frame, self.by)]
+        flagged = self.sorted(self.flagged(level))
+        lines.append("")
         if len(flagged) == 0:
             lines.append(f"No test is significant at {level} after adjustment.")
         else:
             lines.append(f"Significant at {level} after adjustment ({len(flagged)}):")
             lines += _table(flagged)
+        lines += ["", "The tests (null hypothesis: fair dice, every roll independent):"]
+        for test in dict.fromkeys(frame["test"]):
+            lines += textwrap.wrap(ABOUT[test], 92, initial_indent=f"  {test:<15}",
+                                   subsequent_indent=" " * 17, break_on_hyphens=False)
+            lines.append(f"{'':17}effect: {EFFECT_UNITS[test]}.")
         return "\n".join(lines)
+
+    def scope(self, shown: int = 3) -> str:
+        """What was audited, in words: the rolls, the files (the first ``shown`` named), the
+        player, the groups."""
+        files = self.files
+        names = ", ".join(files[:shown]) + (f" and {len(files) - shown} more"
+                                            if len(files) > shown else "")
+        opening = "included" if self.include_opening else "excluded"
+        text = (f"{len(self.rolls):,} rolls (opening rolls {opening}) from {len(files)} "
+                f"file{'s' * (len(files) != 1)}" + (f" ({names})" if files else ""))
+        if self.player is not None:
+            text += f", player {self.player}"
+        if self.by:
+            text += f", {self.frame['group'].nunique() - 1} groups by {self.by}"
+        return text
 
 
 _DASH = "\u2013"
@@ -726,8 +869,9 @@ def _table(frame: pd.DataFrame) -> list[str]:
 
 
 def _groups(frame: pd.DataFrame, by: str, shown: int = 20) -> list[str]:
-    """One line per group (rolls, doubles rate, smallest adjusted p-value and its test),
-    smallest adjusted p first; at most ``shown`` groups, then how many more there are."""
+    """One line per group: its rolls (n), doubles observed and expected, the doubles rate
+    with its 95% interval, and its smallest adjusted p-value with the test; smallest
+    adjusted p first; at most ``shown`` groups, then how many more there are."""
     rows = frame[frame["group"] != "all"]
     doubles = rows[rows["test"] == "doubles"].set_index("group")
     if doubles.empty:
@@ -735,21 +879,28 @@ def _groups(frame: pd.DataFrame, by: str, shown: int = 20) -> list[str]:
     tested = rows[rows["p_adjusted"].notna()]
     best = tested.loc[tested.groupby("group")["p_adjusted"].idxmin()].set_index("group")
     smallest = best["p_adjusted"].reindex(doubles.index)
-    order = smallest.sort_values(na_position="last").index
-    lines = [f"Groups by {by} ({len(order)}), smallest adjusted p first:"]
+    order = smallest.sort_values(na_position="last", kind="stable").index
+    low, high = clopper_pearson(doubles["observed"], doubles["n"])
+    interval = pd.DataFrame({"low": low, "high": high}, index=doubles.index)
+    lines = [f"Groups by {by} ({len(order)}), smallest adjusted p first; doubles "
+             "(observed, expected, rate [95% CI]):",
+             f"  {by:<31}{'n':>8}{'observed':>10}{'expected':>10}  {'rate [95% CI]':<22}"
+             "smallest p adj."]
     for group in order[:shown]:
-        n = doubles.at[group, "n"]
-        rate = f"{doubles.at[group, 'observed'] / n:.1%}" if n else _DASH
-        low = (f"smallest p adj. {smallest[group]:.3g} ({best.at[group, 'test']})"
-               if pd.notna(smallest[group]) else "no test has enough rolls")
-        lines.append(f"  {str(group)[:30]:<31}{n:>8,} rolls, doubles {rate:>6}, {low}")
+        n, observed = doubles.at[group, "n"], doubles.at[group, "observed"]
+        rate = (f"{observed / n:.3f} [{interval.at[group, 'low']:.3f}, "
+                f"{interval.at[group, 'high']:.3f}]" if n else _DASH)
+        low_p = (f"{smallest[group]:.3g} ({best.at[group, 'test']})"
+                 if pd.notna(smallest[group]) else "no test has enough rolls")
+        lines.append(f"  {str(group)[:30]:<31}{n:>8,}{observed:>10,.0f}"
+                     f"{doubles.at[group, 'expected']:>10.1f}  {rate:<22}{low_p}")
     if len(order) > shown:
         lines.append(f"  ... and {len(order) - shown} more groups (all in --json and --html)")
     return lines
 
 
 def audit_dice(source, by: str | None = None, include_opening: bool = False,
-               positions: bool = True) -> DiceAudit:
+               positions: bool = True, player: str | None = None) -> DiceAudit:
     """Audit the dice of replayed matches or of a rolls frame.
 
     Parameters
@@ -763,6 +914,8 @@ def audit_dice(source, by: str | None = None, include_opening: bool = False,
         Count the opening roll of each game.
     positions : bool
         Replay positions for the bar_entry and hits_on_blots tests (slower).
+    player : str, optional
+        Audit only this player's rolls, across every file (the name as the files write it).
 
     Returns
     -------
@@ -770,13 +923,34 @@ def audit_dice(source, by: str | None = None, include_opening: bool = False,
 
     Raises
     ------
-    ValueError
-        ``source`` holds something else (such as a path: load it first).
+    InvalidArgument
+        ``source`` holds something else (such as a path: load it first), or no roll is
+        ``player``'s (the message names the players there are, closest first).
     """
     if isinstance(source, pd.DataFrame):
         rolls = source
     else:
         rolls = rolls_frame(replayed_matches(source), positions)
+    if player is not None:
+        rolls = _player_rolls(rolls, player)
     frame = dice_tests(rolls, by, include_opening)
     tested = rolls if include_opening else rolls[~rolls["opening"].to_numpy(bool)]
-    return DiceAudit(frame, tested, by, include_opening)
+    return DiceAudit(frame, tested, by, include_opening, player)
+
+
+def _player_rolls(rolls: pd.DataFrame, player: str, shown: int = 10) -> pd.DataFrame:
+    """The rows of ``rolls`` thrown by ``player``; InvalidArgument naming the players there
+    are, closest to ``player`` first (``difflib.SequenceMatcher``, ignoring case), when
+    there is none."""
+    names = rolls["player"].astype(str)
+    mine = rolls[names == player]
+    if len(mine):
+        return mine
+    players = sorted(set(names), key=lambda name: -difflib.SequenceMatcher(
+        None, player.casefold(), name.casefold()).ratio())
+    files = rolls["file"].nunique()
+    listed = ", ".join(map(repr, players[:shown])) + (f" and {len(players) - shown} more"
+                                           if len(players) > shown else "")
+    raise InvalidArgument(f"no rolls of player {player!r} in {files} file"
+                          f"{'s' * (files != 1)}; the players are (closest first): "
+                          f"{listed or 'none'}")

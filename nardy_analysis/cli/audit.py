@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.audit import audit_dice, rolls_frame
+from ..errors import InvalidArgument
 from .common import (ErrorReport, OutputFile, file_errors, loaded_files, quiet_option,
                      strict_option, write_output)
 
@@ -18,8 +19,11 @@ from .common import (ErrorReport, OutputFile, file_errors, loaded_files, quiet_o
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--by", type=click.Choice(["player", "site"]), default=None,
               help="Test each player or each site as well as all rolls.")
+@click.option("--player", default=None, metavar="NAME",
+              help="Audit only this player's rolls, across all files (the name as written).")
 @click.option("--json", "as_json", is_flag=True,
-              help="One JSON object per test and group on stdout.")
+              help="JSON lines on stdout: first what was audited ({\"audit\": files, date, "
+                   "version, what each test means}), then one object per test and group.")
 @click.option("--html", "html", type=OutputFile(), default=None,
               help="Write a self-contained HTML report to this file.")
 @click.option("--include-opening", is_flag=True,
@@ -30,16 +34,17 @@ from .common import (ErrorReport, OutputFile, file_errors, loaded_files, quiet_o
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: several files and stderr a terminal).")
 @quiet_option
-def audit(paths, by, as_json, html, include_opening, positions, strict, progress):
+def audit(paths, by, player, as_json, html, include_opening, positions, strict, progress):
     """Audit the dice of match files (or folders of *.mat, *.txt and *.sgf files) for fairness.
 
     Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
-    entry and hits on exposed blots, with Benjamini-Hochberg adjusted p-values. Every game
-    that can be read is used; each error is reported on stderr with the game it concerns (a
-    game that cannot be read is left out; every roll of one that breaks a rule counts, its
-    positions end there). Exit status: 0 on success (files in folders that are not match
-    records are only counted), 1 when any file had an error or no roll was found, 2 for
-    usage errors.
+    entry and hits on exposed blots, with Benjamini-Hochberg adjusted p-values; with
+    --player, one player's rolls across all the files. Every game that can be read is used;
+    each error is reported on stderr with the game it concerns (a game that cannot be read
+    is left out; every roll of one that breaks a rule counts, its positions end there).
+    Exit status: 0 on success (files in folders that are not match records are only
+    counted), 1 when any file had an error, no roll was found or none is the --player's
+    (stderr names the players there are, closest first), 2 for usage errors.
     """
     frames, problems = [], ErrorReport(paths)
     for loaded in loaded_files(paths, progress, strict=strict):
@@ -48,8 +53,13 @@ def audit(paths, by, as_json, html, include_opening, positions, strict, progress
         if loaded.matches:
             frames.append(rolls_frame(loaded.matches, positions))
     rolls = pd.concat(frames, ignore_index=True) if frames else rolls_frame([])
-    report = audit_dice(rolls, by, include_opening)
+    try:
+        report = audit_dice(rolls, by, include_opening, player=player)
+    except InvalidArgument as error:
+        click.echo(f"nardy audit: {error}", err=True)
+        problems.exit(failed=True)
     if as_json:
+        click.echo(json.dumps({"audit": report.about()}, ensure_ascii=False))
         for record in report.frame.to_dict("records"):
             click.echo(json.dumps({key: _json_value(value) for key, value in record.items()},
                                   ensure_ascii=False))

@@ -1,8 +1,10 @@
 """Charts of a dice audit (:class:`~nardy_analysis.analysis.audit.DiceAudit`).
 
 Every chart takes the audit first, draws on ``ax`` (default: the current Axes) and returns
-the Axes; none calls ``plt.show()``. Blue marks what fair dice would plausibly give, red
-what they would not (outside the 95% range, or significant after Benjamini-Hochberg).
+the Axes; none calls ``plt.show()``. Red marks exactly what the audit's table flags: a test
+significant after Benjamini-Hochberg (:meth:`~nardy_analysis.analysis.audit.DiceAudit.flagged`);
+blue all else. The ranges of the bar charts are those of the table's cell intervals,
+simultaneous over the cells (:func:`~nardy_analysis.analysis.audit.cell_alpha`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from ..analysis.audit import ALPHA
+from ..analysis.audit import ALPHA, clopper_pearson
 
 if TYPE_CHECKING:
     from ..analysis.audit import DiceAudit
@@ -35,10 +37,11 @@ def plot_face_counts(audit: DiceAudit, ax=None, *, group: str = "all"):
     Returns
     -------
     matplotlib.axes.Axes
-        Six bars, x the face, height the number of dice showing it, red where the count
-        is outside the central 95% range of fair dice, blue inside; black error bars: the
-        expected count and that range (counts from
-        :meth:`~nardy_analysis.analysis.audit.DiceAudit.cells`).
+        Six bars, x the face, height the number of dice showing it; black error bars: the
+        expected count and the range of fair dice, simultaneous 95% over the six faces
+        (1 - 0.05/6 each); red bars where the faces test is significant after adjustment and
+        the count is outside its range or is the face the table names, blue otherwise
+        (counts from :meth:`~nardy_analysis.analysis.audit.DiceAudit.cells`).
     """
     return _plot_cells(audit.cells("faces", group), ax, f"Faces ({group})", "face")
 
@@ -58,8 +61,10 @@ def plot_roll_classes(audit: DiceAudit, ax=None, *, group: str = "all"):
     -------
     matplotlib.axes.Axes
         21 bars, x the roll (``11``, ``21``, ... ``66``), height the number of rolls of
-        that class, red where the count is outside the central 95% range of fair dice,
-        blue inside; black error bars: the expected count and that range (counts from
+        that class; black error bars: the expected count and the range of fair dice,
+        simultaneous 95% over the 21 classes (1 - 0.05/21 each); red bars where the
+        roll-class test is significant after adjustment and the count is outside its range
+        or is the class the table names, blue otherwise (counts from
         :meth:`~nardy_analysis.analysis.audit.DiceAudit.cells`).
     """
     return _plot_cells(audit.cells("roll_classes", group), ax, f"Roll classes ({group})",
@@ -67,64 +72,77 @@ def plot_roll_classes(audit: DiceAudit, ax=None, *, group: str = "all"):
 
 
 def _plot_cells(cells: pd.DataFrame, ax, title: str, xlabel: str):
-    """Bars of ``cells`` (``cell``, ``observed``, ``expected``, ``low``, ``high``: counts)."""
+    """Bars of ``cells`` (``cell``, ``observed``, ``expected``, ``low``, ``high``: counts;
+    ``significant``: drawn red)."""
     ax = ax if ax is not None else plt.gca()
     x = np.arange(len(cells))
-    outside = (cells["observed"] < cells["low"]) | (cells["observed"] > cells["high"])
-    ax.bar(x, cells["observed"], color=np.where(outside, "tab:red", "tab:blue"), alpha=0.7)
+    ax.bar(x, cells["observed"], color=np.where(cells["significant"], "tab:red", "tab:blue"),
+           alpha=0.7)
     ax.errorbar(x, cells["expected"], yerr=[cells["expected"] - cells["low"],
                                             cells["high"] - cells["expected"]],
-                fmt="_", color="black", capsize=3, label="expected, 95% range (fair dice)")
+                fmt="_", color="black", capsize=3,
+                label=f"expected, fair range (95% over {len(cells)})")
     ax.set_xticks(x, cells["cell"])
     ax.set_ylabel("count")
     ax.set_xlabel(xlabel)
     ax.set_title(title)
-    ax.set_ylim(0, 1.3 * max(cells["high"].max(), cells["observed"].max(), 1))
+    ax.set_ylim(0, 1.35 * max(cells["high"].max(), cells["observed"].max(), 1))
     handles, _ = ax.get_legend_handles_labels()
     ax.legend(handles=[Patch(color="tab:blue", alpha=0.7, label="observed"),
-                       Patch(color="tab:red", alpha=0.7, label="observed, outside 95% range"),
+                       Patch(color="tab:red", alpha=0.7, label="significant (BH)"),
                        *handles], fontsize="small", loc="upper center", ncol=3)
     return ax
 
 
-def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int = 40):
+def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int | None = None):
     """The doubles rate of each group with its 95% confidence interval, against 1/6.
 
     Parameters
     ----------
     audit : DiceAudit
-        Its ``doubles`` rows with rolls are drawn: ``all`` first, then the ``max_groups``
-        groups with the most rolls.
+        Its ``doubles`` rows with rolls are drawn: ``all`` first, then the groups with the
+        most rolls.
     ax : matplotlib.axes.Axes, optional
         Drawn into; the current Axes when None.
-    max_groups : int
+    max_groups : int, optional
+        Groups drawn at most. Default: as many as the Axes' height holds at 10 points a row
+        (size the figure to the groups to see them all); the title says how many are left
+        out.
 
     Returns
     -------
     matplotlib.axes.Axes
-        One row per group, top to bottom (y tick: the group and its number of rolls): a dot
-        at the doubles rate (doubles per roll, 0..1), red where the Benjamini-Hochberg
-        adjusted p-value is below 0.05, grey bars the Clopper-Pearson interval (the
-        ``ci_low``/``ci_high`` of the results plus 1/6), and a dashed line at 1/6.
+        One row per group, top to bottom (y tick: the group, cut at 24 characters, and its
+        number of rolls): a dot at the doubles rate (doubles per roll, 0..1), red where the
+        Benjamini-Hochberg adjusted p-value is below 0.05 (as the table flags), blue
+        otherwise; grey bars the Clopper-Pearson 95% interval of the rate
+        (:func:`~nardy_analysis.analysis.audit.clopper_pearson`: the table's ``ci_low``/
+        ``ci_high`` plus 1/6); a dashed line at 1/6; the legend outside, right of the Axes.
     """
     ax = ax if ax is not None else plt.gca()
     frame = audit.frame
     rows = frame[(frame["test"] == "doubles") & (frame["n"] > 0)]
-    rows = pd.concat([rows[rows["group"] == "all"],
-                      rows[rows["group"] != "all"].nlargest(max_groups, "n")])
-    expected = rows["expected"] / rows["n"]
+    others = rows[rows["group"] != "all"]
+    if max_groups is None:
+        height = ax.get_window_extent().height * 72 / ax.figure.dpi  # points
+        max_groups = max(int(height / 10) - 1, 1)
+    rows = pd.concat([rows[rows["group"] == "all"], others.nlargest(max_groups, "n")])
+    low, high = clopper_pearson(rows["observed"], rows["n"])
     rate = rows["observed"] / rows["n"]
     y = np.arange(len(rows))[::-1]
     flagged = rows["p_adjusted"] < ALPHA
-    ax.errorbar(rate, y, xerr=[rate - (rows["ci_low"] + expected),
-                               rows["ci_high"] + expected - rate],
-                fmt="none", ecolor="gray", capsize=2)
+    ax.errorbar(rate, y, xerr=[rate - low, high - rate], fmt="none", ecolor="gray", capsize=2)
     ax.scatter(rate, y, c=np.where(flagged, "tab:red", "tab:blue"), zorder=3)
     ax.axvline(1 / 6, color="black", linestyle="--", label="fair: 1/6")
-    ax.set_yticks(y, [f"{g} ({n:,.0f})" for g, n in zip(rows["group"], rows["n"])])
+    names = [g if len(g) <= 24 else g[:23] + "\u2026" for g in rows["group"].astype(str)]
+    ax.set_yticks(y, [f"{g} ({n:,.0f})" for g, n in zip(names, rows["n"])],
+                  fontsize="small" if len(rows) > 12 else None)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_xlabel("doubles rate (95% CI)")
-    ax.set_title("Doubles per group (rolls)")
-    _flag_legend(ax, f"significant (BH-adjusted p < {ALPHA})")
+    left_out = len(others) - (len(rows) - 1)
+    ax.set_title("Doubles per group (rolls)"
+                 + (f"; {left_out} groups with fewer rolls not shown" if left_out > 0 else ""))
+    _flag_legend(ax, f"significant (BH p adj. < {ALPHA})")
     return ax
 
 
@@ -145,7 +163,7 @@ def plot_p_values(audit: DiceAudit, ax=None, *, level: float = ALPHA):
     matplotlib.axes.Axes
         One dot per result with a p-value: x the test (in the order of the results, jittered
         by up to 0.2 with a fixed seed so that groups do not hide each other), y the raw
-        p-value (smallest at the top; 0 drawn at 1e-300).
+        p-value (smallest at the top; 0 drawn at 1e-300); the legend right of the Axes.
     """
     ax = ax if ax is not None else plt.gca()
     frame = audit.frame
@@ -162,13 +180,15 @@ def plot_p_values(audit: DiceAudit, ax=None, *, level: float = ALPHA):
     ax.set_xticks(range(len(tests)), tests, rotation=30, ha="right")
     ax.set_ylabel("p-value (raw)")
     ax.set_title("p-values; red: significant after Benjamini-Hochberg")
-    _flag_legend(ax, f"significant (BH-adjusted p < {level})")
+    _flag_legend(ax, f"significant (BH p adj. < {level})")
     return ax
 
 
 def _flag_legend(ax, flagged: str) -> None:
-    """The Axes' legend with what the blue and red markers mean."""
+    """The Axes' legend with what the blue and red markers mean, right of the Axes (clear of
+    the data)."""
     handles, _ = ax.get_legend_handles_labels()
     markers = [Line2D([], [], marker="o", linestyle="", color=colour, label=label)
                for colour, label in (("tab:blue", "not significant"), ("tab:red", flagged))]
-    ax.legend(handles=markers + handles, fontsize="small")
+    ax.legend(handles=markers + handles, fontsize="small", loc="upper left",
+              bbox_to_anchor=(1.01, 1))
