@@ -161,10 +161,12 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     intro = (f"Game {number}: {names[0]} {game.record.scores[0]}, "
              f"{names[1]} {game.record.scores[1]}" + (" (Crawford game)" if game.crawford
                                                        else ""))
-    steps.append(_step(number, "start", intro, Position.start(), lines, names))
+    # The start, the first roller on roll (when known).
+    position = Position.start(game.turns[0].player if game.turns else 0)
+    steps.append(_step(number, "start", intro, position, lines, names))
     problems = {(p.line, p.column): p for p in game.errors + game.warnings}
     turns = iter(enumerate(game.turns, 1))
-    position, stopped = Position.start(), False
+    stopped = False
     for action in game.record.actions:
         if isinstance(action, TurnRecord):
             index, turn = next(turns, (None, None))
