@@ -115,8 +115,25 @@ def test_a_game_that_breaks_a_rule_stops_at_its_error():
     assert len(errors) == 1
     (note,) = errors[0]["notes"]
     assert note.startswith("error: line 8:38: illegal_play: point 20 is closed")
-    assert errors[0]["text"] == "Game 1 stops here: an error"
+    assert errors[0]["text"] == "Game 1 stops here"
     assert steps.index(errors[0]) == len(steps) - 2  # then the result the file gives
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parent / "malformed").glob("*.mat")),
+                         ids=lambda p: p.stem)
+def test_every_problem_of_a_malformed_file_is_on_its_page(path):
+    loaded = load_file(path)
+    for number, match in enumerate(loaded.matches, 1):
+        page_data = data(match_html(loaded, number, luck=False))
+        notes = [note for step in page_data["steps"] for note in step.get("notes", ())]
+        for problem in match.errors + match.warnings:
+            kind = "warning" if problem in match.warnings else "error"
+            assert sum(note.startswith(f"{kind}: line {problem.line}:{problem.column}: "
+                                       f"{problem.kind}: ") for note in notes) == 1
+        ends = [i for i, s in enumerate(page_data["steps"]) if s["kind"] == "error"]
+        for index in ends:  # an error step ends its game (a result may follow)
+            following = page_data["steps"][index + 1:index + 2]
+            assert following == [] or following[0]["kind"] in ("start", "result", "error")
 
 
 def test_a_game_that_cannot_be_read_is_shown_with_its_error():

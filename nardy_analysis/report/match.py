@@ -18,7 +18,7 @@ import numpy as np
 from ..analysis.audit import audit_dice
 from ..analysis.luck import luck_frame
 from ..analysis.shots import shots, throws
-from ..errors import EngineError, InvalidArgument, NardyError
+from ..errors import EngineError, InvalidArgument, NardyError, RecordWarning
 from ..game.position import Position
 from ..game.svg import board_svg
 from ..load import LoadedFile
@@ -161,10 +161,11 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     intro = (f"Game {number}: {names[0]} {game.record.scores[0]}, "
              f"{names[1]} {game.record.scores[1]}" + (" (Crawford game)" if game.crawford
                                                        else ""))
-    # The start, the first roller on roll (when known).
-    position = Position.start(game.turns[0].player if game.turns else 0)
-    steps.append(_step(number, "start", intro, position, lines, names))
     problems = {(p.line, p.column): p for p in game.errors + game.warnings}
+    # The start, the first roller on roll (when known), with the problems of the score line.
+    position = Position.start(game.turns[0].player if game.turns else 0)
+    steps.append(_step(number, "start", intro, position, lines, names,
+                       notes=_notes(game.record.score_line, 0, float("inf"), problems)))
     turns = iter(enumerate(game.turns, 1))
     stopped = False
     for action in game.record.actions:
@@ -181,35 +182,38 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
                                move=action.move, player=action.player))
         else:
             continue
-        steps[-1]["notes"] = _notes(action, problems)
-    for problem in problems.values():  # where the game stops
-        stopped = True
-        steps.append(_step(number, "error", f"Game {number} stops here: an error",
-                           position, lines, names, move=problem.move,
-                           notes=["error: " + _where(problem)]))
+        steps[-1]["notes"] = _notes(action.line, action.column,
+                                    action.column + len(action.text), problems)
+    for key in list(problems):  # where the game stops, or beyond the text of any record
+        steps.append(_step(number, "error", f"Game {number} stops here" if stopped else
+                           f"Game {number}: {problems[key].kind}", position, lines, names,
+                           move=problems[key].move, notes=_notes(*key, key[1], problems)))
     if game.winner is not None:
-        result = (f"{names[game.winner]} wins {game.points} point"
-                  f"{'s' if game.points != 1 else ''}" + (f" ({game.ending})" if game.ending
-                                                          else ""))
+        result = (f"{names[game.winner]} wins {_plural(game.points, 'point')}"
+                  + (f" ({game.ending})" if game.ending else ""))
         after = _score_after(game)
         steps.append(_step(number, "result", f"{result}; score {names[0]} {after[0]}, "
                            f"{names[1]} {after[1]}", game.final or position, lines, names,
                            player=game.winner))
     else:
         result = "unfinished"
-    if stopped or game.errors:
-        notes.append(f"{len(game.errors)} error{'s' if len(game.errors) != 1 else ''}: "
-                     "the game stops at the first that breaks the rules")
+    if game.errors:
+        notes.append(_plural(len(game.errors), "error")
+                     + (" (the game is replayed up to the first)" if stopped else ""))
     if game.warnings:
-        notes.append(f"{len(game.warnings)} warning{'s' if len(game.warnings) != 1 else ''}")
+        notes.append(_plural(len(game.warnings), "warning"))
     return _Game(number, first, game.record.scores, result, notes)
 
 
-def _notes(action, problems: dict) -> list[str]:
-    """The errors and warnings at ``action``'s text (removed from ``problems``)."""
-    end = action.column + len(action.text)
-    found = [key for key in problems if key[0] == action.line and action.column <= key[1] <= end]
-    return [("warning: " if problems[key].__class__.__name__ == "RecordWarning" else "error: ")
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def _notes(line: int, start: int, end: float, problems: dict) -> list[str]:
+    """The errors and warnings on ``line`` from column ``start`` to ``end`` (taken out of
+    ``problems``), each as ``error: ...`` or ``warning: ...``."""
+    found = [key for key in problems if key[0] == line and start <= key[1] <= end]
+    return [("warning: " if isinstance(problems[key], RecordWarning) else "error: ")
             + _where(problems.pop(key)) for key in found]
 
 
