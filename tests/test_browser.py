@@ -98,6 +98,18 @@ def test_the_board_renders_and_steps_forward(open_page):
     assert page.board() == start
 
 
+@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.mat")) + sorted(
+    (SAMPLES / "broken").glob("*.mat")), ids=lambda p: p.stem)
+def test_every_sample_opens_and_steps_to_its_end(open_page, path):
+    loaded = load_file(path)
+    page = open_page(match_html(loaded, len(loaded.matches), luck=False))
+    steps = page.page.evaluate("() => JSON.parse(document.getElementById('match-data')"
+                               ".textContent).steps.length")
+    page.page.keyboard.press("End")
+    assert page.text("#counter") == f"step {steps} of {steps}"
+    assert page.page.locator("#board svg circle.checker").count() > 0
+
+
 def test_the_game_menu_jumps_to_a_game(open_page):
     page = open_page(match_html(load_file(SAMPLES / "galaxy_style_crawford.mat"), luck=False))
     page.page.select_option("#game", value="2")  # the third game

@@ -98,6 +98,11 @@ def test_the_header_shows_tags_scores_and_result(studio_page):
     assert games == [{"number": 1, "first": 0}]
 
 
+def test_a_money_session_gives_each_players_points():
+    page = match_html(load_file(SAMPLES / "money_beaver_raccoon.mat"), luck=False)
+    assert "Money session: Anna 12 points, Boris 1 point" in page  # 8 + 4 and 1
+
+
 def test_names_and_tags_from_the_file_are_escaped():
     page = match_html(hostile_match(), luck=False)
     assert page.count("<script") == 2  # the JSON block and the page's own script

@@ -254,9 +254,10 @@ def _result(match: ReplayedMatch) -> str:
         return "no game replayed"
     last = match.games[-1]
     score = _score_after(last)
-    text = f"{names[0]} {score[0]} \u2013 {names[1]} {score[1]}"
     if length == 0:
-        return f"money session, {text} points"
+        return (f"Money session: {names[0]} {_plural(score[0], 'point')}, "
+                f"{names[1]} {_plural(score[1], 'point')}")
+    text = f"{names[0]} {score[0]} \u2013 {names[1]} {score[1]}"
     winners = [p for p in (0, 1) if score[p] >= length]
     if winners and last.winner in winners:
         return f"{names[last.winner]} wins the match {text}"
@@ -280,7 +281,7 @@ def _luck(match: ReplayedMatch, evaluator) -> tuple[dict, str]:
         return {}, f"Luck is not shown: {error}."
     except NardyError as error:  # a match longer than the engine's tables
         return {}, f"Luck is not shown: {error}"
-    unit = "normalised match equity" if match.record.length else "points per game (cube 1)"
+    unit = "normalised match equity" if match.record.length else "points per game at cube 1"
     found = {}
     for row in frame.itertuples():
         mwc = None if np.isnan(row.luck_mwc) else round(float(row.luck_mwc), 4)
