@@ -18,7 +18,7 @@ import numpy as np
 from ..analysis.audit import audit_dice
 from ..analysis.luck import luck_frame
 from ..analysis.shots import shots, throws
-from ..errors import EngineError, InvalidArgument, NardyError, RecordWarning
+from ..errors import InvalidArgument, NardyError, RecordWarning
 from ..game.position import Position
 from ..game.svg import board_svg
 from ..load import LoadedFile
@@ -277,9 +277,7 @@ def _luck(match: ReplayedMatch, evaluator) -> tuple[dict, str]:
     page (how to install an engine when none is)."""
     try:
         frame = luck_frame(match, evaluator)
-    except EngineError as error:
-        return {}, f"Luck is not shown: {error}."
-    except NardyError as error:  # a match longer than the engine's tables
+    except NardyError as error:  # no engine (EngineError), a match longer than 25 points
         return {}, f"Luck is not shown: {error}"
     unit = "normalised match equity" if match.record.length else "points per game at cube 1"
     found = {}
@@ -288,7 +286,7 @@ def _luck(match: ReplayedMatch, evaluator) -> tuple[dict, str]:
         found[row.game, row.turn] = {"value": round(float(row.luck), 4), "mwc": mwc,
                                      "mark": row.mark}
     return found, f"Luck: the roller's equity ({unit}) gained by the roll over the average " \
-                  "roll, by GNU Backgammon's neural nets at 0-ply."
+                  "roll, by the engine at 0-ply (as GNU Backgammon's luck analysis)."
 
 
 def _dice(match: ReplayedMatch) -> dict:
