@@ -1,12 +1,14 @@
-"""Speed of the dice-luck analysis on one core: one long match, cold caches.
+"""Speed of the dice-luck analysis on one core against GNU Backgammon's own, in one run.
 
-Usage: python benchmarks/luck_speed.py [MATCH.mat] [--profile]
+Usage: python benchmarks/luck_speed.py [MATCH.mat] [--repeat N] [--profile]
 
 Default match: tests/data/luck/BackgammonStudio_8518258.mat (13 points, 19 games, 563 rolls).
-Prints the time to load the engine, to replay the file and to compute the luck of every roll
-(21 best plays for each position, 0-ply, the engine's caches empty), and rolls per second.
-Goal (issue 5): a 500-roll match in under 2 s. With --profile, the top entries of a cProfile
-run by internal time.
+Ours: the luck of every roll (21 best plays for each position, 0-ply) with the engine's
+caches empty, replay not counted. The peer: GNU Backgammon's ``analyse match`` of the same
+file at 0-ply (chequer play, cube decisions and luck: it also analyses every play), import
+not counted (benchmarks/gnubg_peer.py). Each is the best of N runs (default 3), taken in
+turn. Goal (issue 11): ours <= 1.5 x gnubg's. With --profile, the top entries of a cProfile
+run of ours by internal time.
 """
 
 import cProfile
@@ -15,28 +17,51 @@ import sys
 import time
 from pathlib import Path
 
+from gnubg_peer import available, gnubg_seconds
+
 from nardy_analysis import replay_file
 from nardy_analysis.analysis.engine import GnubgNN
-from nardy_analysis.analysis.luck import luck_frame
+from nardy_analysis.analysis.luck import _best_equities, luck_frame
 
 DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "luck" / \
     "BackgammonStudio_8518258.mat"
+GNUBG_SETUP = ("set analysis chequerplay evaluation plies 0",
+               "set analysis cubedecision evaluation plies 0",
+               "set analysis luckanalysis plies 0", "set analysis luckanalysis cubeful off")
+
+
+def ours(matches) -> tuple[float, int]:
+    """Seconds for the luck of every roll with empty caches, and the rolls."""
+    _best_equities.cache_clear()
+    engine = GnubgNN()
+    start = time.perf_counter()
+    frame = luck_frame(matches, engine)
+    return time.perf_counter() - start, len(frame)
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    path = Path(args[0]) if args else DEFAULT
-    start = time.perf_counter()
-    engine = GnubgNN()
-    loaded = time.perf_counter()
+    args = sys.argv[1:]
+    repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
+    files = [a for a in args if a.endswith(".mat")]
+    path = Path(files[0]) if files else DEFAULT
     matches = replay_file(path)
-    replayed = time.perf_counter()
-    frame = luck_frame(matches, engine)
-    done = time.perf_counter()
-    print(f"{path.name}: {len(frame)} rolls")
-    print(f"engine {loaded - start:.2f} s, replay {replayed - loaded:.2f} s, "
-          f"luck {done - replayed:.2f} s ({len(frame) / (done - replayed):,.0f} rolls/s)")
-    if "--profile" in sys.argv:
+    mine, theirs, version = float("inf"), float("inf"), None
+    for _ in range(repeat):
+        seconds, rolls = ours(matches)
+        mine = min(mine, seconds)
+        if available():
+            seconds, version = gnubg_seconds(["analyse match"],
+                                             (*GNUBG_SETUP, f'import mat "{path}"'))
+            theirs = min(theirs, seconds)
+    print(f"{path.name}: {rolls} rolls; best of {repeat}")
+    print(f"nardy luck      {mine:6.2f} s ({rolls / mine:,.0f} rolls/s)")
+    if version:
+        print(f"gnubg {version} analyse match, 0-ply  {theirs:6.2f} s")
+        print(f"ratio nardy / gnubg  {mine / theirs:.2f} (goal <= 1.5)")
+    else:
+        print("gnubg: not installed (see benchmarks/gnubg_peer.py); no ratio")
+    if "--profile" in args:
+        _best_equities.cache_clear()
         profile = cProfile.Profile()
         profile.runcall(luck_frame, matches, GnubgNN())
         pstats.Stats(profile).sort_stats("tottime").print_stats(12)

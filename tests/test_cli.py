@@ -212,11 +212,12 @@ def test_stats_uses_every_other_game_and_names_the_broken_one(ten):
     assert [row for row in kept if row["game"] != "4"] == \
         [row for row in rows if row["game"] != "4"]
     # game 4 up to the violation: both first plays and alice's second, whose reply (bob's
-    # broken play) is not known to hit or not
+    # broken play, not replayed) is not known to hit or not, nor its roll to be a hitting one
     cut = [row for row in kept if row["game"] == "4"]
-    assert [row["turn"] for row in cut] == ["1", "2", "3"] and cut[2]["opponent_hit"] == ""
-    assert [row | {"opponent_hit": ""} for row in cut] == \
-        [row | {"opponent_hit": ""} for row in rows if row["game"] == "4"][:3]
+    unknown = {"opponent_hit": "", "opponent_roll_hits": ""}
+    assert [row["turn"] for row in cut] == ["1", "2", "3"] and cut[2] | unknown == cut[2]
+    assert [row | unknown for row in cut] == \
+        [row | unknown for row in rows if row["game"] == "4"][:3]
 
 
 def audit_counts(result) -> dict:

@@ -12,6 +12,7 @@ import textwrap
 from importlib.util import find_spec
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conftest import side
@@ -51,9 +52,10 @@ def test_probabilities_swapped_and_money_equity():
     assert p.swapped().swapped() == pytest.approx(p)
     assert p.money_equity == pytest.approx(2 * 0.6 - 1 + 0.2 - 0.1 + 0.05 - 0.01)
     assert MONEY(p) == pytest.approx(p.money_equity)
-    assert MONEY.of_opponent(p.swapped()) == pytest.approx(MONEY(p))
+    assert MONEY.of_opponent(np.array([p.swapped()])) == pytest.approx([MONEY(p)])
     odd = Utility(0.1, 1.5, 0.7, 0.2, -0.9, -0.3)
-    assert odd.of_opponent(p) == pytest.approx(odd(p.swapped()))
+    assert odd.of_opponent(np.array([p, p.swapped()])) == pytest.approx(
+        [odd(p.swapped()), odd(p)])
 
 
 def test_game_over_probabilities():
@@ -144,10 +146,12 @@ def test_plays_are_our_legal_plays(backend):
         for roll in ALL_ROLLS:
             legal = {after for _, after in position.legal_plays(roll)}
             listed = {engine._position_after(key, position.turn)
-                      for key, _ in engine._plays(position, roll)} or {
+                      for key in engine._plays(position, roll)[0]} or {
                 position.with_turn(1 - position.turn)}
             assert listed == legal, (position, roll)
-            assert engine.best_play(position, roll).after in legal
+            best = engine.best_play(position, roll)
+            assert best.after in legal
+            assert engine.best_equities(position, (roll,)) == (best.equity,)
 
 
 @needs_engine

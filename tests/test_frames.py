@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 from scipy.stats import binomtest
 
-from nardy_analysis import (ALL_ROLLS, Position, load_file, load_files, parse_mat, replay_file,
-                            replay_match)
+from nardy_analysis import (ALL_ROLLS, InvalidArgument, Position, load_file, load_files,
+                            parse_mat, replay_file, replay_match)
 from nardy_analysis.analysis.turns import DTYPES, hit_rates, phase, turns_frame
 from nardy_analysis.cli.stats import stats
 from conftest import SAMPLES, brute_force_shots, read_tsv, side
@@ -73,6 +73,9 @@ def test_the_opening_of_a_hand_checked_game(studio):
     assert rows["hits"].tolist() == [0, 0, 0, 1]
     assert rows["opponent_bar"].tolist() == [0, 0, 0, 1]
     assert rows["opponent_hit"].tolist() == [False, False, True, True]
+    # pdf633's 43 at turn 3 could hit p9be6's blot on his 24 (8/5/1*) but was played
+    # 24/21 13/9: a hitting roll that did not hit. No blot at turn 1: no roll hits.
+    assert rows["opponent_roll_hits"].tolist() == [False, True, True, True]
     assert rows["phase"].tolist() == ["contact"] * 4
     assert (rows["cube_value"] == 1).all() and rows["cube_owner"].isna().all()
     assert rows["opponent_shots"].iloc[0] == 0
@@ -96,9 +99,12 @@ def test_the_last_bear_off_and_the_unknown_resignation(studio):
     game2 = studio[studio["game"] == 2]
     unknown = game2.iloc[-1]  # 31) 61: ????
     assert unknown["dice"] == "61" and pd.isna(unknown["play"])
-    for column in ("pips_after", "blots", "opponent_shots", "hits", "position_id_after"):
+    for column in ("pips_after", "blots", "opponent_shots", "opponent_roll_hits", "hits",
+                   "position_id_after"):
         assert pd.isna(unknown[column])
-    assert pd.isna(game2.iloc[-2]["opponent_hit"])
+    assert pd.isna(game2.iloc[-2]["opponent_hit"])  # the next play is unknown, its roll is not
+    assert game2.iloc[-2]["opponent_roll_hits"] == False  # noqa: E712 (known: 61 is written)
+    assert pd.isna(last["opponent_roll_hits"])  # no next roll in the game
 
 
 def test_opponent_shots_against_brute_force(samples):
@@ -109,6 +115,16 @@ def test_opponent_shots_against_brute_force(samples):
     for (_, row), turn in zip(frame.iterrows(), turns):
         if turn.after is not None:
             assert row["opponent_shots"] == brute_force_shots(turn.after), row["position_id_after"]
+    # The next roll hits when one of its legal plays (from the position after) hits.
+    expected = []
+    for game in (g for m in matches for g in m.games):
+        for turn, following in zip(game.turns, [*game.turns[1:], None]):
+            expected.append(None if turn.after is None or following is None else any(
+                move.hit for play, _ in turn.after.legal_plays(following.roll)
+                for move in play.moves))
+    assert frame["opponent_roll_hits"].astype(object).where(
+        frame["opponent_roll_hits"].notna(), None).tolist() == expected
+    assert 0 < sum(e is True for e in expected) < sum(e is not None for e in expected)
     # Only a blot can be hit, and only when some roll can hit it.
     hit = samples[samples["opponent_hit"].fillna(False)]
     assert len(hit) > 10
@@ -122,6 +138,8 @@ def test_sources_give_the_same_rows(studio):
     for path in (str(STUDIO), STUDIO, [STUDIO]):  # the analyses take matches, not paths
         with pytest.raises(ValueError, match="BackgammonStudio_5407469.mat"):
             turns_frame(path)
+    with pytest.raises(InvalidArgument, match="got a DataFrame \\(columns file, match_id"):
+        turns_frame(studio)  # nor frames
 
 
 def test_folders_and_many_files(tmp_path, samples):
@@ -193,6 +211,39 @@ def test_hit_rates_groups_and_binomial_intervals():
     assert (low["ci_low"], low["ci_high"]) == pytest.approx((interval.low, interval.high))
     binned = hit_rates(frame, bins=2)
     assert binned["exposures"].tolist() == [4, 1]
+
+
+def test_hit_rates_of_the_dice_and_by_point():
+    """The dice alone (hitting rolls thrown, not hits played), and single blots by point."""
+    frame = pd.DataFrame({
+        "blots": [1, 1, 1, 2, 1, 0],
+        "blot_points": [[6], [6], [20], [6, 9], [20], []],
+        "opponent_shots": [11, 11, 20, 11, 20, 0],
+        "opponent_hit": pd.array([False, False, True, True, None, None], dtype="boolean"),
+        "opponent_roll_hits": pd.array([True, False, True, True, True, False],
+                                       dtype="boolean")})
+    dice = hit_rates(frame, kind="dice")
+    assert dice["group"].tolist() == [11, 20]
+    assert dice["exposures"].tolist() == [3, 2] and dice["hits"].tolist() == [2, 2]
+    played = hit_rates(frame)  # the fifth exposure's next play is unknown
+    assert played["exposures"].tolist() == [3, 1] and played["hits"].tolist() == [1, 1]
+    points = hit_rates(frame, kind="dice", by="point")  # [6, 9] has two blots: left out
+    assert points["group"].tolist() == [6, 20]
+    assert points["exposures"].tolist() == [2, 2] and points["hits"].tolist() == [1, 2]
+    assert points["expected"].tolist() == pytest.approx([11 / 36, 20 / 36])
+    for wrong in ({"kind": "luck"}, {"by": "game"}):
+        with pytest.raises(InvalidArgument, match="'luck'|'game'"):
+            hit_rates(frame, **wrong)
+
+
+def test_hitting_rolls_follow_the_dice_in_real_games(samples):
+    """Each exposure is a Bernoulli trial with chance shots/36: with the samples' dice the
+    count of hitting rolls is within 3 standard deviations of its expectation."""
+    exposed = samples[(samples["blots"] > 0) & samples["opponent_roll_hits"].notna()]
+    p = exposed["opponent_shots"].astype(int) / 36
+    assert len(exposed) > 250
+    observed, expected = int(exposed["opponent_roll_hits"].sum()), p.sum()
+    assert abs(observed - expected) < 3 * (p * (1 - p)).sum() ** 0.5
 
 
 def test_stats_writes_csv_and_parquet(tmp_path, studio):

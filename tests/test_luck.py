@@ -24,11 +24,12 @@ from hypothesis import strategies as st
 
 from nardy_analysis import ALL_ROLLS, Position, Roll, load_file, replay_file
 from nardy_analysis.analysis.engine import MONEY, EngineError
-from nardy_analysis.errors import NardyError
+from nardy_analysis.errors import InvalidArgument, NardyError
 from nardy_analysis.cli.luck import luck
-from nardy_analysis.analysis.luck import (KEY, RATINGS, ROLL_COLUMNS, luck_frame, luck_mark,
-                                 luck_rating, luck_summary, match_utility,
-                                 match_winning_chance, roll_luck)
+from nardy_analysis.analysis.luck import (KEY, PLAYER_COLUMNS, RATINGS, RESULT_COLUMNS,
+                                          ROLL_COLUMNS, SUMMARY_COLUMNS, luck_by_player,
+                                          luck_frame, luck_mark, luck_rating, luck_summary,
+                                          match_utility, match_winning_chance, roll_luck)
 from nardy_analysis.game.rules import TAVLA
 from nardy_analysis.plots.luck import plot_cumulative_luck
 
@@ -162,7 +163,7 @@ def test_summary_as_gnubgs_statistics(path):
         ours = ours.sort_values("side")
         assert list(ours["luck"]) == pytest.approx(printed["luck_total"], abs=0.002)
         assert list(ours["luck_rate"] * 1000) == pytest.approx(printed["luck_rate"], abs=0.1)
-        assert list(ours["rating"]) == printed["rating"]
+        assert list(ours["rating_gnubg"]) == printed["rating"]
         total = printed["luck_total_points" if money else "luck_total_mwc"]
         assert list(ours["luck_total"] * scale) == pytest.approx(total, abs=tolerance)
         assert list(ours["result"] * scale) == pytest.approx(printed["actual_result"],
@@ -227,10 +228,108 @@ def test_frame_columns_and_units():
     assert first["luck"] == pytest.approx(-0.00293, abs=1e-5)
 
 
-def test_summary_wants_the_matches_first_and_says_so():
-    frame = pd.DataFrame(columns=list(ROLL_COLUMNS))
-    with pytest.raises(ValueError, match=r"luck_summary\(source, frame\).*DataFrame"):
-        luck_summary(frame)
+def rolls(*rows, length=5, file="a.mat", match_id="a"):
+    """A hand-built luck frame: rows of (game, side, player, luck, luck in the unit)."""
+    frame = pd.DataFrame([{"file": file, "match_id": match_id, "match_length": length,
+                           "game": game, "turn": turn, "move": turn, "player": player,
+                           "side": side, "dice": "21", "dance": False, "cube_value": 1,
+                           "luck": luck, "equity": 0.0,
+                           "luck_mwc": float("nan") if length == 0 else in_unit,
+                           "luck_points": in_unit if length == 0 else float("nan"),
+                           "mark": luck_mark(luck)}
+                          for turn, (game, side, player, luck, in_unit) in enumerate(rows, 1)])
+    return frame[list(ROLL_COLUMNS)]
+
+
+def test_summary_of_a_luck_frame_alone():
+    """``luck_summary(frame)``: what the frame holds, per game and match; no results."""
+    frame = rolls((1, 0, "ann", 0.5, 0.05), (1, 1, "bob", -0.1, -0.01), (1, 0, "ann", 0.1, 0.01),
+                  (2, 1, "bob", 0.7, 0.07), (2, 0, "ann", -0.2, -0.02))
+    summary = luck_summary(frame)
+    assert list(summary.columns) == [c for c in SUMMARY_COLUMNS if c not in RESULT_COLUMNS]
+    assert summary["scope"].tolist() == ["game"] * 4 + ["match"] * 2
+    assert summary["game"].tolist()[:4] == [1, 1, 2, 2] and summary["game"][4:].isna().all()
+    assert summary["player"].tolist() == ["ann", "bob"] * 3
+    assert summary["rolls"].tolist() == [2, 1, 1, 1, 3, 2]
+    assert summary["luck"].tolist() == pytest.approx([0.6, -0.1, -0.2, 0.7, 0.4, 0.6])
+    assert summary["luck_rate"].tolist() == pytest.approx([0.3, -0.1, -0.2, 0.7, 0.4 / 3, 0.3])
+    assert summary["rating_gnubg"].tolist() == ["Go to Las Vegas", "Go to bed", "Go to bed",
+                                                "Go to Las Vegas", "Go to Las Vegas",
+                                                "Go to Las Vegas"]
+    assert (summary["rating"] == summary["rating_gnubg"]).all()
+    assert summary["luck_total"].tolist() == pytest.approx([0.06, -0.01, -0.02, 0.07, 0.04,
+                                                            0.06])
+    assert summary["very_lucky"].tolist() == [0, 0, 0, 1, 0, 1]  # bob's 0.7 in game 2
+    assert summary["lucky"].tolist() == [1, 0, 0, 0, 1, 0]  # ann's 0.5 in game 1
+    assert (summary["unit"] == "mwc").all()
+
+
+def test_summary_says_what_a_frame_lacks():
+    turns = pd.DataFrame({"file": ["a.mat"], "match_id": ["a"], "blots": [1]})
+    with pytest.raises(InvalidArgument, match=r"without the columns \['match_length', 'game'"):
+        luck_summary(turns)
+    with pytest.raises(InvalidArgument, match="expected replayed matches"):
+        luck_summary(["a.mat"])
+    with pytest.raises(InvalidArgument, match="got a DataFrame"):  # not its column names
+        luck_frame(rolls((1, 0, "ann", 0.5, 0.05)))
+
+
+@needs_engine
+def test_summary_of_the_frame_is_that_of_the_matches_without_results():
+    path = DATA / "BackgammonGalaxy_165695.mat"
+    full = luck_summary(load_file(path), frame_of(path))
+    pd.testing.assert_frame_equal(luck_summary(frame_of(path)),
+                                  full.drop(columns=RESULT_COLUMNS))
+
+
+def test_luck_by_player_adds_up_matches_per_unit():
+    """ann plays two matches (left, then right column) and a money session: two rows."""
+    first = rolls((1, 0, "ann", 0.5, 0.05), (1, 1, "bob", -0.1, -0.01))
+    second = rolls((1, 0, "cy", 0.2, 0.02), (1, 1, "ann", -0.3, -0.03), (2, 1, "ann", 0.1, 0.01),
+                   file="b.mat", match_id="b")
+    money = rolls((1, 0, "ann", 0.4, 0.8), (1, 1, "bob", 0.2, 0.2), length=0, file="c.mat",
+                  match_id="c")
+    summary = luck_summary(pd.concat([first, second, money], ignore_index=True))
+    results = {"a": (0.5, -0.5), "b": (0.5, -0.5), "c": (2.0, -2.0)}  # left column won
+    match = summary["scope"] == "match"
+    summary.loc[match, "result"] = [results[m][side] for m, side in
+                                    zip(summary.loc[match, "match_id"], summary.loc[match, "side"])]
+    summary["luck_adjusted"] = 0.0
+    summary.loc[(summary["match_id"] == "b") & match, "result"] = [0.5, float("nan")]
+    table = luck_by_player(summary).set_index(["player", "unit"])
+    assert list(table.reset_index().columns) == list(PLAYER_COLUMNS)
+    assert table.index.tolist() == [("ann", "mwc"), ("ann", "points"), ("bob", "mwc"),
+                                    ("bob", "points"), ("cy", "mwc")]
+    ann = table.loc[("ann", "mwc")]
+    assert (ann["matches"], ann["games"], ann["rolls"]) == (2, 3, 3)
+    assert ann["luck"] == pytest.approx(0.5 - 0.3 + 0.1)
+    assert ann["luck_rate"] == pytest.approx(0.3 / 3) and ann["rating_gnubg"] == "Go to Las Vegas"
+    assert ann["luck_total"] == pytest.approx(0.05 - 0.03 + 0.01)
+    assert math.isnan(ann["result"])  # one of ann's match results is unknown: no total
+    assert table.loc[("bob", "mwc"), "result"] == -0.5
+    assert table.loc[("ann", "points"), "luck_total"] == pytest.approx(0.8)
+    assert table.loc[("ann", "points"), "result"] == 2.0
+    assert table.loc[("cy", "mwc"), "rating_gnubg"] == "Go to Las Vegas"
+    # a luck frame is summarised first, without results
+    alone = luck_by_player(pd.concat([first, second], ignore_index=True))
+    assert "result" not in alone.columns and alone["rolls"].tolist() == [3, 1, 1]
+
+
+@needs_engine
+def test_luck_by_player_totals_are_the_sums_of_the_match_rows():
+    loaded = [load_file(path) for path in FILES]
+    summary = pd.concat([luck_summary(f, frame_of(p)) for f, p in zip(loaded, FILES)],
+                        ignore_index=True)
+    table = luck_by_player(summary).set_index(["player", "unit"])
+    matches = summary[summary["scope"] == "match"]
+    assert table["matches"].sum() == len(matches) and table["rolls"].sum() == sum(
+        len(frame_of(p)) for p in FILES)
+    p9d29 = matches[(matches["player"] == "p9d29") & (matches["unit"] == "mwc")]
+    assert len(p9d29) == 4  # four matches of the reference files
+    for column in ("rolls", "luck", "luck_total", "result", "luck_adjusted"):
+        assert table.loc[("p9d29", "mwc"), column] == pytest.approx(p9d29[column].sum())
+    assert table.loc[("p9d29", "mwc"), "luck_rate"] == pytest.approx(
+        p9d29["luck"].sum() / p9d29["rolls"].sum())
 
 
 # --- command line and chart -------------------------------------------------------------------
@@ -245,7 +344,8 @@ def test_cli_csv_json_and_jobs(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Go to Las Vegas" in result.output and "match 165695" in result.output
     assert "luck (equity)" in result.output and "luck (%MWC)" in result.output
-    assert "luck (points)" in result.output and '"None" (average)' in result.output
+    assert "luck (points)" in result.output and "none (average luck)" in result.output
+    assert '"None"' not in result.output
     rows = pd.read_csv(csv, dtype={"dice": str})
     assert len(rows) == 302
     assert {"game", "move", "player", "dice", "luck"} <= set(rows.columns)
@@ -265,6 +365,46 @@ def test_cli_csv_json_and_jobs(tmp_path):
     assert objects[1]["summary"][-1]["luck_total_unit"] == "points"
     assert objects[0]["summary"][-1]["luck_total_unit"] == "match-winning chance (0..1)"
     assert objects[0]["summary"][-1]["luck_unit"] == "normalised match equity"
+    ratings = {(o["rating"], o["rating_gnubg"]) for o in objects[1]["summary"]}
+    assert ("none (average luck)", "None") in ratings
+    assert {gnubg for _, gnubg in ratings} <= set(RATINGS)
+    assert all(shown == gnubg for shown, gnubg in ratings if gnubg != "None")
+
+
+@needs_engine
+def test_cli_by_player(tmp_path):
+    """Totals per player and unit: p9d29 plays both reference files (a match and a money
+    session), p6a4fdb2ae56933 too; text, --json (one object per player) and --csv agree."""
+    files = [str(DATA / "BackgammonGalaxy_165695.mat"),
+             str(DATA / "money_BackgammonGalaxy_165695.mat")]
+    runner = CliRunner()
+    csv = tmp_path / "players.csv"
+    text = runner.invoke(luck, [*files, "--by", "player", "--csv", str(csv), "--no-progress"])
+    assert text.exit_code == 0, text.output
+    assert "players, match play" in text.output and "players, money play" in text.output
+    assert "match 165695" not in text.output  # no per-match tables
+    lines = [line.split() for line in text.output.splitlines()]
+    assert [words[:3] for words in lines if words[1:2] == ["p9d29"]] == [
+        ["1", "p9d29", "77"], ["1", "p9d29", "77"]]
+    result = runner.invoke(luck, [*files, "--by", "player", "--json", "--no-progress"])
+    objects = [json.loads(line) for line in result.output.splitlines()]
+    assert [(o["player"], o["unit"]) for o in objects] == [
+        ("p6a4fdb2ae56933", "mwc"), ("p6a4fdb2ae56933", "points"), ("p9d29", "mwc"),
+        ("p9d29", "points")]
+    stats = statistics(DATA / "money_BackgammonGalaxy_165695.mat")["match"]
+    money = [o for o in objects if o["unit"] == "points"]
+    assert [o["luck_total"] for o in money] == pytest.approx(stats["luck_total_points"],
+                                                             abs=0.002)
+    assert [o["luck_adjusted"] for o in money] == pytest.approx(
+        stats["luck_adjusted_result"], abs=0.002)
+    assert [o["rating_gnubg"] for o in money] == stats["rating"]
+    assert money[0]["luck_total_unit"] == "points"
+    rows = pd.read_csv(csv)
+    assert rows["player"].tolist() == [o["player"] for o in objects]
+    assert rows["rolls"].tolist() == [o["rolls"] for o in objects]
+    # pandas reads gnubg's "None" as a missing value; the rating column reads back whole
+    assert rows["rating"].tolist() == [o["rating"] for o in objects]
+    assert "none (average luck)" in rows["rating"].tolist()
 
 
 def test_cli_without_engine_names_the_extra(monkeypatch):

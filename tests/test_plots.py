@@ -16,8 +16,8 @@ from nardy_analysis.analysis.turns import turns_frame  # noqa: E402
 from nardy_analysis.analysis.audit import DiceAudit, dice_tests, simulate_rolls  # noqa: E402
 from nardy_analysis.plots import (plot_blot_exposure, plot_blot_points,  # noqa: E402
                                   plot_cumulative_luck, plot_doubles, plot_face_counts,
-                                  plot_hit_calibration, plot_p_values, plot_pip_race,
-                                  plot_roll_classes)
+                                  plot_hit_calibration, plot_hits_by_point, plot_p_values,
+                                  plot_pip_race, plot_roll_classes)
 from nardy_analysis.cli.plot import plot  # noqa: E402
 
 STUDIO = SAMPLES / "BackgammonStudio_5407469.mat"
@@ -126,6 +126,52 @@ def test_hit_calibration_points_and_diagonal(ax):
     assert ax.get_title() == "Observed vs expected hits (5 exposures)"
     assert ax.get_xlabel() == "hit probability (opponent's shots / 36)"
     assert ax.get_ylabel() == "fraction hit (95% binomial interval)"
+    assert [t.get_text() for t in ax.texts] == ["n=4", "n=1"]
+    assert ax.get_legend().get_texts()[0].get_text() == "expected"
+
+
+def test_hit_calibration_of_the_dice(ax):
+    """kind="dice" counts hitting rolls thrown, not hits played; many points: no n labels."""
+    frame = pd.DataFrame({"blots": [1, 1, 1, 1], "opponent_shots": [18, 18, 18, 18],
+                          "opponent_hit": pd.array([True, False, False, False], "boolean"),
+                          "opponent_roll_hits": pd.array([True, True, True, False],
+                                                         "boolean")})
+    plot_hit_calibration(frame, ax=ax, kind="dice")
+    (errorbar,) = ax.containers
+    assert errorbar.lines[0].get_ydata().tolist() == [0.75]
+    assert ax.get_title() == "Observed vs expected hitting rolls (4 exposures)"
+    assert ax.get_ylabel() == ("fraction of next rolls that could hit "
+                               "(95% binomial interval)")
+    many = pd.DataFrame({"blots": 1, "opponent_shots": range(20),
+                         "opponent_roll_hits": pd.array([False] * 20, "boolean")})
+    ax.clear()
+    plot_hit_calibration(many, ax=ax, kind="dice")
+    assert len(ax.containers[0].lines[0].get_xdata()) == 20 and not ax.texts
+    with pytest.raises(NardyError, match="'both'"):
+        plot_hit_calibration(frame, ax=ax, kind="both")
+
+
+def test_hits_by_point_expected_rolls_hits_and_n(ax):
+    frame = pd.DataFrame({
+        "blots": [1, 1, 1, 2], "blot_points": [[6], [6], [24], [6, 9]],
+        "opponent_shots": [11, 13, 30, 20],
+        "opponent_hit": pd.array([False, True, None, True], "boolean"),
+        "opponent_roll_hits": pd.array([True, True, True, True], "boolean")})
+    plot_hits_by_point(frame, ax=ax)
+    expected = by_label(ax)["expected (shots / 36)"]
+    assert expected.get_xdata().tolist() == [6, 24]
+    assert expected.get_ydata().tolist() == pytest.approx([12 / 36, 30 / 36])
+    rolls, hits = ax.containers
+    assert rolls.lines[0].get_xdata().tolist() == pytest.approx([5.85, 23.85])
+    assert rolls.lines[0].get_ydata().tolist() == [1.0, 1.0]
+    assert hits.lines[0].get_xdata().tolist() == pytest.approx([6.15])  # 24: next play unknown
+    assert hits.lines[0].get_ydata().tolist() == [0.5]
+    assert [t.get_text() for t in ax.texts] == ["2", "1"]  # n per point, along the top
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "expected (shots / 36)", "hitting rolls", "hits"]
+    ax.figure.canvas.draw()  # the legend is right of the Axes, clear of data and ticks
+    assert ax.get_legend().get_window_extent().x0 > ax.get_window_extent().x1
+    assert ax.get_title() == "Plays that left one blot, by its point (3 exposures)"
 
 
 def test_cumulative_luck_sums_each_players_rolls():
@@ -159,6 +205,7 @@ def charts(studio, audit):
                          "player": ["ann", "bob"], "luck": [0.1, -0.1]})
     return [(plot_pip_race, studio, {"game": 1}), (plot_blot_exposure, studio, {"game": 1}),
             (plot_blot_points, studio, {}), (plot_hit_calibration, studio, {}),
+            (plot_hit_calibration, studio, {"kind": "dice"}), (plot_hits_by_point, studio, {}),
             (plot_cumulative_luck, luck, {}), (plot_face_counts, audit, {}),
             (plot_roll_classes, audit, {"group": "sim 2"}), (plot_doubles, audit, {}),
             (plot_p_values, audit, {})]

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+import numpy as np
+
 from ..errors import EngineError
 from ..game.position import Position, Roll, ending
 from ..game.rules import BAR, CHECKERS, OFF
@@ -103,12 +105,12 @@ class Utility:
                 + self.win_backgammon * p[2] + self.lose_gammon * p[3]
                 + self.lose_backgammon * p[4])
 
-    def of_opponent(self, p) -> float:
-        """The same equity, given the chances ``p`` from the opponent's side
-        (``self(p.swapped())``, without building the swapped tuple)."""
-        return (self.base + self.win * (1.0 - p[0]) + self.win_gammon * p[3]
-                + self.win_backgammon * p[4] + self.lose_gammon * p[1]
-                + self.lose_backgammon * p[2])
+    def of_opponent(self, chances: np.ndarray) -> np.ndarray:
+        """The same equity, given chances from the opponent's side: ``self(p.swapped())``
+        for each row ``p`` of ``chances``, shape (n, 5); returns shape (n,)."""
+        weights = (-self.win, self.lose_gammon, self.lose_backgammon, self.win_gammon,
+                   self.win_backgammon)
+        return self.base + self.win + chances @ np.array(weights)
 
 
 MONEY = Utility()
@@ -199,26 +201,48 @@ class Evaluator(ABC):
         check_roll(roll)
         if position.is_over:
             raise EngineError(f"the game is over in {position!r}; there is nothing to play")
-        plays = self._plays(position, roll)
-        if not plays:
+        keys, chances = self._plays(position, roll)
+        if not keys:
             after = position.with_turn(1 - position.turn)
             chances = self.evaluate(after).swapped()
             return BestPlay(after, chances, utility(chances))
-        equity, key, chances = self._choose(position, plays, utility)
+        equity, key, chances = self._choose(position, keys, chances, utility)
         return BestPlay(self._position_after(key, position.turn), chances, equity)
 
-    def _choose(self, position: Position, plays, utility: Utility) -> tuple:
-        """(equity, key, mover's Probabilities) of the best of ``plays``."""
-        equity, key, theirs = max((utility.of_opponent(p), key, p) for key, p in plays)
-        return equity, key, Probabilities(*theirs).swapped()
+    def best_equities(self, position: Position, rolls: tuple[Roll, ...],
+                      utility: Utility = MONEY) -> tuple[float, ...]:
+        """The equity after the best play of each of ``rolls``: ``best_play(position,
+        roll, utility).equity`` for each, without building the positions at 0-ply."""
+        if self.ply:
+            return tuple(self.best_play(position, roll, utility).equity for roll in rolls)
+        check_position(position)
+        if position.is_over:
+            raise EngineError(f"the game is over in {position!r}; there is nothing to play")
+        found = []
+        for roll in rolls:
+            check_roll(roll)
+            keys, chances = self._plays(position, roll)
+            found.append(float(utility.of_opponent(chances).max()) if keys else
+                         utility(self.evaluate(position.with_turn(1 - position.turn))
+                                 .swapped()))
+        return tuple(found)
+
+    def _choose(self, position: Position, keys: tuple, chances: np.ndarray,
+                utility: Utility) -> tuple:
+        """(equity, key, mover's Probabilities) of the best of the plays ``keys`` with the
+        opponent's ``chances`` after each (equal equities: the greatest key)."""
+        equities = utility.of_opponent(chances)
+        best = max(np.flatnonzero(equities == equities.max()), key=keys.__getitem__)
+        return float(equities[best]), keys[best], Probabilities(*chances[best]).swapped()
 
     @abstractmethod
     def _evaluate_uncached(self, position: Position) -> Probabilities:
         """The engine's evaluation of a checked position (see :meth:`evaluate`)."""
 
     @abstractmethod
-    def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
-        """Every legal play: ``((key, opponent's chances), ...)``; ``()`` for a dance."""
+    def _plays_uncached(self, position: Position, roll: Roll) -> tuple[tuple, np.ndarray]:
+        """Every legal play: ``(keys, chances)``, the opponent's chances after each play as
+        the rows of an array of shape (plays, 5); no keys for a dance."""
 
     @abstractmethod
     def _position_after(self, key, mover: int) -> Position:
@@ -338,19 +362,22 @@ class GnubgNN(Evaluator):
         gnubg = self._gnubg
         found = gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1, b=1)
         if not found[0]:
-            return ()
+            return (), np.empty((0, 5))
         if len(found[2]) == 1:  # one legal play: gnubg-nn lists it without evaluating it
             board = [list(side) for side in gnubg.board_from_position_key(found[1])]
-            return ((found[1], self._net(board, gnubg.probabilities(board, 0))),)
-        if any(position.opponent[7:BAR + 1]):  # no bear-off after this roll
-            return tuple((key, p) for key, _, p, _ in found[2])
-        return tuple((key, self._net([list(side) for side in gnubg.board_from_position_key(key)],
-                                     p)) for key, _, p, _ in found[2])
+            chances = [self._net(board, gnubg.probabilities(board, 0))]
+        elif any(position.opponent[7:BAR + 1]):  # no bear-off after this roll
+            chances = [play[2] for play in found[2]]
+        else:
+            chances = [self._net([list(side) for side in gnubg.board_from_position_key(key)], p)
+                       for key, _, p, _ in found[2]]
+        return tuple(play[0] for play in found[2]), np.array(chances, dtype=float)
 
-    def _choose(self, position: Position, plays, utility: Utility) -> tuple:
+    def _choose(self, position: Position, keys: tuple, chances: np.ndarray,
+                utility: Utility) -> tuple:
         if not self.ply:
-            return super()._choose(position, plays, utility)
-        ranked = sorted(((utility.of_opponent(p), key) for key, p in plays), reverse=True)
+            return super()._choose(position, keys, chances, utility)
+        ranked = sorted(zip(utility.of_opponent(chances).tolist(), keys), reverse=True)
         best, deeper = ranked[0][0], []
         for equity, key in ranked[:FILTER_MOVES + 1]:
             if equity >= best - FILTER_WIDTH:
@@ -445,7 +472,9 @@ class BgSage(Evaluator):
 
     def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
         boards = self._cpp.possible_moves(self.board(position), roll.high, roll.low)
-        return tuple((tuple(b), p.swapped()) for b, p in zip(boards, self._post_move(boards)))
+        return (tuple(tuple(b) for b in boards),
+                np.array([p.swapped() for p in self._post_move(boards)],
+                         dtype=float).reshape(-1, 5))
 
 
 ENGINES = {"gnubg-nn": GnubgNN, "bgsage": BgSage}

@@ -43,15 +43,16 @@ from functools import lru_cache
 import pandas as pd
 
 from .engine import MONEY, Evaluator, Utility, default_evaluator
-from ..errors import NardyError
+from ..errors import InvalidArgument, NardyError
 from .turns import identified_matches
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..replay import ReplayedMatch
 from ..game.rules import Rules
 from .shots import throws
 
-__all__ = ["MARKS", "OPENING_ROLLS", "RATINGS", "luck_frame", "luck_summary", "luck_mark",
-           "luck_rating", "match_utility", "match_winning_chance", "roll_luck"]
+__all__ = ["MARKS", "OPENING_ROLLS", "RATINGS", "RATING_SHOWN", "luck_by_player", "luck_frame",
+           "luck_mark", "luck_rating", "luck_summary", "match_utility", "match_winning_chance",
+           "roll_luck"]
 
 OPENING_ROLLS: tuple[Roll, ...] = tuple(r for r in ALL_ROLLS if not r.is_double)
 """The 15 non-double rolls an opening can be."""
@@ -60,7 +61,15 @@ MARKS = ("very lucky", "lucky", "unlucky", "very unlucky")
 """GNU Backgammon's marks of a roll's luck (thresholds: :func:`luck_mark`)."""
 
 RATINGS = ("Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas")
-"""GNU Backgammon's luck ratings, worst to best (see :func:`luck_rating`)."""
+"""GNU Backgammon's luck ratings, worst to best (see :func:`luck_rating`), in its words: the
+GNU Backgammon manual ("Luck ratings" in its chapter on analysis statistics) lists these five,
+and gnubg 1.1.0a16 prints them (tests/data/luck/*.stats.json). ``"None"`` is its word for
+average luck (a rate within +-0.03), a string, not Python's None."""
+
+RATING_SHOWN = {"None": "none (average luck)"}
+"""The ``rating`` of a summary where gnubg's word could be misread: its "None" (average luck)
+reads like a missing value, and ``pandas.read_csv`` reads it as one. The other words are
+shown as gnubg writes them; ``rating_gnubg`` keeps gnubg's word in every case."""
 
 # Kazaross-XG2 match equity table: the match-winning chance of the player who needs ``i``
 # points against ``j`` (i < j), row by row (i = 1..24, j = i+1..25), pre-Crawford (the row of
@@ -218,7 +227,7 @@ def match_utility(length: int, score: int, opponent_score: int, cube: int = 1,
 @lru_cache(maxsize=50_000)
 def _best_equities(evaluator: Evaluator, position: Position, utility: Utility) -> tuple:
     """Equity after the best play of each of the 21 rolls (ALL_ROLLS order)."""
-    return tuple(evaluator.best_play(position, roll, utility).equity for roll in ALL_ROLLS)
+    return evaluator.best_equities(position, ALL_ROLLS, utility)
 
 
 _OPENINGS = tuple(ALL_ROLLS.index(r) for r in OPENING_ROLLS)
@@ -288,7 +297,8 @@ def luck_rating(rate: float) -> str:
 
     Below -0.06 ``Go to bed``; from -0.06 to below -0.03 ``Bad dice, man!``; -0.03 to +0.03
     ``None``; above +0.03 to +0.06 ``Good dice, man!``; above +0.06 ``Go to Las Vegas``
-    (the bands of gnubg's ``luckrating``, as measured on gnubg 1.1.0a16).
+    (the bands of the GNU Backgammon manual's table of luck ratings; which side of each
+    boundary belongs to which band as measured with gnubg 1.1.0a16's ``luckrating``).
     """
     if rate < -0.06:
         return RATINGS[0]
@@ -324,8 +334,8 @@ ROLL_COLUMNS = {
     "mark": "very lucky, lucky, unlucky, very unlucky, or '' (see MARKS)",
 }
 """The columns of :func:`luck_frame`, with their units. ``file``, ``match_id``, ``game`` and
-``turn`` are those of :func:`nardy_analysis.frames.turns_frame`: merge on them to add the luck
-to the per-turn frame."""
+``turn`` are those of :func:`nardy_analysis.analysis.turns.turns_frame`: merge on them to add
+the luck to the per-turn frame."""
 
 KEY = ["file", "match_id", "game", "turn"]
 """Columns that identify a roll, shared with the per-turn frame."""
@@ -417,13 +427,22 @@ SUMMARY_COLUMNS = {
     "unlucky": "rolls marked unlucky", "very_unlucky": "rolls marked very unlucky",
     "luck": "total luck, normalised equity (gnubg's 'Luck total EMG')",
     "luck_rate": "luck per roll, normalised equity",
-    "rating": "gnubg's rating of the luck rate (RATINGS)",
+    "rating": "gnubg's rating of the luck rate in words that cannot be misread "
+              "(RATING_SHOWN: 'none (average luck)' for its 'None'); '' without rolls",
+    "rating_gnubg": "gnubg's rating, its exact word (RATINGS); '' without rolls",
     "unit": "'mwc' (match-winning chance 0..1, match play) or 'points' (money play)",
     "luck_total": "total luck in the unit",
     "result": "actual result in the unit: MWC after minus MWC before, or points won",
     "luck_adjusted": "result - luck_total + the opponent's luck_total",
 }
-"""The columns of :func:`luck_summary`."""
+"""The columns of :func:`luck_summary`. ``result`` and ``luck_adjusted`` need the games'
+results, which are in the matches: a summary of a luck frame alone has the others."""
+
+RESULT_COLUMNS = ["result", "luck_adjusted"]
+"""The columns of :func:`luck_summary` that need the matches, not just their luck frame."""
+
+_NEEDED = ["file", "match_id", "match_length", "game", "side", "player", "luck", "luck_mwc",
+           "luck_points", "mark"]
 
 
 def _results(match: ReplayedMatch) -> list[tuple[float, float]]:
@@ -443,38 +462,99 @@ def _results(match: ReplayedMatch) -> list[tuple[float, float]]:
     return results
 
 
+def _ratings(rate: float | None) -> dict[str, str]:
+    """The ``rating`` and ``rating_gnubg`` of a luck rate (None: no rolls)."""
+    word = "" if rate is None else luck_rating(rate)
+    return {"rating": RATING_SHOWN.get(word, word), "rating_gnubg": word}
+
+
+def _side_rows(key: dict, names, subset: pd.DataFrame, money: bool,
+               results: list | None) -> list[dict]:
+    """The two rows (side 0, side 1) of one game or match: ``key`` columns, the luck of
+    ``subset`` (its rolls) and, with the games' ``results`` (pairs by side), the result."""
+    column = "luck_points" if money else "luck_mwc"
+    totals = [float(subset.loc[subset["side"] == side, column].sum()) for side in (0, 1)]
+    rows = []
+    for side in (0, 1):
+        mine = subset[subset["side"] == side]
+        marks = mine["mark"].value_counts()
+        luck, count = float(mine["luck"].sum()), len(mine)
+        rate = luck / count if count else float("nan")
+        row = {**key, "side": side, "player": names[side], "rolls": count,
+               **{m.replace(" ", "_"): int(marks.get(m, 0)) for m in MARKS},
+               "luck": luck, "luck_rate": rate,
+               **_ratings(rate if count else None),
+               "unit": "points" if money else "mwc", "luck_total": totals[side]}
+        if results is not None:
+            outcome = float(sum(r[side] for r in results)) if results else float("nan")
+            row |= {"result": outcome,
+                    "luck_adjusted": outcome - totals[side] + totals[1 - side]}
+        rows.append(row)
+    return rows
+
+
+def _match_rows(key: dict, names, rolls: pd.DataFrame, money: bool, games,
+                results: list | None) -> list[dict]:
+    """The rows of one match: each game in ``games`` (numbers, in order), then the match."""
+    rows = []
+    for index, number in enumerate(games):
+        rows += _side_rows({**key, "scope": "game", "game": number}, names,
+                           rolls[rolls["game"] == number], money,
+                           None if results is None else [results[index]])
+    return rows + _side_rows({**key, "scope": "match", "game": pd.NA}, names, rolls, money,
+                             results)
+
+
+def _frame_summary(frame: pd.DataFrame) -> list[dict]:
+    """The rows of :func:`luck_summary` that a luck frame alone gives (no results)."""
+    missing = [c for c in _NEEDED if c not in frame.columns]
+    if missing:
+        raise InvalidArgument(f"expected the matches or their luck frame (luck_frame(matches)), "
+                              f"got a frame without the columns {missing}")
+    rows = []
+    for (file, match_id), rolls in frame.groupby(["file", "match_id"], sort=False,
+                                                  dropna=False):
+        names = [next(iter(rolls.loc[rolls["side"] == side, "player"]), None)
+                 for side in (0, 1)]
+        rows += _match_rows({"file": file, "match_id": match_id}, names, rolls,
+                            rolls["match_length"].iloc[0] == 0, rolls["game"].unique(), None)
+    return rows
+
+
 def luck_summary(source, frame: pd.DataFrame | None = None,
                  evaluator: Evaluator | None = None, ply: int = 0) -> pd.DataFrame:
     """Luck per player per game and per match, as in GNU Backgammon's statistics.
 
     Parameters
     ----------
-    source : ReplayedMatch or LoadedFile, or an iterable of them
-        As for :func:`luck_frame`. The games' results come from here: a luck frame alone
-        does not hold them.
+    source : ReplayedMatch or LoadedFile, an iterable of them, or a luck frame
+        The matches, as for :func:`luck_frame`; or their :func:`luck_frame` alone
+        (``luck_summary(frame)``), which gives every column but :data:`RESULT_COLUMNS`: the
+        games' results are in the matches, not in the luck frame.
     frame : pandas.DataFrame, optional
-        The :func:`luck_frame` of ``source`` (the same matches in the same order), if already
-        computed.
+        With matches as ``source``: their :func:`luck_frame` (the same matches in the same
+        order), if already computed.
     evaluator, ply
-        As for :func:`luck_frame`, when ``frame`` is not given.
+        As for :func:`luck_frame`, when it has to be computed.
 
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`SUMMARY_COLUMNS`; for each match its games in order, then the match,
-        two rows (side 0, side 1) each. The luck rate counts every roll (dances included);
-        the match's result is the MWC at its end minus that at its start (match play) or the
-        points won (money play).
+        Columns :data:`SUMMARY_COLUMNS` (without :data:`RESULT_COLUMNS` for a frame alone);
+        for each match its games in order, then the match, two rows (side 0, side 1) each.
+        The luck rate counts every roll (dances included); the match's result is the MWC at
+        its end minus that at its start (match play) or the points won (money play).
 
     Raises
     ------
-    ValueError
-        ``source`` is not matches (a frame given first: pass ``luck_summary(matches,
-        frame)``).
+    InvalidArgument
+        ``frame`` is not the luck frame of the matches; a frame as ``source`` lacks a column
+        of a luck frame (the message names them); ``source`` is neither matches nor a frame.
     """
     if isinstance(source, pd.DataFrame):
-        raise ValueError("luck_summary(source, frame): source must be the replayed matches "
-                         "(the games' results are not in the luck frame); got a DataFrame")
+        summary = pd.DataFrame(_frame_summary(source),
+                               columns=[c for c in SUMMARY_COLUMNS if c not in RESULT_COLUMNS])
+        return summary.astype({"game": "Int64"})
     matches = list(identified_matches(source))
     if frame is None:
         frame = luck_frame([m for _, m in matches], evaluator, ply)
@@ -483,31 +563,77 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
         count = sum(len(game.turns) for game in match.games)
         rolls, start = frame.iloc[start:start + count], start + count
         if count and set(rolls["match_id"]) != {match_id}:
-            raise NardyError(f"the frame given is not the luck frame of match {match_id}")
-        results = _results(match)
-        unit = "mwc" if match.record.length else "points"
-        column = "luck_mwc" if match.record.length else "luck_points"
-        games = [(g.number, rolls[rolls["game"] == g.number], [r]) for g, r in
-                 zip(match.games, results)]
-        for scope, number, subset, result in [("game", *g) for g in games] + [
-                ("match", pd.NA, rolls, results)]:
-            totals = [subset.loc[subset["side"] == side, column].sum() for side in (0, 1)]
-            for side in (0, 1):
-                mine = subset[subset["side"] == side]
-                marks = mine["mark"].value_counts()
-                outcome = float(sum(r[side] for r in result)) if result else float("nan")
-                luck, count = float(mine["luck"].sum()), len(mine)
-                rate = luck / count if count else float("nan")
-                rows.append({
-                    "file": match.record.file, "match_id": match_id, "scope": scope,
-                    "game": number, "side": side, "player": match.record.names[side],
-                    "rolls": count,
-                    **{m.replace(" ", "_"): int(marks.get(m, 0)) for m in MARKS},
-                    "luck": luck, "luck_rate": rate,
-                    "rating": luck_rating(rate) if count else "", "unit": unit,
-                    "luck_total": float(totals[side]), "result": outcome,
-                    "luck_adjusted": outcome - totals[side] + totals[1 - side]})
+            raise InvalidArgument(f"the frame given is not the luck frame of match {match_id}")
+        rows += _match_rows({"file": match.record.file, "match_id": match_id},
+                            match.record.names, rolls, match.record.length == 0,
+                            [g.number for g in match.games], _results(match))
     summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
     return summary.astype({"game": "Int64"})
 
 
+PLAYER_COLUMNS = {
+    "player": "name (the bare name, across files and matches)",
+    "unit": "'mwc' (match play) or 'points' (money play): each player has a row per unit",
+    "matches": "matches (or money sessions) played", "games": "games in which they rolled",
+    "rolls": "rolls thrown", "very_lucky": "rolls marked very lucky",
+    "lucky": "rolls marked lucky", "unlucky": "rolls marked unlucky",
+    "very_unlucky": "rolls marked very unlucky",
+    "luck": "total luck, normalised equity", "luck_rate": "luck per roll, normalised equity",
+    "rating": "gnubg's rating of the luck rate, as in luck_summary",
+    "rating_gnubg": "gnubg's rating, its exact word (RATINGS)",
+    "luck_total": "total luck in the unit (MWC 0..1 summed over matches, or points)",
+    "result": "actual result in the unit, summed over matches (NaN if one is unknown)",
+    "luck_adjusted": "luck-adjusted result in the unit, summed over matches",
+}
+"""The columns of :func:`luck_by_player`."""
+
+
+def luck_by_player(data: pd.DataFrame) -> pd.DataFrame:
+    """Each player's luck over all their matches: totals, rate per roll and gnubg's rating.
+
+    Players are grouped by the bare name (as :func:`~nardy_analysis.analysis.audit.dice_tests`
+    groups them ``by="player"``), one row per player and unit: match play (normalised match
+    equity; MWC 0..1) and money play (points per game at cube 1; points) are kept apart,
+    because a point of money equity and a match's normalised equity are not the same
+    amount. Within a unit, ``luck`` and the rolls add up over matches and ``luck_rate`` is
+    ``luck / rolls``, rated as for one match (:func:`luck_rating`). ``luck_total``,
+    ``result`` and ``luck_adjusted`` add up the per-match values (in MWC, each match counts
+    its own change of match-winning chance: a sum over matches, not one match's chance).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        A :func:`luck_summary` (its ``match`` rows are used), or a :func:`luck_frame`
+        (summarised first, without results).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`PLAYER_COLUMNS` (without ``result`` and ``luck_adjusted`` when
+        ``data`` has none), sorted by player then unit.
+
+    Raises
+    ------
+    InvalidArgument
+        ``data`` is neither a luck summary nor a luck frame (the message names what is
+        missing).
+    """
+    summary = data if "scope" in data.columns else luck_summary(data)
+    matches = summary[summary["scope"] == "match"]
+    games = summary[(summary["scope"] == "game") & (summary["rolls"] > 0)]
+    keys = ["player", "unit"]
+    sums = ["rolls", *(m.replace(" ", "_") for m in MARKS), "luck", "luck_total"]
+    results = [c for c in RESULT_COLUMNS if c in summary.columns]
+    grouped = matches.groupby(keys, dropna=False)
+    table = grouped[sums].sum()
+    table.insert(0, "matches", grouped.size())
+    table.insert(1, "games", games.groupby(keys, dropna=False).size()
+                 .reindex(table.index, fill_value=0))
+    for column in results:  # NaN as soon as one match's result is unknown
+        table[column] = grouped[column].agg(lambda values: values.sum(skipna=False))
+    table["luck_rate"] = table["luck"] / table["rolls"].where(table["rolls"] > 0)
+    ratings = [_ratings(r if n else None) for r, n in zip(table["luck_rate"], table["rolls"])]
+    table["rating"] = [r["rating"] for r in ratings]
+    table["rating_gnubg"] = [r["rating_gnubg"] for r in ratings]
+    columns = [c for c in PLAYER_COLUMNS if c in (*keys, *table.columns)]
+    return table.reset_index()[columns]

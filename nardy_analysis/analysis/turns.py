@@ -56,6 +56,11 @@ opponent_shots : Int64
 opponent_hit : boolean
     Whether the opponent's next play hit; ``<NA>`` when there is no next play in the game
     or it is unknown.
+opponent_roll_hits : boolean
+    Whether the opponent's next roll is a hitting roll: one of the ``opponent_shots`` rolls,
+    whether or not the opponent chose to hit with it (a fact of the dice alone); False when
+    the player left no blot, ``<NA>`` when there is no next roll in the game or the play is
+    unknown.
 hits : Int64
     Opposing checkers this play hit (sent to the bar).
 position_id_before, position_id_after : str
@@ -87,8 +92,8 @@ DTYPES = {
     "opponent_pips_after": "Int64", "pip_lead": "int64", "bar": "Int64",
     "opponent_bar": "Int64", "off": "Int64", "opponent_off": "Int64", "phase": "object",
     "blots": "Int64", "blot_points": "object", "opponent_shots": "Int64",
-    "opponent_hit": "boolean", "hits": "Int64", "position_id_before": "object",
-    "position_id_after": "object",
+    "opponent_hit": "boolean", "opponent_roll_hits": "boolean", "hits": "Int64",
+    "position_id_before": "object", "position_id_after": "object",
 }
 """The columns of :func:`turns_frame` in order, with their pandas dtypes."""
 
@@ -139,41 +144,70 @@ def turns_frame(source) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(DTYPES)).astype(DTYPES)
 
 
-def hit_rates(frame: pd.DataFrame, bins: int | None = None,
-              confidence: float = 0.95) -> pd.DataFrame:
-    """Observed against expected hits of exposed blots, grouped by their hit probability.
+HIT_KINDS = {"played": "opponent_hit", "dice": "opponent_roll_hits"}
+"""What :func:`hit_rates` counts: hits the opponent played, or the opponent's hitting rolls
+(the dice alone), with the turns-frame column that says which."""
 
-    An exposure is a turn after which the player had blots and the opponent's next play is
-    known; it was hit when that play hit. The expected chance of a hit is the opponent's
-    shots / 36: the chance that the next throw *can* hit (a player may choose not to).
+
+def hit_rates(frame: pd.DataFrame, bins: int | None = None, confidence: float = 0.95, *,
+              kind: str = "played", by: str = "shots") -> pd.DataFrame:
+    """Observed against expected hits of exposed blots, grouped by hit probability or place.
+
+    An exposure is a turn after which the player had blots and the opponent's next roll
+    (``kind="dice"``) or play (``kind="played"``) is known. The expected chance is the
+    opponent's shots / 36, the chance that the next throw *can* hit. With ``kind="dice"`` the
+    event is that the next roll was one of those hitting rolls (whether or not the opponent
+    hit): with fair dice its frequency is the expected chance, each exposure being one
+    Bernoulli trial. With ``kind="played"`` the event is that the opponent hit: players may
+    choose not to, so it mixes the dice with the players' choices.
 
     Parameters
     ----------
     frame : pandas.DataFrame
         A turns frame (:func:`turns_frame`).
     bins : int, optional
-        Group by the exact shot count (0..36 rolls) when None, else into this many
-        equal-width bins of the probability over [0, 1].
+        With ``by="shots"``: group by the exact shot count (0..36 rolls) when None, else into
+        this many equal-width bins of the probability over [0, 1].
     confidence : float
         Confidence level (0..1) of the intervals.
+    kind : {"played", "dice"}
+        Count the hits played, or the hitting rolls thrown (:data:`HIT_KINDS`).
+    by : {"shots", "point"}
+        Group by hit probability, or by the point (1..24, from the side of the player who
+        left it) of the blot in exposures that left a single blot (exposures with several
+        blots are left out: their hit cannot be placed on one point).
 
     Returns
     -------
     pandas.DataFrame
-        One row per non-empty group: ``group`` (shot count or probability interval),
-        ``expected`` (mean probability, 0..1), ``exposures``, ``hits``, ``observed``
-        (hits / exposures) and ``ci_low``, ``ci_high``: the exact (Clopper-Pearson) binomial
-        interval of ``scipy.stats.binomtest(hits, exposures).proportion_ci(confidence)``.
+        One row per non-empty group: ``group`` (shot count, probability interval or point),
+        ``expected`` (mean probability, 0..1), ``exposures``, ``hits`` (the events counted),
+        ``observed`` (hits / exposures) and ``ci_low``, ``ci_high``: the exact
+        (Clopper-Pearson) binomial interval of
+        ``scipy.stats.binomtest(hits, exposures).proportion_ci(confidence)``.
+
+    Raises
+    ------
+    InvalidArgument
+        An unknown ``kind`` or ``by``.
     """
     from scipy.stats import binomtest  # here: scipy.stats takes a second to import
 
-    exposed = frame[(frame["blots"].fillna(0) > 0) & frame["opponent_hit"].notna()]
-    shots_ = exposed["opponent_shots"].astype(int)
-    group = shots_ if bins is None else pd.cut(shots_ / 36, np.linspace(0, 1, bins + 1),
-                                               include_lowest=True)
+    if kind not in HIT_KINDS or by not in ("shots", "point"):
+        raise InvalidArgument(f"hit_rates: kind must be one of {sorted(HIT_KINDS)} and by one "
+                              f"of ['point', 'shots'], got kind={kind!r}, by={by!r}")
+    event = HIT_KINDS[kind]
+    exposed = frame[(frame["blots"].fillna(0) > 0) & frame[event].notna()]
+    if by == "point":
+        exposed = exposed[exposed["blots"] == 1]
+        group = exposed["blot_points"].str[0].astype(int)
+    else:
+        shots_ = exposed["opponent_shots"].astype(int)
+        group = shots_ if bins is None else pd.cut(shots_ / 36, np.linspace(0, 1, bins + 1),
+                                                   include_lowest=True)
     rows = []
     for key, rows_ in exposed.groupby(group, observed=True):
-        n, k = len(rows_), int(rows_["opponent_hit"].sum())
+        n, k = len(rows_), int(rows_[event].sum())
         interval = binomtest(k, n).proportion_ci(confidence_level=confidence)
         rows.append({"group": key, "expected": rows_["opponent_shots"].mean() / 36,
                      "exposures": n, "hits": k, "observed": k / n,
@@ -193,8 +227,12 @@ def replayed_matches(source) -> list[ReplayedMatch]:
     Raises
     ------
     InvalidArgument
-        An item is neither (the analyses take matches, not paths).
+        An item is neither (the analyses take matches, not paths or frames).
     """
+    if isinstance(source, pd.DataFrame):  # iterating it would give its column names
+        raise InvalidArgument(f"expected replayed matches, got a DataFrame (columns "
+                              f"{', '.join(map(str, source.columns[:4]))}, ...): the analyses "
+                              "start from the matches, nardy_analysis.load_files(paths)")
     single = (ReplayedMatch, LoadedFile, str, PathLike)  # a path is quoted whole in the error
     items = [source] if isinstance(source, single) else source
     matches = []
@@ -253,11 +291,14 @@ def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: Re
     if after is not None:
         mine, theirs = after.board[side], after.board[1 - side]
         blots = [p for p in range(1, BAR) if mine[p] == 1]
+        hitting = shots(after, match.rules) if blots else None
         row.update({
             "pips_after": after.pip_count(side), "opponent_pips_after": after.pip_count(1 - side),
             "bar": mine[BAR], "opponent_bar": theirs[BAR], "off": mine[OFF],
             "opponent_off": theirs[OFF], "blots": len(blots), "blot_points": blots,
-            "opponent_shots": shots(after, match.rules).count if blots else 0,
+            "opponent_shots": hitting.count if blots else 0,
+            "opponent_roll_hits": None if following is None
+            else bool(blots) and following.roll in hitting.rolls,
             "hits": sum(move.hit for move in turn.play.moves),
             "position_id_after": after.id(),
         })

@@ -10,7 +10,7 @@ import click
 import pandas as pd
 
 from ..analysis.engine import ENGINES, EngineError, default_evaluator
-from ..analysis.luck import luck_frame, luck_summary
+from ..analysis.luck import luck_by_player, luck_frame, luck_summary
 from ..errors import NardyError
 from ..load import load_file
 from .common import (ErrorReport, OutputFile, file_errors, found_files, progress_bar,
@@ -39,10 +39,6 @@ def _sign(value: float, digits: int) -> str:
     return "" if pd.isna(value) else f"{value:+.{digits}f}"
 
 
-_RATING_SHOWN = {"None": '"None" (average)'}
-"""How the table shows a rating that could be misread (gnubg's "None" is not Python's)."""
-
-
 def _units(unit: str) -> dict[str, str]:
     """The units of a :func:`luck_summary` row's values, by column, for ``unit`` ``"mwc"``
     (match play) or ``"points"`` (money play); ``--json`` adds them as ``<column>_unit``."""
@@ -53,31 +49,59 @@ def _units(unit: str) -> dict[str, str]:
             "result": other, "luck_adjusted": other}
 
 
+def _with_units(table: pd.DataFrame) -> list[dict]:
+    """The rows of ``table`` as JSON objects, each value's unit added (:func:`_units`)."""
+    return [{**row, **{f"{key}_unit": text for key, text in _units(row["unit"]).items()
+                       if key in row}}
+            for row in json.loads(table.to_json(orient="records"))]
+
+
+def _print_rows(rows: pd.DataFrame, first: str, label) -> None:
+    """Rows of one unit under a header; ``first`` heads the first column, ``label(row)``
+    fills it; every numeric column names its unit."""
+    unit = rows["unit"].iloc[0]
+    scale, digits, name = (100, 2, "%MWC") if unit == "mwc" else (1, 3, "points")
+    click.echo(f"  {first:<8}{'player':<20}{'rolls':>6}{'luck (equity)':>15}"
+               f"{'equity/roll':>13}  {'rating':<20}{f'luck ({name})':>15}"
+               f"{f'result ({name})':>17}{f'adjusted ({name})':>19}")
+    for _, row in rows.iterrows():
+        click.echo(f"  {label(row):<8}{str(row['player'])[:19]:<20}{row['rolls']:>6}"
+                   f"{_sign(row['luck'], 3):>15}{_sign(row['luck_rate'], 4):>13}  "
+                   f"{row['rating']:<20}{_sign(row['luck_total'] * scale, digits):>15}"
+                   f"{_sign(row['result'] * scale, digits):>17}"
+                   f"{_sign(row['luck_adjusted'] * scale, digits):>19}")
+
+
 def _print_table(summary: pd.DataFrame) -> None:
-    """Each match's rows; every numeric column names its unit in the header."""
+    """Each match's rows (:func:`luck_summary`)."""
     for match_id, rows in summary.groupby("match_id", sort=False):
-        unit = rows["unit"].iloc[0]
         click.echo(f"match {match_id}")
-        scale, digits, label = (100, 2, "%MWC") if unit == "mwc" else (1, 3, "points")
-        click.echo(f"  {'':<8}{'player':<20}{'rolls':>6}{'luck (equity)':>15}"
-                   f"{'equity/roll':>13}  {'rating':<18}{f'luck ({label})':>15}"
-                   f"{f'result ({label})':>17}{f'adjusted ({label})':>19}")
-        for _, row in rows.iterrows():
-            scope = "match" if row["scope"] == "match" else f"game {row['game']}"
-            rating = _RATING_SHOWN.get(row["rating"], row["rating"])
-            click.echo(f"  {scope:<8}{str(row['player'])[:19]:<20}{row['rolls']:>6}"
-                       f"{_sign(row['luck'], 3):>15}{_sign(row['luck_rate'], 4):>13}  "
-                       f"{rating:<18}{_sign(row['luck_total'] * scale, digits):>15}"
-                       f"{_sign(row['result'] * scale, digits):>17}"
-                       f"{_sign(row['luck_adjusted'] * scale, digits):>19}")
+        _print_rows(rows, "", lambda row: "match" if row["scope"] == "match"
+                    else f"game {row['game']}")
+
+
+def _print_players(table: pd.DataFrame, files: int) -> None:
+    """Each player's totals (:func:`luck_by_player`), match play and money play apart."""
+    for unit, title in (("mwc", "match play"), ("points", "money play")):
+        rows = table[table["unit"] == unit]
+        if len(rows):
+            click.echo(f"players, {title} (all matches of {files} files; luck, result and "
+                       "adjusted summed over the matches)")
+            _print_rows(rows, "matches", lambda row: str(row["matches"]))
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--csv", "csv_file", type=OutputFile(),
-              help="Write one row per roll (file order, dances included) to this CSV file.")
+              help="Write one row per roll (file order, dances included) to this CSV file; "
+                   "with --by player one row per player and unit.")
 @click.option("--json", "as_json", is_flag=True,
-              help="One JSON object per file on stdout instead of the tables.")
+              help="One JSON object per file (per player with --by player) on stdout "
+                   "instead of the tables.")
+@click.option("--by", type=click.Choice(["player"]), default=None,
+              help="Each player's totals over all files and matches (players by name; "
+                   "match and money play apart) instead of the per-match tables; --csv then "
+                   "writes one row per player and unit.")
 @click.option("--ply", type=click.IntRange(0, 3), default=0, show_default=True,
               help="Look-ahead of the engine's evaluations (0 as gnubg's luck analysis).")
 @click.option("--engine", type=click.Choice(list(ENGINES)), default="gnubg-nn",
@@ -88,15 +112,19 @@ def _print_table(summary: pd.DataFrame) -> None:
 @strict_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
-def luck(paths, csv_file, as_json, ply, engine, jobs, strict, progress):
+def luck(paths, csv_file, as_json, by, ply, engine, jobs, strict, progress):
     """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
 
     PATHS are match files or folders (searched for *.mat, *.txt and *.sgf). Luck is the
-    engine's cubeless equity at 0-ply unless --ply says otherwise. For each match: per game and for
-    the whole match, each player's rolls, total luck (equity), luck per roll (equity),
-    gnubg's rating of it, the luck in match-winning chance (match play, in %) or points
-    (money play), the actual result and the luck-adjusted result. --json adds the unit of
-    each value as <column>_unit.
+    engine's cubeless equity at 0-ply unless --ply says otherwise. For each match: per game
+    and for the whole match, each player's rolls, total luck (equity), luck per roll
+    (equity), gnubg's rating of it, the luck in match-winning chance (match play, in %) or
+    points (money play), the actual result and the luck-adjusted result. --by player gives
+    each player's totals over all the files instead: matches, rolls, luck, luck per roll and
+    its rating, and luck, result and luck-adjusted result summed over the matches (match
+    play and money play in rows of their own). Ratings are gnubg's words, its "None" shown
+    as "none (average luck)" (--json and --csv give both: rating, and gnubg's own word as
+    rating_gnubg). --json adds the unit of each value as <column>_unit.
     Every game that can be read is analysed; each error is reported on stderr with the game
     it concerns (a game that breaks a rule is analysed up to there). Needs the engine
     extra: pip install nardy-analysis[engine]. Exit status: 0 when no file had an error
@@ -113,28 +141,38 @@ def luck(paths, csv_file, as_json, ply, engine, jobs, strict, progress):
     results = (pool.map(_analyse_file, files, [ply] * len(files), [engine] * len(files),
                         [strict] * len(files))
                if pool else (_analyse_file(f, ply, engine, strict) for f in files))
-    frames, problems = [], ErrorReport(paths)
+    frames, summaries, problems = [], [], ErrorReport(paths)
     try:
         for result in progress_bar(results, progress, len(files)):
             problems.add(result["errors"])
             if result["frame"] is None:
                 continue
             frames.append(result["frame"])
-            summary = result["summary"]
+            summaries.append(result["summary"])
+            if by:
+                continue
             if as_json:
-                records = [{**row, **{f"{key}_unit": text for key, text
-                                      in _units(row["unit"]).items()}}
-                           for row in json.loads(summary.to_json(orient="records"))]
                 click.echo(json.dumps({"file": result["file"], "rolls": len(result["frame"]),
                                        "violations": result["violations"],
-                                       "summary": records}, ensure_ascii=False))
+                                       "summary": _with_units(result["summary"])},
+                                      ensure_ascii=False))
                 continue
             click.echo(f"{result['file']}: {len(result['frame'])} rolls")
-            _print_table(summary)
+            _print_table(result["summary"])
     finally:
         if pool:
             pool.shutdown()
-    if csv_file:
+    if by:
+        table = luck_by_player(pd.concat(summaries, ignore_index=True) if summaries
+                               else luck_summary([]))
+        if as_json:
+            for row in _with_units(table):
+                click.echo(json.dumps(row, ensure_ascii=False))
+        else:
+            _print_players(table, len(frames))
+        if csv_file:
+            table.to_csv(csv_file, index=False)
+    elif csv_file:
         frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
         frame.to_csv(csv_file, index=False)
     problems.exit()

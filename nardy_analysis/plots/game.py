@@ -145,6 +145,10 @@ def plot_blot_exposure(data: pd.DataFrame, ax=None, *, game: int | None = None):
     return ax
 
 
+_POINTS = (0.3, 24.7)
+"""The x limits of the charts by point (1..24): the same in each, so that they line up."""
+
+
 def plot_blot_points(data: pd.DataFrame, ax=None):
     """Where blots are left: how many blots were left on each point, over many games.
 
@@ -166,6 +170,7 @@ def plot_blot_points(data: pd.DataFrame, ax=None):
     counts = points.value_counts().reindex(range(1, 25), fill_value=0)
     ax.bar(counts.index, counts.to_numpy())
     ax.set_xticks(range(1, 25))
+    ax.set_xlim(_POINTS)
     ax.tick_params(axis="x", labelsize="small")
     ax.set_xlabel("point (from the side of the player who left the blot)")
     ax.set_ylabel("blots left after a play")
@@ -173,9 +178,32 @@ def plot_blot_points(data: pd.DataFrame, ax=None):
     return ax
 
 
+_EVENTS = {"played": ("hits", "fraction hit"),
+           "dice": ("hitting rolls", "fraction of next rolls that could hit")}
+"""What each ``kind`` of :func:`~nardy_analysis.analysis.turns.hit_rates` counts, in words:
+the events, and the y label of the charts."""
+
+
+_LABELLED = 15
+"""The most points :func:`plot_hit_calibration` labels with their ``n`` (more overlap)."""
+
+
+def _kind_words(kind: str) -> tuple[str, str]:
+    if kind not in _EVENTS:
+        raise InvalidArgument(f"kind must be one of {sorted(_EVENTS)}, got {kind!r}")
+    return _EVENTS[kind]
+
+
+def _errorbar(ax, x, table: pd.DataFrame, **options):
+    """Observed fractions at ``x`` with their interval as error bars."""
+    return ax.errorbar(x, table["observed"], yerr=[table["observed"] - table["ci_low"],
+                                                   table["ci_high"] - table["observed"]],
+                       fmt="o", capsize=3, **options)
+
+
 def plot_hit_calibration(data: pd.DataFrame, ax=None, *, bins: int | None = None,
-                         confidence: float = 0.95):
-    """Observed against expected hits: how often exposed blots were hit, by hit probability.
+                         confidence: float = 0.95, kind: str = "played"):
+    """Observed against expected hits of exposed blots, by hit probability.
 
     Parameters
     ----------
@@ -183,28 +211,88 @@ def plot_hit_calibration(data: pd.DataFrame, ax=None, *, bins: int | None = None
         A turns frame (any number of games).
     ax : matplotlib.axes.Axes, optional
         Drawn into; the current Axes when None.
-    bins, confidence
-        Passed to :func:`~nardy_analysis.analysis.turns.hit_rates`.
+    bins, confidence, kind
+        Passed to :func:`~nardy_analysis.analysis.turns.hit_rates`: ``kind="played"``
+        counts the hits the opponent played (the dice and the player's choice),
+        ``kind="dice"`` whether the opponent's next roll was a hitting roll (the dice alone).
 
     Returns
     -------
     matplotlib.axes.Axes
         An error-bar container (label ``observed``): one point per group of exposures, x the
-        mean hit probability (opponent's shots / 36), y the fraction hit, bars the binomial
-        confidence interval; and the diagonal y = x (label ``expected``). A player hits
-        less often than they can, so points below the diagonal are expected.
+        mean hit probability (opponent's shots / 36), y the fraction of exposures with the
+        event, bars the exact binomial confidence interval, each point labelled with its
+        number of exposures ``n`` when there are at most 15 points (use ``bins``); and the
+        diagonal y = x (label ``expected``). Fair dice put the ``dice`` points on the
+        diagonal; a player hits less often than they can, so ``played`` points below it are
+        expected. The legend is in the upper left corner, above the diagonal, where points
+        are rare (only small groups get there).
+
+    Raises
+    ------
+    InvalidArgument
+        An unknown ``kind``.
     """
+    events, label = _kind_words(kind)
     ax = ax if ax is not None else plt.gca()
-    table = hit_rates(data, bins, confidence)
+    table = hit_rates(data, bins, confidence, kind=kind)
     ax.plot([0, 1], [0, 1], linestyle="--", color="grey", label="expected")
-    ax.errorbar(table["expected"], table["observed"],
-                yerr=[table["observed"] - table["ci_low"], table["ci_high"] - table["observed"]],
-                fmt="o", capsize=3, label="observed")
+    _errorbar(ax, table["expected"], table, label="observed")
+    labelled = table if len(table) <= _LABELLED else table.iloc[:0]
+    for x, y, n in zip(labelled["expected"], labelled["observed"], labelled["exposures"]):
+        ax.annotate(f"n={n}", (x, y), xytext=(6, 0), textcoords="offset points",
+                    va="center", fontsize="x-small", color="dimgrey")
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.02)
     ax.set_aspect("equal")
     ax.set_xlabel("hit probability (opponent's shots / 36)")
-    ax.set_ylabel(f"fraction hit ({confidence:.0%} binomial interval)")
-    ax.set_title(f"Observed vs expected hits ({int(table['exposures'].sum())} exposures)")
-    ax.legend()
+    ax.set_ylabel(f"{label} ({confidence:.0%} binomial interval)")
+    ax.set_title(f"Observed vs expected {events} ({int(table['exposures'].sum())} exposures)")
+    ax.legend(loc="upper left")
+    return ax
+
+
+def plot_hits_by_point(data: pd.DataFrame, ax=None, *, confidence: float = 0.95):
+    """Hits of a single blot by where it stood: expected, hitting rolls thrown, hits played.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        A turns frame (any number of games).
+    ax : matplotlib.axes.Axes, optional
+        Drawn into; the current Axes when None.
+    confidence : float
+        Confidence level (0..1) of the exact binomial intervals.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        For exposures that left one blot (:func:`~nardy_analysis.analysis.turns.hit_rates`
+        with ``by="point"``), x its point 1..24 from the side of the player who left it: a
+        line of markers labelled ``expected`` (mean shots / 36), and two error-bar containers
+        labelled ``hitting rolls`` (the next roll could hit) and ``hits`` (the opponent hit),
+        each with its interval, drawn a little left and right of the point; the number of
+        exposures ``n`` of each point is written along the top. The legend is outside the
+        Axes, on the right.
+    """
+    ax = ax if ax is not None else plt.gca()
+    dice = hit_rates(data, confidence=confidence, kind="dice", by="point")
+    played = hit_rates(data, confidence=confidence, kind="played", by="point")
+    ax.plot(dice["group"], dice["expected"], linestyle="none", marker="_", markersize=14,
+            mew=2, color="black", label="expected (shots / 36)")
+    _errorbar(ax, dice["group"] - 0.15, dice, color="C0", label=_EVENTS["dice"][0])
+    _errorbar(ax, played["group"] + 0.15, played, color="C1", label=_EVENTS["played"][0])
+    for point, n in zip(dice["group"], dice["exposures"]):
+        ax.annotate(str(n), (point, 1.0), xytext=(0, 4), textcoords="offset points",
+                    ha="center", fontsize="x-small", color="dimgrey")
+    ax.set_xticks(range(1, 25))
+    ax.set_xlim(_POINTS)
+    ax.set_ylim(-0.02, 1.1)
+    ax.tick_params(axis="x", labelsize="small")
+    ax.set_xlabel("point of the single blot (from the side of the player who left it); "
+                  "n exposures along the top")
+    ax.set_ylabel(f"fraction of exposures ({confidence:.0%} binomial interval)")
+    ax.set_title(f"Plays that left one blot, by its point ({int(dice['exposures'].sum())} "
+                 "exposures)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
     return ax

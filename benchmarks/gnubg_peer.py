@@ -1,0 +1,57 @@
+"""GNU Backgammon as the peer of a benchmark: its commands timed in a subprocess.
+
+The ``gnubg`` package from PyPI (GPL-3, a full GNU Backgammon; install it into a venv of its
+own: ``python3 -m venv /work/gnubgvenv && /work/gnubgvenv/bin/pip install gnubg==1.1.0a16``)
+runs in its own interpreter, given by ``$NARDY_GNUBG_PYTHON`` (default
+``/work/gnubgvenv/bin/python``). Only the commands asked for are timed, inside that process;
+``set threads 1`` comes first (one core, as ours; without it analysis never returns).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+PYTHON = os.environ.get("NARDY_GNUBG_PYTHON", "/work/gnubgvenv/bin/python")
+
+_SCRIPT = r"""
+import json, sys, time
+import gnubg
+gnubg.command("set threads 1")
+timed, setup, repeat = json.loads(sys.argv[1])
+best = float("inf")
+for _ in range(repeat):
+    for command in setup:
+        gnubg.command(command)
+    start = time.perf_counter()
+    for command in timed:
+        gnubg.command(command)
+    best = min(best, time.perf_counter() - start)
+print("@@SECONDS@@", best, gnubg.__version__)
+"""
+
+
+def available() -> bool:
+    """Whether the gnubg interpreter is there."""
+    return Path(PYTHON).exists()
+
+
+def gnubg_seconds(timed: list[str], setup: tuple[str, ...] = (),
+                  repeat: int = 1) -> tuple[float, str]:
+    """Seconds gnubg takes to run the commands ``timed`` (after the untimed ``setup``, run
+    again before each repeat), the best of ``repeat`` runs, and gnubg's version.
+
+    Raises
+    ------
+    RuntimeError
+        gnubg failed; the message has its output.
+    """
+    argument = json.dumps([timed, list(setup), repeat])
+    done = subprocess.run([PYTHON, "-c", _SCRIPT, argument], capture_output=True, text=True)
+    for line in done.stdout.splitlines():
+        if line.startswith("@@SECONDS@@"):
+            _, seconds, version = line.split()
+            return float(seconds), version
+    raise RuntimeError(f"gnubg failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
