@@ -159,6 +159,26 @@ class ReplayedMatch:
         """Every warning of the match's games, game by game."""
         return [w for g in self.games for w in g.warnings]
 
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points of players 0 and 1 after the last game replayed (0-0 without games)."""
+        return self.games[-1].score_after if self.games else (0, 0)
+
+    @property
+    def finished(self) -> bool:
+        """A player reached the match length; in a money session (length 0), the last game
+        has a result."""
+        if not self.games:
+            return False
+        length = self.record.length
+        return max(self.score) >= length if length else self.games[-1].winner is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The player (0 or 1) ahead when :attr:`finished`, else None (also when even)."""
+        first, second = self.score
+        return None if not self.finished or first == second else int(second > first)
+
 
 def _problems(errors: list, warnings: list) -> str:
     return f"{len(errors)} errors" + (f", {len(warnings)} warnings" if warnings else "")

@@ -11,7 +11,8 @@ class _Commands(click.Group):
     """The command group; each command is in its own module, imported only when used, so
     that ``nardy replay`` does not wait for pandas and matplotlib to load."""
 
-    COMMANDS = ("audit", "board", "convert", "luck", "plot", "replay", "shots", "simulate",
+    COMMANDS = ("audit", "board", "convert", "luck", "plot", "replay", "report", "shots",
+                "simulate",
                 "stats")
 
     def list_commands(self, ctx):

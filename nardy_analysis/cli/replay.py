@@ -61,15 +61,11 @@ def _result(match: ReplayedMatch) -> dict:
         the last game has a result), ``winner`` (the name of the player ahead when
         finished, else None) and ``points`` (by how many points, when finished).
     """
-    games, length = match.games, match.record.length
-    score = list(games[-1].score_after) if games else [0, 0]
-    finished = bool(games) and (max(score) >= length if length else
-                                games[-1].winner is not None)
-    lead = score[0] - score[1]
-    names = list(match.record.names)
-    return {"players": names, "length": length, "score": score, "finished": finished,
-            "winner": names[lead < 0] if finished and lead else None,
-            "points": abs(lead) if finished else None}
+    names, score = list(match.record.names), list(match.score)
+    return {"players": names, "length": match.record.length, "score": score,
+            "finished": match.finished,
+            "winner": None if match.winner is None else names[match.winner],
+            "points": abs(score[0] - score[1]) if match.finished else None}
 
 
 def _result_line(result: dict) -> str:

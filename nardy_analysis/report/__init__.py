@@ -2,5 +2,6 @@
 ``report/templates``."""
 
 from .audit import audit_html
+from .match import match_html
 
-__all__ = ["audit_html"]
+__all__ = ["audit_html", "match_html"]

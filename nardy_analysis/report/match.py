@@ -1,0 +1,290 @@
+"""The HTML page of one match: a board to step through move by move, the scores, the pip race
+and blot exposure of each game, and the dice, in one self-contained file.
+
+The page is rendered from ``templates/match.html.j2`` (autoescaped; the data for its script
+is a JSON block). Each step of the page is a position: the start of a game, the position after
+each roll's play, a cube action, a result, or an error where a game stops. Boards are
+:func:`~nardy_analysis.game.svg.board_svg` pictures seen from player 0's side, stored as
+indices into the list of distinct SVG lines of the match (most lines repeat from board to
+board), which keeps a 15-game match to a few hundred kilobytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..analysis.audit import audit_dice
+from ..analysis.luck import luck_frame
+from ..analysis.shots import shots, throws
+from ..errors import InvalidArgument, NardyError, RecordWarning
+from ..game.position import Position
+from ..game.svg import board_svg
+from ..load import LoadedFile
+from ..notation.records import CubeRecord, TurnRecord
+from ..replay import ReplayedGame, ReplayedMatch
+from .templates import template
+
+AUDIT_COLUMNS = ["test", "n", "observed", "expected", "p_value", "p_adjusted"]
+"""The columns of the dice summary shown (rows of the group ``all``)."""
+
+_CUBE = {"double": "doubles to {value}", "beaver": "beavers to {value}",
+         "raccoon": "raccoons to {value}", "take": "takes", "drop": "drops"}
+
+
+def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool = True,
+               evaluator=None) -> str:
+    """The HTML page of one replayed match.
+
+    Parameters
+    ----------
+    source : ReplayedMatch or LoadedFile
+        A replayed match, or a file loaded with :func:`~nardy_analysis.load.load_file`
+        (then its games that could not be read are shown too, with their errors).
+    match : int
+        Which match of a loaded file (1, 2, ...), for files holding several; one page
+        shows one match.
+    luck : bool
+        Show each roll's luck (:func:`~nardy_analysis.analysis.luck.luck_frame`: the
+        roller's equity gained by the roll over the average roll, 0-ply). Without an engine
+        installed the page says how to install one instead.
+    evaluator : Evaluator, optional
+        For the luck; default :func:`~nardy_analysis.analysis.engine.default_evaluator`.
+
+    Returns
+    -------
+    str
+        A self-contained HTML document (no external URL; CSS, script and SVG inline): the
+        header (players, match length, result, date, site and other tags), the games' scores,
+        the board with first/previous/next/last buttons (and the arrow, Home and End keys)
+        and a game menu, for each step the game and move, the roll, the play, both pip
+        counts (pips), the opponent's shots at the blots left (throws of 36) and the luck,
+        charts of the game's pip race and blot exposure, and the match's dice tests
+        (:func:`~nardy_analysis.analysis.audit.audit_dice`, :data:`AUDIT_COLUMNS`).
+
+    Raises
+    ------
+    InvalidArgument
+        ``source`` is neither, or a loaded file has no match numbered ``match``.
+    """
+    replayed, unread = _chosen(source, match)
+    names = replayed.record.names
+    lines: dict[str, int] = {}
+    steps: list[dict] = []
+    games = []
+    luck_by_turn, luck_note = (_luck(replayed, evaluator) if luck
+                               else ({}, "Luck is not shown (not asked for)."))
+    unread_games = sorted(unread, key=lambda e: e.game)
+    for game in replayed.games:
+        while unread_games and unread_games[0].game < game.number:
+            games.append(_unread_game(unread_games.pop(0), steps, lines, names))
+        games.append(_game(replayed, game, steps, lines, luck_by_turn))
+    for error in unread_games:
+        games.append(_unread_game(error, steps, lines, names))
+    if not steps:
+        steps.append(_step(None, "start", "No game could be read", Position.start(), lines,
+                           names))
+    data = {"names": names, "steps": steps, "lines": sorted(lines, key=lines.get),
+            "games": [{"number": g.number, "first": g.first} for g in games]}
+    return template("match.html.j2").render(
+        title=f"{names[0]} \u2013 {names[1]}", names=names, length=replayed.record.length,
+        tags=sorted(replayed.record.tags.items()), facts=_facts(replayed.record.tags),
+        result=_result(replayed), games=games, rules=replayed.rules.name,
+        file=replayed.record.file, problems=[_where(e) for e in _file_problems(source)],
+        dice=_dice(replayed), luck_note=luck_note, data=data)
+
+
+@dataclass
+class _Game:
+    """A row of the page's score table."""
+
+    number: int
+    first: int          # index of its first step
+    scores: tuple[int, int] | None
+    result: str
+    notes: list[str]
+
+
+def _chosen(source, match: int) -> tuple[ReplayedMatch, list[NardyError]]:
+    """The match to show, and the errors of its games that could not be read."""
+    if isinstance(source, ReplayedMatch):
+        return source, []
+    if not isinstance(source, LoadedFile):
+        raise InvalidArgument(f"expected a replayed match or a loaded file, got {source!r}; "
+                              "read a file with nardy_analysis.load_file(path) first")
+    if not 1 <= match <= len(source.matches):
+        raise InvalidArgument(f"{source.path} holds {len(source.matches)} replayed "
+                              f"match(es), not a match {match}")
+    chosen = source.matches[match - 1]
+    start = chosen.record.line
+    end = (source.matches[match].record.line if match < len(source.matches)
+           else float("inf"))
+    unread = [e for e in source.errors if isinstance(e, NardyError) and e.game is not None
+              and start <= e.line < end]
+    return chosen, unread
+
+
+def _file_problems(source) -> list:
+    """The errors of a loaded file that belong to no game (stray text)."""
+    if not isinstance(source, LoadedFile):
+        return []
+    return [e for e in source.errors if getattr(e, "game", None) is None]
+
+
+def _where(error) -> str:
+    """``line:column: kind: message``, and the text when there is one."""
+    if not isinstance(error, NardyError):
+        return str(error)
+    place = f"line {error.line}:{error.column}: " if error.line else ""
+    text = f" \u2014 \u201c{error.text}\u201d" if error.text else ""
+    return f"{place}{error.kind}: {getattr(error, 'message', str(error))}{text}"
+
+
+def _board(position: Position, lines: dict[str, int], names) -> list[int]:
+    """``board_svg`` of ``position`` (player 0's side), as indices into ``lines``."""
+    svg = board_svg(position, side=0, names=names, width=480)
+    return [lines.setdefault(line, len(lines)) for line in svg.split("\n")]
+
+
+def _step(game, kind: str, text: str, position: Position, lines, names, **fields) -> dict:
+    """One step of the page: what it shows as text and its board."""
+    return {"game": game, "kind": kind, "text": text, "board": _board(position, lines, names),
+            "pips": [position.pip_count(0), position.pip_count(1)], **fields}
+
+
+def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_turn) -> _Game:
+    """Add the steps of one game to ``steps``; its row of the score table."""
+    names, number = match.record.names, game.number
+    first = len(steps)
+    notes = ["Crawford game"] if game.crawford else []
+    intro = (f"Game {number}: {names[0]} {game.record.scores[0]}, "
+             f"{names[1]} {game.record.scores[1]}" + (" (Crawford game)" if game.crawford
+                                                       else ""))
+    problems = {(p.line, p.column): p for p in game.errors + game.warnings}
+    # The start, the first roller on roll (when known), with the problems of the score line.
+    position = Position.start(game.turns[0].player if game.turns else 0)
+    steps.append(_step(number, "start", intro, position, lines, names,
+                       notes=_notes(game.record.score_line, 0, float("inf"), problems)))
+    turns = iter(enumerate(game.turns, 1))
+    stopped = False
+    for action in game.record.actions:
+        if isinstance(action, TurnRecord):
+            index, turn = next(turns, (None, None))
+            if turn is None or turn.record is not action:
+                stopped = True
+                break
+            position = turn.after or turn.before
+            steps.append(_turn_step(match, number, index, turn, lines, luck_by_turn))
+        elif isinstance(action, CubeRecord):
+            text = f"{names[action.player]} " + _CUBE[action.action].format(value=action.value)
+            steps.append(_step(number, "cube", text, position, lines, names,
+                               move=action.move, player=action.player))
+        else:
+            continue
+        steps[-1]["notes"] = _notes(action.line, action.column,
+                                    action.column + len(action.text), problems)
+    for key in list(problems):  # where the game stops, or beyond the text of any record
+        steps.append(_step(number, "error", f"Game {number} stops here" if stopped else
+                           f"Game {number}: {problems[key].kind}", position, lines, names,
+                           move=problems[key].move, notes=_notes(*key, key[1], problems)))
+    if game.winner is not None:
+        result = (f"{names[game.winner]} wins {_plural(game.points, 'point')}"
+                  + (f" ({game.ending})" if game.ending else ""))
+        after = game.score_after
+        steps.append(_step(number, "result", f"{result}; score {names[0]} {after[0]}, "
+                           f"{names[1]} {after[1]}", game.final or position, lines, names,
+                           player=game.winner))
+    else:
+        result = "unfinished"
+    if game.errors:
+        notes.append(_plural(len(game.errors), "error")
+                     + (" (the game is replayed up to the first)" if stopped else ""))
+    if game.warnings:
+        notes.append(_plural(len(game.warnings), "warning"))
+    return _Game(number, first, game.record.scores, result, notes)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def _notes(line: int, start: int, end: float, problems: dict) -> list[str]:
+    """The errors and warnings on ``line`` from column ``start`` to ``end`` (taken out of
+    ``problems``), each as ``error: ...`` or ``warning: ...``."""
+    found = [key for key in problems if key[0] == line and start <= key[1] <= end]
+    return [("warning: " if isinstance(problems[key], RecordWarning) else "error: ")
+            + _where(problems.pop(key)) for key in found]
+
+
+def _turn_step(match: ReplayedMatch, game: int, index: int, turn, lines, luck_by_turn) -> dict:
+    """The step of one roll: the position after its play (before it when unknown)."""
+    names, player = match.record.names, turn.player
+    play = "??? (the play is not recorded)" if turn.play is None else str(turn.play)
+    text = f"{names[player]} rolls {turn.roll}: {play}"
+    fields = {"move": turn.record.move, "turn": index, "player": player,
+              "roll": str(turn.roll), "play": play}
+    if turn.after is not None:
+        found = shots(turn.after, match.rules)
+        fields["shots"] = {"count": found.count,
+                           "blots": sorted([25 - point, throws(rolls)]
+                                           for point, rolls in found.blots.items())}
+    if (game, index) in luck_by_turn:
+        fields["luck"] = luck_by_turn[game, index]
+    return _step(game, "roll", text, turn.after or turn.before, lines, names, **fields)
+
+
+def _unread_game(error: NardyError, steps: list, lines, names) -> _Game:
+    """A game the reader skipped: one step with its error."""
+    steps.append(_step(error.game, "error", f"Game {error.game} cannot be read",
+                       Position.start(), lines, names, notes=["error: " + _where(error)]))
+    return _Game(error.game, len(steps) - 1, None, "not read", [_where(error)])
+
+
+def _result(match: ReplayedMatch) -> str:
+    """Who won the match and the final score, from the replayed results."""
+    names, length = match.record.names, match.record.length
+    if not match.games:
+        return "no game replayed"
+    score = match.score
+    if length == 0:
+        return (f"Money session: {names[0]} {_plural(score[0], 'point')}, "
+                f"{names[1]} {_plural(score[1], 'point')}")
+    text = f"{names[0]} {score[0]} \u2013 {names[1]} {score[1]}"
+    if match.winner is not None:
+        return f"{names[match.winner]} wins the match {text}"
+    return f"unfinished at {text}"
+
+
+def _facts(tags: dict) -> list[tuple[str, str]]:
+    """The header's lines from the tags: date, site, event and round."""
+    date = " ".join(filter(None, (tags.get("EventDate"), tags.get("EventTime"))))
+    facts = [("Date", date), ("Site", tags.get("Site", "")), ("Event", tags.get("Event", "")),
+             ("Round", tags.get("Round", ""))]
+    return [(key, value) for key, value in facts if value]
+
+
+def _luck(match: ReplayedMatch, evaluator) -> tuple[dict, str]:
+    """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}``, and a note for the
+    page (how to install an engine when none is)."""
+    try:
+        frame = luck_frame(match, evaluator)
+    except NardyError as error:  # no engine (EngineError), a match longer than 25 points
+        return {}, f"Luck is not shown: {error}"
+    unit = "normalised match equity" if match.record.length else "points per game at cube 1"
+    found = {}
+    for row in frame.itertuples():
+        mwc = None if np.isnan(row.luck_mwc) else round(float(row.luck_mwc), 4)
+        found[row.game, row.turn] = {"value": round(float(row.luck), 4), "mwc": mwc,
+                                     "mark": row.mark}
+    return found, f"Luck: the roller's equity ({unit}) gained by the roll over the average " \
+                  "roll, by the engine at 0-ply (as GNU Backgammon's luck analysis)."
+
+
+def _dice(match: ReplayedMatch) -> dict:
+    """The dice tests of the match's rolls, over all of them (rows of group ``all``)."""
+    audit = audit_dice(match)
+    rows = audit.frame[audit.frame["group"] == "all"][AUDIT_COLUMNS]
+    return {"rolls": len(audit.rolls),
+            "rows": [{key: (None if isinstance(value, float) and np.isnan(value) else value)
+                      for key, value in row.items()} for row in rows.to_dict("records")]}

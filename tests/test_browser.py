@@ -1,0 +1,162 @@
+"""The match page in a real browser: Debian's headless Chromium, driven by Playwright.
+
+Skips when there is no Chromium binary (``apt-get install chromium``) or no Playwright (the
+test extra). Playwright's own browser download is not used: the system's Chromium is.
+"""
+
+import shutil
+
+import pytest
+from conftest import CORPUS, SAMPLES
+
+from nardy_analysis.load import load_file
+from nardy_analysis.notation.mat import parse_mat
+from nardy_analysis.replay import replay_match
+from nardy_analysis.report import match_html
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+"""Chromium's switches: no sandbox (root in CI), and no network of its own (none here)."""
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on PATH")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+class Page:
+    """A page opened in the browser, with every console error, page error and dialog."""
+
+    def __init__(self, browser, html: str, folder):
+        path = folder / "page.html"
+        path.write_text(html, encoding="utf-8")
+        self.problems = []
+        self.page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(m.text))
+        self.page.on("pageerror", lambda e: self.problems.append(str(e)))
+        self.page.on("dialog", lambda d: (self.problems.append(f"dialog: {d.message}"),
+                                          d.dismiss()))
+        self.page.goto(path.as_uri())
+
+    def text(self, selector: str) -> str:
+        return self.page.text_content(selector)
+
+    def board(self) -> str:
+        return self.page.inner_html("#board")
+
+
+@pytest.fixture
+def open_page(browser, tmp_path):
+    pages = []
+
+    def opened(html: str) -> Page:
+        pages.append(Page(browser, html, tmp_path))
+        return pages[-1]
+
+    yield opened
+    for page in pages:
+        page.page.close()
+        assert page.problems == []
+
+
+def test_the_browser_reports_script_errors_and_dialogs(browser, tmp_path):
+    page = Page(browser, "<html><body><script>alert('hi'); console.error('seen');"
+                         "missing()</script></body></html>", tmp_path)
+    assert page.problems == ["dialog: hi", "seen", "missing is not defined"]
+    page.page.close()
+
+
+def test_the_board_renders_and_steps_forward(open_page):
+    page = open_page(match_html(load_file(SAMPLES / "BackgammonStudio_6783333.mat"),
+                                luck=False))
+    box = page.page.locator("#board svg").bounding_box()
+    assert box["width"] > 400 and box["height"] > 300
+    assert page.page.locator("#board svg circle.checker").count() == 30
+    assert page.text("#text") == "Game 1: p27409 0, p768f632 0"
+    start = page.board()
+    page.page.click("#next")
+    assert page.text("#text") == "p27409 rolls 32: 24/21 13/11"   # line 20 of the file
+    assert page.text("#where") == "Game 1, move 1 (roll 1 of the game)"
+    after_first = page.board()
+    assert after_first != start
+    page.page.keyboard.press("ArrowRight")
+    assert page.text("#text").startswith("p768f632 rolls ")
+    assert page.board() != after_first
+    page.page.keyboard.press("ArrowLeft")
+    assert page.board() == after_first
+    page.page.keyboard.press("End")
+    assert page.text("#text").startswith("p768f632 wins 8 points (gammon)")
+    assert page.text("#counter") == "step 78 of 78"
+    page.page.click("#first")
+    assert page.board() == start
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.mat")) + sorted(
+    (SAMPLES / "broken").glob("*.mat")), ids=lambda p: p.stem)
+def test_every_sample_opens_and_steps_to_its_end(open_page, path):
+    loaded = load_file(path)
+    page = open_page(match_html(loaded, len(loaded.matches), luck=False))
+    steps = page.page.evaluate("() => JSON.parse(document.getElementById('match-data')"
+                               ".textContent).steps.length")
+    page.page.keyboard.press("End")
+    assert page.text("#counter") == f"step {steps} of {steps}"
+    assert page.page.locator("#board svg circle.checker").count() > 0
+
+
+def test_the_game_menu_jumps_to_a_game(open_page):
+    page = open_page(match_html(load_file(SAMPLES / "galaxy_style_crawford.mat"), luck=False))
+    page.page.select_option("#game", value="2")  # the third game
+    assert page.text("#where") == "Game 3"
+    assert page.text("#text").endswith("(Crawford game)")
+    page.page.click("#games button.game >> nth=1")
+    assert page.text("#where") == "Game 2"
+    assert page.page.input_value("#game") == "1"
+
+
+def test_a_hostile_name_stays_text(open_page):
+    hostile = "<script>alert(1)</script>"
+    text = (f'; [Player 1 "{hostile}"]\n\n 1 point match\n\n Game 1\n'
+            f" {hostile} : 0                  bob : 0\n"
+            "  1) 42: 8/4 6/4                 31: 8/5 6/5\n"
+            "      Wins 1 point and the match\n")
+    page = open_page(match_html(replay_match(parse_mat(text).matches[0]), luck=False))
+    page.page.keyboard.press("ArrowRight")
+    # The page's own script and its JSON data (not run), and no other; no alert (a dialog
+    # would be one of the page's problems).
+    assert page.page.evaluate("() => [...document.scripts].map(s => s.type)") == [
+        "application/json", ""]
+    assert page.text("h1").startswith(hostile)
+    assert hostile in page.text("#pips")
+    assert page.page.locator("#board svg text.caption >> nth=1").text_content().startswith(
+        hostile + " (light)")
+
+
+def test_luck_shows_per_roll(open_page):
+    pytest.importorskip("gnubg_nn")
+    page = open_page(match_html(load_file(SAMPLES / "BackgammonGalaxy_3868853.mat")))
+    page.page.keyboard.press("ArrowRight")
+    assert page.text("#luck").startswith("Luck: ")
+    assert "match-winning chance" in page.text("#luck")
+
+
+def test_a_15_game_corpus_match(open_page):
+    path = CORPUS / "BackgammonStudio_3103011.mat"
+    if not path.exists():
+        pytest.skip(f"the corpus is not at {CORPUS}")
+    page = open_page(match_html(load_file(path), luck=False))
+    assert page.page.locator("#game option").count() == 15
+    page.page.select_option("#game", value="14")
+    assert page.text("#where") == "Game 15"
+    page.page.keyboard.press("ArrowRight")
+    assert page.text("#where").startswith("Game 15, move 1")
+    page.page.locator("#race").click(position={"x": 200, "y": 60})
+    assert page.text("#where").startswith("Game 15, move ")
+    page.page.keyboard.press("End")
+    assert page.text("#text").startswith("p27409 wins 1 point (single)")

@@ -1,0 +1,244 @@
+"""The match page (report/match.py, ``nardy report``): its steps, boards, escaping, errors,
+luck and the command."""
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import CORPUS, SAMPLES, read_tsv
+
+from nardy_analysis.analysis import engine, luck
+from nardy_analysis.analysis.turns import turns_frame
+from nardy_analysis.cli import main
+from nardy_analysis.errors import InvalidArgument
+from nardy_analysis.game.svg import board_svg
+from nardy_analysis.load import load_file
+from nardy_analysis.notation.mat import parse_mat
+from nardy_analysis.replay import replay_match
+from nardy_analysis.report import match_html
+
+STUDIO = SAMPLES / "BackgammonStudio_6783333.mat"   # 1 game, 72 turns, 2 doubles taken
+EXPECTED = {row["file"]: row for row in read_tsv(SAMPLES / "EXPECTED.tsv")}
+CORPUS_15 = CORPUS / "BackgammonStudio_3103011.mat"   # a 15-game 13-point match
+HOSTILE = "<script>alert(1)</script>"
+
+
+def data(page: str) -> dict:
+    """The JSON block the page's script reads."""
+    block = re.search(r'<script type="application/json" id="match-data">(.*?)</script>', page,
+                      re.S)
+    return json.loads(block.group(1))
+
+
+def board(page_data: dict, step: dict) -> str:
+    return "\n".join(page_data["lines"][k] for k in step["board"])
+
+
+def hostile_match():
+    text = (f'; [Player 1 "{HOSTILE}"]\n; [Event "<b>final</b> & \'more\'"]\n\n'
+            " 1 point match\n\n Game 1\n"
+            f" {HOSTILE} : 0                  bob : 0\n"
+            "  1) 42: 8/4 6/4                 31: 8/5 6/5\n"
+            "  2) 63: 13/7 7/4                21: 13/11 11/10\n"
+            "  3) 55: 13/8(4)\n      Wins 1 point and the match\n")
+    return replay_match(parse_mat(text).matches[0])
+
+
+@pytest.fixture(scope="module")
+def studio_page():
+    return match_html(load_file(STUDIO), luck=False)
+
+
+def test_the_page_has_one_step_per_roll_cube_action_and_result(studio_page):
+    steps = data(studio_page)["steps"]
+    kinds = [step["kind"] for step in steps]
+    assert kinds[0] == "start" and kinds[-1] == "result"
+    assert kinds.count("roll") == int(EXPECTED[STUDIO.name]["turns"]) == 72
+    assert kinds.count("cube") == 4  # two doubles, two takes
+    assert [s["text"] for s in steps if s["kind"] == "cube"][:2] == [
+        "p768f632 doubles to 2", "p27409 takes"]
+    assert steps[0]["pips"] == [167, 167]
+    assert steps[-1]["text"].startswith("p768f632 wins 8 points (gammon)")  # a gammon at 4
+    assert "p768f632 wins the match p27409 0 \u2013 p768f632 8" in studio_page
+
+
+def test_each_step_shows_the_board_after_the_play_with_pips_and_shots(studio_page):
+    page_data = data(studio_page)
+    match = load_file(STUDIO).matches[0]
+    names = match.record.names
+    frame = turns_frame(match)
+    rolls = [s for s in page_data["steps"] if s["kind"] == "roll"]
+    for step, turn, row in zip(rolls, match.games[0].turns, frame.itertuples()):
+        assert board(page_data, step) == board_svg(turn.after, side=0, names=names, width=480)
+        assert step["roll"] == row.dice and step["play"] == row.play
+        assert step["pips"][row.side] == row.pips_after
+        assert step["pips"][1 - row.side] == row.opponent_pips_after
+        assert step["shots"]["count"] == row.opponent_shots
+        assert [point for point, _ in step["shots"]["blots"]] == row.blot_points
+        assert (step["game"], step["turn"], step["move"]) == (row.game, row.turn, row.move)
+
+
+def test_the_page_is_self_contained(studio_page):
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?(?!data:|#)""", studio_page)
+    assert "<link" not in studio_page and "@import" not in studio_page
+    assert not re.search(r"url\((?!data:)", studio_page)
+    # The only URL is the SVG namespace, inside the boards (data, not a link).
+    assert set(re.findall(r"https?://[^\s\"'\\]+", studio_page)) == {
+        "http://www.w3.org/2000/svg"}
+
+
+def test_the_header_shows_tags_scores_and_result(studio_page):
+    for text in ("7-point match", "2023.05.15 18.07", "Backgammon Studio", "Online match",
+                 "Round 0", "Match ID", "6783333"):
+        assert text in studio_page
+    games = data(studio_page)["games"]
+    assert games == [{"number": 1, "first": 0}]
+
+
+def test_a_money_session_gives_each_players_points():
+    page = match_html(load_file(SAMPLES / "money_beaver_raccoon.mat"), luck=False)
+    assert "Money session: Anna 12 points, Boris 1 point" in page  # 8 + 4 and 1
+
+
+def test_names_and_tags_from_the_file_are_escaped():
+    page = match_html(hostile_match(), luck=False)
+    assert page.count("<script") == 2  # the JSON block and the page's own script
+    assert "<script>alert" not in page and "<b>final" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "&lt;b&gt;final&lt;/b&gt; &amp; &#39;more&#39;" in page
+    assert HOSTILE in data(page)["names"]  # the JSON keeps the text, escaped as \u003c
+    assert "\\u003cscript\\u003e" in page
+
+
+def test_a_game_that_breaks_a_rule_stops_at_its_error():
+    page = match_html(load_file(SAMPLES / "broken" / "illegal_blocked_point.mat"), luck=False)
+    steps = data(page)["steps"]
+    errors = [s for s in steps if s["kind"] == "error"]
+    assert len(errors) == 1
+    (note,) = errors[0]["notes"]
+    assert note.startswith("error: line 8:38: illegal_play: point 20 is closed")
+    assert errors[0]["text"] == "Game 1 stops here"
+    assert steps.index(errors[0]) == len(steps) - 2  # then the result the file gives
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parent / "malformed").glob("*.mat")),
+                         ids=lambda p: p.stem)
+def test_every_problem_of_a_malformed_file_is_on_its_page(path):
+    loaded = load_file(path)
+    for number, match in enumerate(loaded.matches, 1):
+        page_data = data(match_html(loaded, number, luck=False))
+        notes = [note for step in page_data["steps"] for note in step.get("notes", ())]
+        for problem in match.errors + match.warnings:
+            kind = "warning" if problem in match.warnings else "error"
+            assert sum(note.startswith(f"{kind}: line {problem.line}:{problem.column}: "
+                                       f"{problem.kind}: ") for note in notes) == 1
+        ends = [i for i, s in enumerate(page_data["steps"]) if s["kind"] == "error"]
+        for index in ends:  # an error step ends its game (a result may follow)
+            following = page_data["steps"][index + 1:index + 2]
+            assert following == [] or following[0]["kind"] in ("start", "result", "error")
+
+
+def test_a_game_that_cannot_be_read_is_shown_with_its_error():
+    page = match_html(load_file(SAMPLES / "broken" / "syntax_bad_move_token.mat"), luck=False)
+    (step,) = data(page)["steps"]
+    assert step["text"] == "Game 1 cannot be read"
+    assert step["notes"][0].startswith("error: line 9:10: syntax: unexpected '13/x7'")
+    assert "not read" in page
+
+
+def test_one_page_shows_the_match_asked_for():
+    loaded = load_file(SAMPLES / "two_matches_anonymous.mat")
+    first, second = (data(match_html(loaded, n, luck=False)) for n in (1, 2))
+    assert first["steps"] != second["steps"]
+    assert [s["kind"] for s in second["steps"]].count("roll") == 5  # 10 turns, 5 in each
+    with pytest.raises(InvalidArgument, match="holds 2 replayed match"):
+        match_html(loaded, 3)
+    with pytest.raises(InvalidArgument, match="expected a replayed match"):
+        match_html(str(STUDIO))
+
+
+def test_without_an_engine_the_page_says_how_to_install_one(monkeypatch):
+    def missing(ply=0):
+        raise engine._not_installed("gnubg-nn is not installed", "engine", "GPL-3")
+
+    monkeypatch.setattr(luck, "default_evaluator", missing)
+    page = match_html(load_file(STUDIO))
+    assert "pip install 'nardy-analysis[engine]'" in html.unescape(page)
+    assert not any("luck" in step for step in data(page)["steps"])
+
+
+def test_with_the_engine_each_roll_has_its_luck():
+    pytest.importorskip("gnubg_nn")
+    match = load_file(STUDIO).matches[0]
+    steps = [s for s in data(match_html(match))["steps"] if s["kind"] == "roll"]
+    frame = luck.luck_frame(match)
+    assert [s["luck"]["value"] for s in steps] == [round(v, 4) for v in frame["luck"]]
+    assert [s["luck"]["mark"] for s in steps] == list(frame["mark"])
+    assert all(s["luck"]["mwc"] is not None for s in steps)  # match play
+
+
+def test_the_dice_table_has_the_tests_over_all_rolls(studio_page):
+    table = studio_page[studio_page.index('<table id="dice">'):]
+    table = table[:table.index("</table>")]
+    for test in ("doubles", "roll_classes", "faces", "pips", "serial", "bar_entry",
+                 "hits_on_blots"):
+        assert f"<td>{test}</td>" in table
+    assert "71 rolls (opening rolls excluded)" in studio_page  # 72 turns, 1 opening roll
+
+
+def test_a_15_game_match_stays_small():
+    if not CORPUS_15.exists():
+        pytest.skip(f"the corpus is not at {CORPUS}")
+    page = match_html(load_file(CORPUS_15), luck=False)
+    page_data = data(page)
+    assert [g["number"] for g in page_data["games"]] == list(range(1, 16))
+    assert len(page) < 1_000_000  # the boards' 5 MB of SVG, shared line by line
+    assert "p27409 wins the match pc1c4a 11 \u2013 p27409 13" in page
+
+
+# -- the command ------------------------------------------------------------------------------
+
+def test_report_writes_the_page_and_says_so(tmp_path):
+    out = tmp_path / "page.html"
+    result = CliRunner().invoke(main, ["report", str(STUDIO), "-o", str(out), "--no-luck"])
+    assert result.exit_code == 0, result.output
+    assert f"wrote {out}" in result.stderr
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_report_names_the_page_after_the_file_by_default(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["report", str(STUDIO), "--no-luck"])
+    assert result.exit_code == 0, result.output
+    assert Path("BackgammonStudio_6783333.html").is_file()
+
+
+def test_report_of_a_broken_file_writes_the_page_and_exits_1(tmp_path):
+    out = tmp_path / "page.html"
+    path = SAMPLES / "broken" / "illegal_blocked_point.mat"
+    result = CliRunner().invoke(main, ["report", str(path), "-o", str(out), "--no-luck"])
+    assert result.exit_code == 1
+    assert ":8:38: game 1, move 1: illegal_play:" in result.stderr
+    assert "Game 1 stops here" in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--match", "3"], "holds 2 match(es)"),
+    (["-o", "/proc/x.html"], "cannot write '/proc/x.html'"),
+])
+def test_report_usage_errors_exit_2(arguments, message):
+    path = SAMPLES / "two_matches_anonymous.mat"
+    result = CliRunner().invoke(main, ["report", str(path), "--no-luck", *arguments])
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_report_of_a_file_with_two_matches_says_which_it_shows(tmp_path):
+    path = SAMPLES / "two_matches_anonymous.mat"
+    result = CliRunner().invoke(main, ["report", str(path), "-o", str(tmp_path / "p.html"),
+                                       "--match", "2", "--no-luck"])
+    assert result.exit_code == 0
+    assert "holds 2 matches; the page shows match 2" in result.stderr
