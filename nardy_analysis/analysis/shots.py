@@ -68,8 +68,10 @@ def throws(rolls) -> int:
     return sum(1 if r.is_double else 2 for r in rolls)
 
 
+@lru_cache(maxsize=20_000)
 def shots(position: Position, rules: Rules = STANDARD) -> Shots:
-    """Hitting rolls of ``position`` for the player on roll.
+    """Hitting rolls of ``position`` for the player on roll (cached: a position's shots are
+    asked for by several analyses, e.g. the match page and its dice audit).
 
     Every roll is played through the legal-play rules of RULES.md: a checker on the bar
     enters first, intermediate landing points must be open, and a hitting play counts only if
