@@ -135,7 +135,7 @@ def _moves(play: str, column: int, line: int) -> tuple[WrittenMove, ...]:
                  for offset, text, points, hits, count in _play(play))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 16)
 def _play(play: str) -> tuple[tuple[int, str, tuple[int, ...], tuple[bool, ...], int], ...]:
     """For each move of a play such as ``13/7*/5(2) 6/5``: its offset in the text, its text,
     points, hit marks and repeat count."""
