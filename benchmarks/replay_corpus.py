@@ -1,48 +1,115 @@
-"""Replay a folder of match files (default: the shared corpus) and report the speed.
+"""Parse and replay a folder of match files (default: the shared corpus) on one core, next to
+GNU Backgammon's own importer on the same files, and print the ratio.
 
-Usage: python benchmarks/replay_corpus.py [FOLDER] [--profile]
+Usage: python benchmarks/replay_corpus.py [FOLDER] [--runs N] [--gnubg PYTHON] [--profile]
 
-Prints files, matches, games, turns, violations, wall time and turns per second on one core;
-with --profile, also the top entries of a cProfile run (by internal time).
+nardy reads and replays every ``*.mat`` file (:func:`nardy_analysis.load_file`, in this
+process). The peer is GNU Backgammon's C importer (the ``gnubg`` Python package, GPL, run
+only as a separate program, ``import mat "FILE"`` per file with one thread), timed inside its
+own process by the loop over the files; its Python is ``--gnubg`` (default
+``/work/gnubgvenv/bin/python``, or ``$GNUBG_PYTHON``). Without it the peer is skipped, with a
+message. The two run in alternation, ``--runs`` times (default 3), and the best time of each
+counts; the machine's load average is printed before and after, as other work on the machine
+slows both (the CPU times, also printed, less so). With ``--profile``, also the top entries of a cProfile run of nardy (by internal
+time).
 """
 
+import argparse
 import cProfile
+import os
 import pstats
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-from nardy_analysis import replay_file
+from nardy_analysis import load_file
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "mat"
+GNUBG_PYTHON = os.environ.get("GNUBG_PYTHON", "/work/gnubgvenv/bin/python")
+
+# Run by gnubg's Python: import every file given on stdin, print the seconds the loop took.
+PEER = """
+import sys, time
+import gnubg
+gnubg.command("set threads 1")
+files = sys.stdin.read().splitlines()
+start, cpu = time.perf_counter(), time.process_time()
+for path in files:
+    gnubg.command('import mat "%s"' % path)
+print("SECONDS", time.perf_counter() - start, time.process_time() - cpu, file=sys.stderr)
+"""
 
 
-def run(folder: Path) -> dict:
-    counts = {"files": 0, "matches": 0, "games": 0, "turns": 0, "violations": 0}
-    for path in sorted(folder.glob("*.mat")):
-        matches = replay_file(path)
+def run(files: list[Path]) -> dict:
+    """Read and replay ``files``; the counts of what was read."""
+    counts = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0}
+    for path in files:
+        loaded = load_file(path)
         counts["files"] += 1
-        counts["matches"] += len(matches)
-        counts["games"] += sum(len(m.games) for m in matches)
-        counts["turns"] += sum(len(g.turns) for m in matches for g in m.games)
-        counts["violations"] += sum(len(m.errors) for m in matches)
+        counts["matches"] += len(loaded.matches)
+        counts["games"] += sum(len(m.games) for m in loaded.matches)
+        counts["turns"] += sum(len(g.turns) for m in loaded.matches for g in m.games)
+        counts["errors"] += len(loaded.errors)
     return counts
 
 
+def timed(files: list[Path]) -> tuple[dict, tuple[float, float]]:
+    """The counts of :func:`run` and the (wall, CPU) seconds it took."""
+    start, cpu = time.perf_counter(), time.process_time()
+    counts = run(files)
+    return counts, (time.perf_counter() - start, time.process_time() - cpu)
+
+
+def peer(python: str, files: list[Path]) -> tuple[float, float]:
+    """The (wall, CPU) seconds gnubg's importer takes for ``files``, timed in its own process
+    (its board printouts go to /dev/null)."""
+    done = subprocess.run([python, "-c", PEER], input="\n".join(map(str, files)), text=True,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True)
+    wall, cpu = done.stderr.rsplit("SECONDS", 1)[1].split()
+    return float(wall), float(cpu)
+
+
+def _best(name: str, times: list[tuple[float, float]]) -> tuple[float, float]:
+    """Print the best wall and CPU time of ``times``; return them."""
+    wall, cpu = min(t[0] for t in times), min(t[1] for t in times)
+    print(f"{name}: {wall:.2f} s wall, {cpu:.2f} s CPU (best of {len(times)}; wall "
+          f"{', '.join(f'{t[0]:.2f}' for t in times)})")
+    return wall, cpu
+
+
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    folder = Path(args[0]) if args else DEFAULT
-    if not folder.is_dir():
-        sys.exit(f"no folder {folder}: give the folder of .mat files to replay")
-    start = time.perf_counter()
-    counts = run(folder)
-    seconds = time.perf_counter() - start
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--gnubg", default=GNUBG_PYTHON)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    if not args.folder.is_dir():
+        sys.exit(f"no folder {args.folder}: give the folder of .mat files to replay")
+    files = sorted(args.folder.glob("*.mat"))
+    gnubg = Path(args.gnubg).exists()
+    if not gnubg:
+        print(f"gnubg not found at {args.gnubg} (--gnubg PYTHON): the peer is skipped")
+    print(f"load average before: {' '.join(map(str, os.getloadavg()))}")
+    run(files[:1])  # builds the parser once, as any long-running process does
+    ours, theirs = [], []
+    for _ in range(args.runs):
+        counts, seconds = timed(files)
+        ours.append(seconds)
+        if gnubg:
+            theirs.append(peer(args.gnubg, files))
+    print(f"load average after: {' '.join(map(str, os.getloadavg()))}")
     print(", ".join(f"{v} {k}" for k, v in counts.items()))
-    print(f"{seconds:.2f} s, {counts['turns'] / seconds:,.0f} turns/s")
-    if "--profile" in sys.argv:
+    wall, cpu = _best("nardy", ours)
+    print(f"nardy: {counts['turns'] / wall:,.0f} turns/s (wall)")
+    if gnubg:
+        peer_wall, peer_cpu = _best("gnubg import mat", theirs)
+        print(f"ratio nardy / gnubg: {wall / peer_wall:.1f}x wall, {cpu / peer_cpu:.1f}x CPU")
+    if args.profile:
         profile = cProfile.Profile()
-        profile.runcall(run, folder)
-        pstats.Stats(profile).sort_stats("tottime").print_stats(12)
+        profile.runcall(run, files)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(15)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from .errors import InvalidArgument, RecordWarning, RuleViolation
-from .game.position import Play, Position, Roll, apply_step, ending, undo_step
+from .game.position import (Play, Position, Roll, apply_step, ending, movable_points,
+                             undo_step)
 from .game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
                                WrittenMove)
@@ -332,11 +333,11 @@ class _GameReplayer:
             self.result.complete = False
             return
         if record.moves == () and self.rules.forced_play:
-            legal = self.position.legal_plays(record.roll, self.rules)
-            if not legal[0].play.moves:  # a dance
-                self.add_turn(record, legal[0].after, legal[0].play)
+            if _dances(self.position, record.roll, self.rules):
+                self.add_turn(record, self.position.with_turn(1 - record.player), Play())
                 return
-            if self.no_play(record, following, legal):
+            if self.no_play(record, following, self.position.legal_plays(record.roll,
+                                                                         self.rules)):
                 return
         self.add_turn(record, *self.match_play(record, following))
 
@@ -575,7 +576,18 @@ def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
     dict
         {resulting position: (Play, dice used, agrees with the ``*`` marks)}; empty when
         the hops cannot be played with the dice.
+
+    Notes
+    -----
+    Most turns are answered by playing the hops as written (:func:`_as_written`); the others
+    by a search over the orders of the steps and the dice (:func:`_search`).
     """
+    return _as_written(position, dice, hops, rules) or _search(position, dice, hops, rules)
+
+
+def _search(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:
+    """:func:`realise`'s answer, by a depth-first search over the journeys (in the order
+    written) and the dice (smaller first)."""
     me, opp = position.lists()
     turn = position.turn
     found: dict[Position, tuple[Play, int, bool]] = {}
@@ -616,6 +628,47 @@ def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
 
     search(tuple(dice), tuple(hops), True)
     return found
+
+
+def _as_written(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict | None:
+    """:func:`realise`'s answer for the common turn, found without a search: one hop per die,
+    each hop exactly one die's pips (a bear-off with the die of its point), played in the
+    order written; None when the hops are not such, or cannot be played in that order.
+
+    The answer is the search's (:func:`_search`): each die has one hop to play, so no
+    order of the steps reaches another position; when no two different hops land on one of
+    the opponent's blots, no order marks other hits; and the search, which tries the hops
+    in order and the smaller dice first, finds this reading first.
+    """
+    if len(hops) != len(dice):
+        return None
+    me, opp = position.lists()
+    remaining = list(dice)
+    hitting = {}
+    for hop in hops:
+        start, end, _ = hop
+        if start - end not in remaining:
+            return None
+        remaining.remove(start - end)
+        if end != OFF and opp[25 - end] == 1 and hitting.setdefault(end, hop) != hop:
+            return None
+    steps = []
+    agrees = True
+    for start, end, marked in hops:
+        move = apply_step(me, opp, start, start - end, rules)
+        if move is None:
+            return None
+        steps.append(move)
+        agrees = agrees and move.hit == marked
+    return {Position.after(me, opp, position.turn): (Play(tuple(steps)), len(steps), agrees)}
+
+
+def _dances(position: Position, roll: Roll, rules: Rules) -> bool:
+    """Whether the player on roll can play no step of ``roll`` (the one legal play is the
+    empty one; :meth:`Position.legal_plays` finds it with a whole search)."""
+    me, opp = position.lists()
+    return not any(apply_step(me, opp, start, die, rules)
+                   for die in set(roll.dice) for start in movable_points(me))
 
 
 def _hops(moves) -> tuple[list[tuple[int, int, bool]], list]:

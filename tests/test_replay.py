@@ -1,10 +1,18 @@
 """Replaying records against the rules: legal files, each kind of violation, the corpus."""
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis import (LENIENT, STANDARD, TAVLA, Position, RecordWarning, RuleViolation,
                             parse_mat, replay_file, replay_match)
+from nardy_analysis.game.position import ALL_ROLLS, Roll
+from nardy_analysis.game.rules import BAR
+from nardy_analysis.replay import _as_written, _dances, _search
+from test_position import reachable
 
 HEADER = " {length} point match\n\n Game 1\n alice : 0                       bob : 0\n"
 
@@ -435,3 +443,70 @@ def test_replayed_results_print_short():
         "<ReplayedGame 2: 27 turns, player 1 wins 2 (gammon), 0 errors>",
         "<ReplayedGame 3: 4 turns, player 1 wins 1 (resign), 0 errors>"]
     assert repr(match.games[0].turns[0]) == "<ReplayedTurn move 1 player 0 31: 8/5 6/5>"
+
+
+# --- the direct check of a written play and the search agree ---------------------------------
+
+def _readings(found: dict) -> dict:
+    """realise's answer with each play's moves in their order (Play equality ignores it)."""
+    return {after: (play.moves, used, agrees) for after, (play, used, agrees) in found.items()}
+
+
+@settings(max_examples=200, deadline=None)
+@given(reachable(), st.sampled_from(ALL_ROLLS), st.sampled_from([STANDARD, LENIENT]),
+       st.integers(0, 2 ** 32 - 1))
+def test_a_play_checked_as_written_reads_as_the_search_reads_it(position, roll, rules, seed):
+    """Every legal play, written one die per move in a random order with random ``*`` marks:
+    where the direct check answers, the search gives the same answer (the position after,
+    the moves in their order and their hits, the dice used, whether the marks agree), and
+    that answer holds the play."""
+    rng = random.Random(seed)
+    for play, after in position.legal_plays(roll, rules):
+        moves = list(play.moves)
+        rng.shuffle(moves)
+        hops = [(m.start, m.end, rng.random() < 0.5) for m in moves]
+        direct = _as_written(position, roll.dice, hops, rules)
+        if direct is not None:
+            assert _readings(direct) == _readings(_search(position, roll.dice, hops, rules))
+            assert after in direct
+
+
+@pytest.mark.parametrize("hops, roll, direct", [
+    ([(8, 5, False), (6, 5, False)], "31", True),  # the usual turn
+    ([(13, 10, False), (13, 10, False), (6, 3, False), (6, 3, False)], "33", True),
+    ([(24, 13, False)], "65", False),  # a merged move: the search decides the order
+    ([(13, 8, False)], "52", False),  # fewer moves than dice
+    ([(6, 1, False), (8, 5, False)], "43", False),  # 6/1 takes no die of 43
+])
+def test_the_direct_check_answers_the_plain_turns(hops, roll, direct):
+    position, roll = Position.start(), Roll.from_str(roll)
+    found = _as_written(position, roll.dice, hops, STANDARD)
+    assert (found is not None) == direct
+    if direct:
+        assert _readings(found) == _readings(_search(position, roll.dice, hops, STANDARD))
+
+
+def test_the_direct_check_leaves_two_hits_on_one_blot_to_the_search():
+    # Bob's blot on alice's 5-point: 8/5 or 6/5 hits it, whichever comes first.
+    board = [0] * 26
+    board[20], board[6], board[13] = 1, 5, 9  # bob: his 20 is alice's 5
+    position = Position((Position.start().board[0], board), 0)
+    hops = [(8, 5, False), (6, 5, True)]
+    assert _as_written(position, (3, 1), hops, STANDARD) is None
+    assert _search(position, (3, 1), hops, STANDARD)
+
+
+@settings(max_examples=100, deadline=None)
+@given(reachable(), st.sampled_from(ALL_ROLLS))
+def test_a_dance_is_a_roll_whose_only_legal_play_is_empty(position, roll):
+    legal = position.legal_plays(roll)
+    assert _dances(position, roll, STANDARD) == (not legal[0].play.moves)
+
+
+def test_a_checker_on_the_bar_against_a_closed_board_dances():
+    alice, bob = [0] * 26, [0] * 26
+    alice[BAR], alice[6] = 1, 14
+    bob[1:7], bob[13] = [2] * 6, 3
+    position = Position((alice, bob), 0)
+    assert all(_dances(position, roll, STANDARD) for roll in ALL_ROLLS)
+    assert not _dances(position.with_turn(1), Roll(6, 5), STANDARD)

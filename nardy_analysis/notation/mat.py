@@ -31,6 +31,8 @@ from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRec
 # A lone entry to the right of this column belongs to the right-hand player, when a game
 # gives no better clue (no line with two entries, no second name on the score line).
 _DEFAULT_SPLIT = 20
+# The blanks the grammar ignores between tokens (its WS).
+_BLANKS = " \t\f\ufeff"
 # In bytes decoded as UTF-8 with "surrogateescape": an invalid byte, a valid non-ASCII letter.
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
 _UTF8_LETTER = re.compile("[^\x00-\x7f\udc80-\udcff]")
@@ -129,23 +131,32 @@ def _lines(text: str) -> str:
     return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _moves(play: Token, line: int) -> tuple[WrittenMove, ...]:
-    """Split a PLAY token (on ``line`` of the file) into its moves, each with its column."""
-    moves, column = [], play.column
+def _moves(play: str, column: int, line: int) -> tuple[WrittenMove, ...]:
+    """The moves of a play (the PLAY part of a TURN token, at ``line``:``column`` of the
+    file), each with its column."""
+    return tuple(WrittenMove(points, hits, count, line, column + offset, text)
+                 for offset, text, points, hits, count in _play(play))
+
+
+@lru_cache(maxsize=1 << 16)
+def _play(play: str) -> tuple[tuple[int, str, tuple[int, ...], tuple[bool, ...], int], ...]:
+    """For each move of a play such as ``13/7*/5(2) 6/5``: its offset in the text, its text,
+    points, hit marks and repeat count."""
+    moves, offset = [], 0
     for text in play.split(" "):
         if text:
-            moves.append(WrittenMove(*_move(text), line, column, text))
-        column += len(text) + 1
+            body, _, repeat = text.partition("(")
+            first, *hops = body.split("/")
+            points = (point_from_str(first),) + tuple(point_from_str(hop.rstrip("*"))
+                                                      for hop in hops)
+            moves.append((offset, text, points, tuple(hop.endswith("*") for hop in hops),
+                          int(repeat[:-1]) if repeat else 1))
+        offset += len(text) + 1
     return tuple(moves)
 
 
-@lru_cache(maxsize=4096)
-def _move(text: str) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
-    """Points, hit marks and repeat count of one move such as ``13/7*/5(2)``."""
-    body, _, repeat = text.partition("(")
-    first, *hops = body.split("/")
-    points = (point_from_str(first),) + tuple(point_from_str(hop.rstrip("*")) for hop in hops)
-    return points, tuple(hop.endswith("*") for hop in hops), int(repeat[:-1]) if repeat else 1
+# The 36 ways a roll is written, "52:" and "25:" alike.
+_roll = lru_cache(maxsize=None)(Roll.from_str)
 
 
 class _Records(Transformer):
@@ -157,6 +168,11 @@ class _Records(Transformer):
 
     def roll(self, children):
         roll_token, *rest = children
+        roll = _roll(roll_token[:3])
+        if roll_token.type == "TURN":  # the roll and its play, as (text, column)
+            play = roll_token[3:].lstrip(_BLANKS)
+            return ("roll", roll_token, roll_token.end_column, roll,
+                    (play, roll_token.column + len(roll_token) - len(play)), None)
         first = rest[0] if rest else None
         recorded = None
         if isinstance(first, tuple):  # Illegal play (...)
@@ -164,12 +180,10 @@ class _Records(Transformer):
             moves = None
         elif first is None or first.type == "CANNOT_MOVE":
             moves = ()
-        elif first.type == "UNKNOWN":
+        else:  # ???
             moves = None
-        else:
-            moves = first
         end = first.end_column if first is not None else roll_token.end_column
-        return ("roll", roll_token, end, Roll.from_str(roll_token), moves, recorded)
+        return ("roll", roll_token, end, roll, moves, recorded)
 
     def illegal_play(self, children):
         fields = tuple(c if isinstance(c, str) and not isinstance(c, Token) else int(c)
@@ -287,7 +301,7 @@ def _record(entry, player, move, source_lines, shift):
     if kind == "roll":
         moves = entry[4]
         if moves:
-            moves = _moves(moves, line)
+            moves = _moves(*moves, line)
         return TurnRecord(player, entry[3], moves, **where, recorded_position=entry[5])
     if kind == "cube":
         return CubeRecord(player, entry[3], entry[4], **where)
@@ -506,6 +520,7 @@ def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
 
 
 _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dice 1..6)",
+          "TURN": "a roll such as 52: (dice 1..6)",
           "MOVE_NUMBER": "a move number such as 12)", "INT": "a number (at most 9 digits)",
           "_NL": "end of line",
           "NAME": "a player name", "COLON": "':'", "CANNOT_MOVE": "'Cannot Move'",
@@ -536,6 +551,8 @@ def _notation_error(exc: UnexpectedInput, source_lines: list[str], file,
         expected = exc.allowed
     else:
         expected = exc.expected
+    if "CANNOT_MOVE" in expected:  # after a roll: a play is part of the TURN token
+        expected = {*expected, "PLAY"}
     names = sorted({_NAMES.get(name, name.strip('"').lower() if name.startswith('"')
                                else name.replace("_", " ").lower()) for name in expected or ()})
     if found:
