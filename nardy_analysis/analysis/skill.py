@@ -46,11 +46,12 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from .engine import Evaluator, default_evaluator
+from .engine import Evaluator, GnubgNN, default_evaluator
 from .luck import luck_summary, match_winning_chance
 from .turns import identified_matches, phase
 from ..game.position import Position
@@ -109,55 +110,63 @@ def skill_rating(rate: float) -> str:
 
 def cube_efficiency(position: Position) -> float:
     """The cube life index ``x`` of ``position`` for the player on roll: 0.76 in contact;
-    in a race 0.6 in a bear-off (every checker of both sides home or off), else ``0.6 +
+    0.6 in a bear-off (every checker of both sides home or off); in any other race ``0.6 +
     0.0025 * pips`` of the player on roll, at most 0.8."""
-    if phase(position) == "contact":
+    home = not any(position.board[0][7:]) and not any(position.board[1][7:])
+    kind = "race" if phase(position) == "race" else "contact"
+    return _life_index("bearoff" if kind == "race" and home else kind, position.pip_count())
+
+
+def _life_index(kind: str, pips: int) -> float:
+    if kind == "contact":
         return 0.76
-    if not any(position.board[side][7:] for side in (0, 1)) or all(
-            not any(position.board[side][7:]) for side in (0, 1)):
-        return 0.6
-    return min(0.8, 0.6 + 0.0025 * position.pip_count())
+    return 0.6 if kind == "bearoff" else min(0.8, 0.6 + 0.0025 * pips)
+
+
+def _life_indices(evaluator: Evaluator, keys: tuple, mover: int) -> np.ndarray:
+    """:func:`cube_efficiency` after each play (gnubg-nn: from its classes, faster)."""
+    if isinstance(evaluator, GnubgNN):
+        return np.array([_life_index(*evaluator.position_class(key)) for key in keys])
+    return np.array([cube_efficiency(evaluator.position_after(key, mover)) for key in keys])
 
 
 # --- cubeful equity -----------------------------------------------------------------------
 
-class _Score:
+class _Score(NamedTuple):
     """The match score from the side of the player on roll: points each still needs."""
 
-    def __init__(self, away: int, opponent_away: int, post_crawford: bool):
-        self.away, self.opponent_away, self.post = away, opponent_away, post_crawford
+    away: int
+    opponent_away: int
+    post: bool
 
     @property
     def other(self) -> "_Score":
         return _Score(self.opponent_away, self.away, self.post)
 
-    @lru_cache(maxsize=None)
     def mwc(self, points: int) -> float:
         """Match-winning chance of the player on roll after winning ``points`` (< 0: losing)."""
-        return match_winning_chance(self.away - max(points, 0), self.opponent_away
-                                    + min(points, 0), self.post)
+        return _mwc(self.away - max(points, 0), self.opponent_away + min(points, 0), self.post)
 
-    def __hash__(self):
-        return hash((self.away, self.opponent_away, self.post))
 
-    def __eq__(self, other):
-        return (self.away, self.opponent_away, self.post) == \
-            (other.away, other.opponent_away, other.post)
+_mwc = lru_cache(maxsize=None)(match_winning_chance)
+_SWAP = [0, 3, 4, 1, 2]
 
 
 def _swap(chances: np.ndarray) -> np.ndarray:
     """Chances (n, 5) from the other side."""
-    return np.column_stack([1.0 - chances[:, 0], chances[:, 3], chances[:, 4],
-                            chances[:, 1], chances[:, 2]])
+    swapped = chances[:, _SWAP]
+    swapped[:, 0] = 1.0 - swapped[:, 0]
+    return swapped
 
 
 def _outcome_average(score: _Score, chances: np.ndarray, cube: int, win: bool) -> np.ndarray:
     """MWC of the player on roll averaged over the kinds of win (or loss) at ``cube``."""
     sign, (p, g, b) = (1, chances[:, :3].T) if win else (-1, (1.0 - chances[:, 0],
                                                               chances[:, 3], chances[:, 4]))
-    m = [score.mwc(sign * k * cube) for k in (1, 2, 3)]
-    safe = np.where(p > 1e-7, p, 1.0)
-    return np.where(p > 1e-7, ((p - g) * m[0] + (g - b) * m[1] + b * m[2]) / safe, m[0])
+    single, gammon, backgammon = (score.mwc(sign * k * cube) for k in (1, 2, 3))
+    some = p > 1e-7
+    return np.where(some, single + ((gammon - single) * g + (backgammon - gammon) * b)
+                    / np.where(some, p, 1.0), single)
 
 
 def _take_point(doubler: _Score, taker_chances: np.ndarray, cube: int) -> np.ndarray:
@@ -244,7 +253,7 @@ class CubeState:
                  post_crawford: bool = False, jacoby: bool = True):
         self.length, self.cube, self.owner, self.crawford = length, cube, owner, crawford
         self.jacoby = jacoby
-        self.score = _Score(away, opponent_away, crawford or post_crawford) if length else None
+        self.score = _Score(away, opponent_away, bool(crawford or post_crawford)) if length else None
 
     @property
     def may_double(self) -> bool:
@@ -377,22 +386,23 @@ def _play_name(position: Position, roll, after: Position, rules) -> str:
 def _move_row(evaluator, match, game, turn, state: CubeState) -> dict | None:
     if turn.after is None:
         return None  # an unknown play
-    keys, chances = evaluator._plays(turn.before, turn.roll)
+    keys, chances = evaluator.plays(turn.before, turn.roll)
     if not keys:
         return {"kind": "move", "dice": str(turn.roll), "plays": 1, "play": str(turn.play),
                 "best": str(turn.play), "equity": np.nan, "best_equity": np.nan,
                 "error": 0.0, "mark": "", "category": "", "close": False}
-    afters = [evaluator._position_after(key, turn.player) for key in keys]
-    x = np.array([cube_efficiency(after) for after in afters])
-    equities = _after_play_equities(chances, state, x)
+    equities = _after_play_equities(chances, state, _life_indices(evaluator, keys,
+                                                                   turn.player))
     best = int(np.argmax(equities))
-    played = next((i for i, after in enumerate(afters) if after == turn.after), None)
+    played = evaluator.play_index(keys, turn.after, turn.player)
     if played is None:
         return None
     error = float(equities[played] - equities[best])
+    name = str(turn.play) if played == best else _play_name(
+        turn.before, turn.roll, evaluator.position_after(keys[best], turn.player), match.rules)
     return {"kind": "move", "dice": str(turn.roll), "plays": len(keys),
             "play": str(turn.play),
-            "best": _play_name(turn.before, turn.roll, afters[best], match.rules),
+            "best": name,
             "equity": float(equities[played]), "best_equity": float(equities[best]),
             "error": error, "mark": move_mark(error) if len(keys) > 1 else "",
             "category": "", "close": False}
