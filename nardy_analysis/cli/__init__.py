@@ -11,7 +11,8 @@ class _Commands(click.Group):
     """The command group; each command is in its own module, imported only when used, so
     that ``nardy replay`` does not wait for pandas and matplotlib to load."""
 
-    COMMANDS = ("audit", "convert", "luck", "plot", "replay", "shots", "simulate", "stats")
+    COMMANDS = ("audit", "convert", "luck", "plot", "replay", "shots", "simulate", "skill",
+                "stats")
 
     def list_commands(self, ctx):
         return list(self.COMMANDS)
