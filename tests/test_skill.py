@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_analysis import load_file, replay_file
@@ -101,6 +101,7 @@ chances_strategy = st.tuples(*[st.floats(0.0, 1.0)] * 5).map(
                (1 - c[0]) * c[3] * c[4]))
 
 
+@settings(deadline=None)
 @given(chances_strategy, st.sampled_from([None, 0, 1]), st.integers(1, 7),
        st.integers(1, 7))
 def test_dead_cube_is_cubeless(chances, owner, away, opponent_away):
@@ -117,6 +118,7 @@ def test_dead_cube_is_cubeless(chances, owner, away, opponent_away):
     assert cube_decision(rows, state, 0.0)[0][0] == pytest.approx(dead, abs=1e-9)
 
 
+@settings(deadline=None)
 @given(chances_strategy, st.sampled_from([None, 0]))
 def test_cube_decision_takes_the_better_choice(chances, owner):
     """The cubeful value is no double or the double's min(take, pass), whichever is more."""
