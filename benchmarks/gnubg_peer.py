@@ -55,3 +55,19 @@ def gnubg_seconds(timed: list[str], setup: tuple[str, ...] = (),
             _, seconds, version = line.split()
             return float(seconds), version
     raise RuntimeError(f"gnubg failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+
+
+def timed_against_gnubg(ours, path: Path, setup: tuple[str, ...], repeat: int):
+    """Best of ``repeat`` runs, taken in turn, of ``ours()`` (returning ``(seconds,
+    count)``) and of gnubg's ``analyse match`` of ``path`` after the untimed ``setup`` and
+    import: ``(our seconds, count, gnubg's seconds, gnubg's version)``; gnubg's seconds are
+    inf and its version None when it is not installed."""
+    mine, theirs, version, count = float("inf"), float("inf"), None, 0
+    for _ in range(repeat):
+        seconds, count = ours()
+        mine = min(mine, seconds)
+        if available():
+            seconds, version = gnubg_seconds(["analyse match"],
+                                             (*setup, f'import mat "{path}"'))
+            theirs = min(theirs, seconds)
+    return mine, count, theirs, version

@@ -3,11 +3,17 @@
 Usage: python benchmarks/skill_speed.py [MATCH.mat] [--repeat N] [--profile]
 
 Default match: tests/data/luck/BackgammonStudio_8518258.mat (13 points, 19 games, 563 rolls).
-Ours: :func:`skill_frame` (every play of every roll and every cube decision, cubeful 0-ply)
-with the engine's caches empty, replay not counted. The peer: GNU Backgammon's ``analyse
-match`` of the same file with chequer play and cube decisions at 0-ply and its luck
-analysis off, import not counted (benchmarks/gnubg_peer.py). Each is the best of N runs
-(default 3), taken in turn. Goal (issue 13): ours <= 1.5 x gnubg's.
+Two races, each the best of N runs (default 3) taken in turn, replay and import not counted
+(benchmarks/gnubg_peer.py), the engine's caches empty:
+
+* skill alone: :func:`skill_frame` (every play of every roll and every cube decision,
+  cubeful 0-ply) against GNU Backgammon's ``analyse match`` with chequer play and cube
+  decisions at 0-ply and its luck analysis off;
+* everything: :func:`skill_summary` (the decisions, then the luck of every roll for the
+  luck-adjusted result) against ``analyse match`` with the luck analysis on as well (0-ply,
+  cubeless, as ``nardy luck``).
+
+Goal (issue 13): ours <= 1.5 x gnubg's.
 """
 
 import cProfile
@@ -16,23 +22,27 @@ import sys
 import time
 from pathlib import Path
 
-from gnubg_peer import available, gnubg_seconds
+from gnubg_peer import timed_against_gnubg
 
 from nardy_analysis import replay_file
 from nardy_analysis.analysis.engine import GnubgNN
-from nardy_analysis.analysis.skill import skill_frame
+from nardy_analysis.analysis.luck import _best_equities
+from nardy_analysis.analysis.skill import skill_frame, skill_summary
 
 DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "luck" / \
     "BackgammonStudio_8518258.mat"
 GNUBG_SETUP = ("set analysis chequerplay evaluation plies 0",
                "set analysis cubedecision evaluation plies 0", "set analysis luck off")
+GNUBG_WITH_LUCK = (*GNUBG_SETUP[:2], "set analysis luck on",
+                   "set analysis luckanalysis plies 0", "set analysis luckanalysis cubeful off")
 
 
-def ours(matches) -> tuple[float, int]:
-    """Seconds for every decision's error with empty caches, and the decisions."""
+def ours(matches, work=skill_frame) -> tuple[float, int]:
+    """Seconds for ``work(matches, engine)`` with empty caches, and the rows it gave."""
+    _best_equities.cache_clear()
     engine = GnubgNN()
     start = time.perf_counter()
-    frame = skill_frame(matches, engine)
+    frame = work(matches, evaluator=engine)
     return time.perf_counter() - start, len(frame)
 
 
@@ -42,20 +52,19 @@ def main() -> None:
     files = [a for a in args if a.endswith(".mat")]
     path = Path(files[0]) if files else DEFAULT
     matches = replay_file(path)
-    mine, theirs, version = float("inf"), float("inf"), None
-    for _ in range(repeat):
-        seconds, decisions = ours(matches)
-        mine = min(mine, seconds)
-        if available():
-            seconds, version = gnubg_seconds(["analyse match"],
-                                             (*GNUBG_SETUP, f'import mat "{path}"'))
-            theirs = min(theirs, seconds)
+    mine, decisions, theirs, version = timed_against_gnubg(lambda: ours(matches), path,
+                                                           GNUBG_SETUP, repeat)
     rolls = sum(len(game.turns) for match in matches for game in match.games)
     print(f"{path.name}: {rolls} rolls, {decisions} decisions; best of {repeat}")
-    print(f"nardy skill     {mine:6.2f} s ({rolls / mine:,.0f} rolls/s)")
+    print(f"skill_frame            {mine:6.2f} s ({rolls / mine:,.0f} rolls/s)")
+    full, _, theirs_full, _ = timed_against_gnubg(lambda: ours(matches, skill_summary), path,
+                                                  GNUBG_WITH_LUCK, repeat)
+    print(f"skill_summary (+ luck) {full:6.2f} s")
     if version:
-        print(f"gnubg {version} analyse match, 0-ply, no luck  {theirs:6.2f} s")
-        print(f"ratio nardy / gnubg  {mine / theirs:.2f} (goal <= 1.5)")
+        print(f"gnubg {version} analyse match 0-ply, no luck {theirs:6.2f} s; "
+              f"ratio {mine / theirs:.2f}")
+        print(f"gnubg {version} analyse match 0-ply, luck    {theirs_full:6.2f} s; "
+              f"ratio {full / theirs_full:.2f} (goal <= 1.5)")
     else:
         print("gnubg: not installed (see benchmarks/gnubg_peer.py); no ratio")
     if "--profile" in args:

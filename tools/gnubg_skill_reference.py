@@ -26,7 +26,6 @@ same games and dice (:func:`gnubg_reference.sgf_rolls`).
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import subprocess
@@ -35,7 +34,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gnubg_reference import sgf_rolls  # noqa: E402
+from gnubg_reference import reference_parser, sgf_rolls  # noqa: E402
 
 from nardy_analysis import replay_file  # noqa: E402
 
@@ -132,12 +131,7 @@ def record(path: Path, out: Path, gnubg_python: str) -> int:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("files", nargs="+", type=Path)
-    parser.add_argument("--gnubg-python", required=True,
-                        help="a Python interpreter with the gnubg package installed")
-    parser.add_argument("--out", type=Path, required=True, help="folder for the reference files")
-    args = parser.parse_args(argv)
+    args = reference_parser(__doc__).parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for path in args.files:
         print(f"{path.name}: {record(path, args.out, args.gnubg_python)} moves",
