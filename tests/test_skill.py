@@ -302,3 +302,26 @@ def test_cli_without_engine_names_the_extra(monkeypatch):
     monkeypatch.setattr("nardy_analysis.cli.skill.default_evaluator", missing)
     result = CliRunner().invoke(skill, [str(DATA / "BackgammonGalaxy_113817.mat")])
     assert result.exit_code == 1 and "nardy-analysis[engine]" in result.output
+
+
+def test_plot_skill_luck():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from nardy_analysis.errors import InvalidArgument
+    from nardy_analysis.plots import plot_skill_luck
+
+    summary = pd.DataFrame({"player": ["a", "b"], "luck_rate_memg": [-10.0, 25.0],
+                            "overall_error_rate_memg": [-6.0, -14.0]})
+    fig, ax = plt.subplots()
+    assert plot_skill_luck(summary, ax) is ax
+    points = ax.collections[0].get_offsets()
+    assert points.tolist() == [[-10.0, -6.0], [25.0, -14.0]]
+    assert [t.get_text() for t in ax.texts if t.get_text() in "ab"] == ["a", "b"]
+    bands = {t.get_text() for t in ax.texts} - {"a", "b"}
+    assert bands == {"Grandmaster", "Master", "Advanced"}  # edges 5, 8, 13 within reach
+    plt.close(fig)
+    with pytest.raises(InvalidArgument):
+        plot_skill_luck(summary.iloc[:0])

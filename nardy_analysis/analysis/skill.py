@@ -525,6 +525,9 @@ SUMMARY_COLUMNS = {
     "snowie_error_rate": "thousandths of EMG per move of both players (gnubg's 'Snowie error "
                          "rate')",
     "overall_rating": "gnubg's 'Overall rating'",
+    "luck_emg": "the player's dice luck, EMG (gnubg's 'Luck total EMG', cubeless: "
+                "nardy luck)",
+    "luck_rate_memg": "thousandths of EMG per roll",
     "actual_result": "MWC after minus MWC before (match play) or points won",
     "luck_adjusted_result": "actual result minus own luck plus the opponent's",
     "fibs_rating_difference": "match play, side 0: the FIBS rating difference the "
@@ -611,6 +614,8 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
             row = {"file": match.record.file, "match_id": match_id, "match_length": length,
                    "player": match.record.names[side], "side": side,
                    **_player_row(decisions, side, all_moves, length),
+                   "luck_emg": float(result["luck"]),
+                   "luck_rate_memg": 1000 * float(result["luck_rate"]),
                    "actual_result": float(result["result"]),
                    "luck_adjusted_result": float(result["luck_adjusted"])}
             row["fibs_rating_difference"] = (_fibs_difference(row["luck_adjusted_result"],
