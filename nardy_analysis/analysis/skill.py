@@ -145,10 +145,13 @@ class _Score(NamedTuple):
 
     def mwc(self, points: int) -> float:
         """Match-winning chance of the player on roll after winning ``points`` (< 0: losing)."""
-        return _mwc(self.away - max(points, 0), self.opponent_away + min(points, 0), self.post)
+        return _mwc(self, points)
 
 
-_mwc = lru_cache(maxsize=None)(match_winning_chance)
+@lru_cache(maxsize=None)
+def _mwc(score: _Score, points: int) -> float:
+    return match_winning_chance(score.away - max(points, 0),
+                                score.opponent_away + min(points, 0), score.post)
 _SWAP = [0, 3, 4, 1, 2]
 
 
@@ -183,10 +186,12 @@ def _take_point(doubler: _Score, taker_chances: np.ndarray, cube: int) -> np.nda
 
 
 def _piecewise(p: np.ndarray, knots: list) -> np.ndarray:
-    """The piecewise linear function through ``knots`` [(x, y), ...] (arrays), at ``p``."""
-    p, value = np.clip(p, 0.0, 1.0), np.zeros_like(p)
-    for (x0, y0), (x1, y1) in zip(knots[::-1][1:], knots[::-1][:-1]):
-        segment = y0 + (y1 - y0) * (p - x0) / np.where(x1 > x0, x1 - x0, 1.0)
+    """The piecewise linear function through ``knots`` [(x, y), ...] (arrays or numbers,
+    x from 0 to 1), at ``p``."""
+    p, value = np.clip(p, 0.0, 1.0), 0.0
+    for (x0, y0), (x1, y1) in zip(knots[-2::-1], knots[:0:-1]):
+        width = np.subtract(x1, x0)
+        segment = y0 + (np.subtract(y1, y0)) * (p - x0) / np.where(width > 0, width, 1.0)
         value = np.where(p <= x1, segment, value)
     return value
 
@@ -196,17 +201,14 @@ def _match_no_double(score: _Score, chances: np.ndarray, cube: int, owner, x, cr
     1: the opponent's, None: centred), without doubling now."""
     lose = _outcome_average(score, chances, cube, False)
     win = _outcome_average(score, chances, cube, True)
-    pw, pg, pb, lg, lb = chances.T
-    dead = ((pw - pg) * score.mwc(cube) + (pg - pb) * score.mwc(2 * cube)
-            + pb * score.mwc(3 * cube) + (1 - pw - lg) * score.mwc(-cube)
-            + (lg - lb) * score.mwc(-2 * cube) + lb * score.mwc(-3 * cube))
-    knots = [(np.zeros_like(pw), lose)]
+    pw = chances[:, 0]
+    dead = pw * win + (1.0 - pw) * lose  # the cubeless MWC
+    knots = [(0.0, lose)]
     if owner in (None, 1) and not crawford and score.opponent_away > cube:
-        knots.append((_take_point(score.other, chances, cube), np.full_like(pw, score.mwc(-cube))))
+        knots.append((_take_point(score.other, chances, cube), score.mwc(-cube)))
     if owner in (None, 0) and not crawford and score.away > cube:
-        knots.append((1.0 - _take_point(score, _swap(chances), cube),
-                      np.full_like(pw, score.mwc(cube))))
-    knots.append((np.ones_like(pw), win))
+        knots.append((1.0 - _take_point(score, _swap(chances), cube), score.mwc(cube)))
+    knots.append((1.0, win))
     return x * _piecewise(pw, knots) + (1 - x) * dead
 
 
@@ -219,13 +221,13 @@ def _money_no_double(chances: np.ndarray, owner, x, jacoby: bool) -> np.ndarray:
     cash = (losses + 1.0) / (wins + losses + 0.5)
     single = jacoby and owner is None  # gammons count single with a centred cube
     dead = 2 * p - 1 if single else 2 * p - 1 + g - lg + b - lb
-    low, high = (-np.ones_like(p), np.ones_like(p)) if single else (-losses, wins)
-    knots = [(np.zeros_like(p), low)]
+    low, high = (-1.0, 1.0) if single else (-losses, wins)
+    knots = [(0.0, low)]
     if owner in (None, 1):
-        knots.append((take, -np.ones_like(p)))
+        knots.append((take, -1.0))
     if owner in (None, 0):
-        knots.append((cash, np.ones_like(p)))
-    knots.append((np.ones_like(p), high))
+        knots.append((cash, 1.0))
+    knots.append((1.0, high))
     return x * _piecewise(p, knots) + (1 - x) * dead
 
 
