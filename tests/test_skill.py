@@ -325,3 +325,29 @@ def test_plot_skill_luck():
     plt.close(fig)
     with pytest.raises(InvalidArgument):
         plot_skill_luck(summary.iloc[:0])
+
+
+@needs_engine
+def test_engine_play_index_and_classes_agree_with_positions():
+    """gnubg-nn's fast play index and position classes give what the positions give: the
+    base Evaluator's play index and cube_efficiency() of each position after a play."""
+    from nardy_analysis.analysis.engine import Evaluator, GnubgNN
+    from nardy_analysis.analysis.skill import _life_index
+
+    engine = GnubgNN()
+    match = replay_file(DATA / "BackgammonGalaxy_113817.mat")[0]
+    checked = set()
+    for game in match.games:
+        for turn in game.turns:
+            keys, _ = engine.plays(turn.before, turn.roll)
+            if not keys or turn.after is None:
+                continue
+            assert engine.play_index(keys, turn.after, turn.player) == \
+                Evaluator.play_index(engine, keys, turn.after, turn.player)
+            for key in keys:
+                after = engine.position_after(key, turn.player)
+                kind, pips = engine.position_class(key)
+                assert pips == after.pip_count()
+                assert _life_index(kind, pips) == cube_efficiency(after)
+                checked.add(kind)
+    assert checked == {"contact", "race", "bearoff"}

@@ -32,6 +32,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import mul
 from typing import NamedTuple
 
 import numpy as np
@@ -367,7 +368,7 @@ class GnubgNN(Evaluator):
         position."""
         board = [list(side) for side in self._gnubg.board_from_position_key(key)]
         kind = self._gnubg.classify(board)
-        pips = sum(point * n for point, n in enumerate(board[1], 1))
+        pips = sum(map(mul, board[1], range(1, BAR + 1)))
         return ("race" if kind == self._gnubg.c_race else
                 "contact" if kind > self._gnubg.c_race else "bearoff"), pips
 
