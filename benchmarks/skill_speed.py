@@ -34,7 +34,8 @@ DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "luck" / \
 GNUBG_SETUP = ("set analysis chequerplay evaluation plies 0",
                "set analysis cubedecision evaluation plies 0", "set analysis luck off")
 GNUBG_WITH_LUCK = (*GNUBG_SETUP[:2], "set analysis luck on",
-                   "set analysis luckanalysis plies 0", "set analysis luckanalysis cubeful off")
+                   "set analysis luckanalysis plies 0",
+                   "set analysis luckanalysis cubeful off")
 
 
 def ours(matches, work=skill_frame) -> tuple[float, int]:

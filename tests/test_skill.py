@@ -78,8 +78,9 @@ def test_ratings(rate, rating):
 
 
 def test_cube_decision_match_play_as_gnubg():
-    """gnubg's DA[] (its chances rounded to 6 decimals, hence 1e-5) of BackgammonGalaxy_165695, game 1, before the third roll (5-point
-    match, 0-0, cube centred, contact): no double 0.490404 and double/take 0.455443 MWC."""
+    """gnubg's DA[] of BackgammonGalaxy_165695, game 1, before the third roll (5-point match,
+    0-0, cube centred, contact): no double 0.490404 and double/take 0.455443 MWC (its chances
+    rounded to 6 decimals, hence 1e-5)."""
     chances = np.array([[0.468973, 0.128560, 0.005022, 0.149066, 0.008745]])
     state = CubeState(5, 5, 5, 1)
     nd, dt, dp = cube_decision(chances, state, 0.76)

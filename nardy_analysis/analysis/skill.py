@@ -30,12 +30,15 @@ and of winning (``p = 1``), each loss or win weighted by the position's gammon a
 backgammon rates; the take and cash points are those of a fully live cube, found (match
 play) from the highest cube level down, where a redouble no longer helps, or (money) in
 closed form ``TP = (L - 1/2) / (W + L + 1/2)``, ``CP = (L + 1) / (W + L + 1/2)``. In money
-play with the Jacoby rule a centred cube counts gammons single. ``x``
-(:func:`cube_efficiency`) is 0.76 in contact, ``0.6 + 0.0025 * pips`` (at most 0.8) in a
-race, by the pip count of the player on roll, and 0.6 in a bear-off (both sides home). These
-parameters and GNU Backgammon 1.1.0a16's equities agree to 1e-6 on 99.97 % of the 47,905
-plays of the 13 matches of tests/data/skill (see ``KNOWN_DIFFERENCES.tsv`` there for the
-rest: two-sided bear-offs, which gnubg takes from its exact database).
+play with the Jacoby rule a centred cube counts gammons single. After a play the opponent,
+then on roll, has their own cube decision: the position is worth ``max(ND, min(DT, DP))``
+to them when they may double. The cube life index ``x`` (:func:`cube_efficiency`) is 0.76
+in contact, 0.6 in a bear-off (both sides home) and ``0.6 + 0.0025 * pips`` of the player on
+roll (at most 0.8) in any other race: values fitted to GNU Backgammon 1.1.0a16's equities,
+not read from its source. With them the equity of the play made and of the best play agree
+with gnubg's to 1e-4 for 2,587 of the 2,618 moves of the 13 real matches of
+tests/data/skill (``KNOWN_DIFFERENCES.tsv`` there lists the rest: mostly two-sided
+bear-offs, which gnubg takes from its exact database, and float precision).
 
 Ratings (:data:`RATINGS`, :func:`skill_rating`) and the FIBS-rating estimates are GNU
 Backgammon 1.1.0a16's, measured from its output (its ``errorrating`` function and
@@ -45,6 +48,7 @@ statistics tables), not read from its source.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -144,7 +148,8 @@ class _Score(NamedTuple):
         return _Score(self.opponent_away, self.away, self.post)
 
     def mwc(self, points: int) -> float:
-        """Match-winning chance of the player on roll after winning ``points`` (< 0: losing)."""
+        """Match-winning chance of the player on roll after winning ``points`` (< 0:
+        losing them)."""
         return _mwc(self, points)
 
 
@@ -231,6 +236,7 @@ def _money_no_double(chances: np.ndarray, owner, x, jacoby: bool) -> np.ndarray:
     return x * _piecewise(p, knots) + (1 - x) * dead
 
 
+@dataclass(frozen=True)
 class CubeState:
     """The cube and score from the side of the player on roll.
 
@@ -250,12 +256,21 @@ class CubeState:
         Money play: gammons count single with a centred cube.
     """
 
-    def __init__(self, length: int, away: int = 0, opponent_away: int = 0, cube: int = 1,
-                 owner: int | None = None, crawford: bool = False,
-                 post_crawford: bool = False, jacoby: bool = True):
-        self.length, self.cube, self.owner, self.crawford = length, cube, owner, crawford
-        self.jacoby = jacoby
-        self.score = _Score(away, opponent_away, bool(crawford or post_crawford)) if length else None
+    length: int
+    away: int = 0
+    opponent_away: int = 0
+    cube: int = 1
+    owner: int | None = None
+    crawford: bool = False
+    post_crawford: bool = False
+    jacoby: bool = True
+
+    @property
+    def score(self) -> _Score | None:
+        """The score for the match equity table (None in money play)."""
+        if not self.length:
+            return None
+        return _Score(self.away, self.opponent_away, self.crawford or self.post_crawford)
 
     @property
     def may_double(self) -> bool:
@@ -266,18 +281,12 @@ class CubeState:
 
     def turned(self) -> "CubeState":
         """The state after the player on roll passes the turn (the opponent on roll)."""
-        state = CubeState.__new__(CubeState)
-        state.__dict__.update(self.__dict__)
-        state.owner = None if self.owner is None else 1 - self.owner
-        state.score = self.score.other if self.score else None
-        return state
+        return replace(self, away=self.opponent_away, opponent_away=self.away,
+                       owner=None if self.owner is None else 1 - self.owner)
 
     def doubled(self) -> "CubeState":
         """The state after the player on roll doubles and is taken."""
-        state = CubeState.__new__(CubeState)
-        state.__dict__.update(self.__dict__)
-        state.cube, state.owner = 2 * self.cube, 1
-        return state
+        return replace(self, cube=2 * self.cube, owner=1)
 
     def normalise(self, value):
         """MWC (match play) or money equity per cube of the player on roll as normalised
@@ -642,8 +651,8 @@ def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns :data:`DECISION_COLUMNS`, one row per decision in match order (each roll's
-        cube decision, when the roller could double, then its play; dances and unknown
-        plays have no move row).
+        cube decision, when the roller could double, then its play; a dance is a forced
+        move; an unknown ``???`` play has no row and ends the game's analysis).
 
     Raises
     ------

@@ -48,7 +48,8 @@ def by_player(summary: pd.DataFrame) -> pd.DataFrame:
     totals = summary.groupby("player", sort=True)[_SUMS].sum()
     totals.insert(0, "matches", summary.groupby("player", sort=True).size())
     moves, close = totals["unforced_moves"], totals["close_cube_decisions"]
-    totals["checker_error_rate_memg"] = 1000 * totals["checker_error_emg"] / moves.where(moves > 0)
+    totals["checker_error_rate_memg"] = (1000 * totals["checker_error_emg"]
+                                         / moves.where(moves > 0))
     totals["cube_error_rate_memg"] = 1000 * totals["cube_error_emg"] / close.where(close > 0)
     counted = (moves + close).where(moves + close > 0)
     totals["overall_error_rate_memg"] = 1000 * totals["overall_error_emg"] / counted
@@ -131,7 +132,7 @@ def skill(paths, csv_file, as_json, by, jobs, strict, progress):
         if as_json:
             for row in json.loads(totals.to_json(orient="records")):
                 click.echo(json.dumps(row, ensure_ascii=False))
-        else:
+        elif len(totals):
             click.echo(totals.to_string(index=False))
     if csv_file:
         frame = pd.concat(frames, ignore_index=True) if frames else skill_frame([])
