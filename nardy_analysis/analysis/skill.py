@@ -62,7 +62,7 @@ from ..game.position import Position
 from ..notation.records import CubeRecord
 from ..replay import ReplayedMatch
 
-__all__ = ["CLOSE", "CUBE_ERRORS", "MARKS", "RATINGS", "cube_efficiency", "cubeful_equities",
+__all__ = ["CLOSE", "CUBE_ERRORS", "MARKS", "NO_RATING", "RATINGS", "cube_efficiency", "cubeful_equities",
            "move_mark", "skill_frame", "skill_rating", "skill_summary"]
 
 MARKS = ("doubtful", "bad", "very bad")
@@ -73,6 +73,9 @@ RATINGS = ("Beginner", "Intermediate", "Advanced", "Master", "Grandmaster",
            "Super Grandmaster")
 """GNU Backgammon's ratings of an error rate, worst to best (:func:`skill_rating`)."""
 _RATING_LIMITS = (0.032, 0.02, 0.013, 0.008, 0.005)
+NO_RATING = "n/a"
+"""The rating gnubg prints when nothing was counted (no unforced move, no close cube
+decision)."""
 
 CLOSE = 0.16
 """A cube decision is close when the best double equity is within this of no double."""
@@ -567,7 +570,8 @@ def _player_row(decisions: pd.DataFrame, side: int, all_moves: int, length: int)
            **{f"marked_{m.replace(' ', '_')}": int(marks.get(m, 0)) for m in MARKS},
            "checker_error_emg": checker,
            "checker_error_mwc": float(unforced["error_mwc"].sum()),
-           "checker_error_rate_memg": 1000 * rate, "checker_rating": skill_rating(rate),
+           "checker_error_rate_memg": 1000 * rate,
+           "checker_rating": skill_rating(rate) if len(unforced) else NO_RATING,
            "cube_decisions": len(cube), "close_cube_decisions": len(close),
            "doubles": int((cube["play"] == "double").sum()),
            "takes": int((cube["play"] == "take").sum()),
@@ -579,11 +583,12 @@ def _player_row(decisions: pd.DataFrame, side: int, all_moves: int, length: int)
             ((*_CHEQUER_LOSS, -rate), (*_CUBE_LOSS, -cube_rate))]
     return row | {
         "cube_error_emg": cube_error, "cube_error_mwc": float(close["error_mwc"].sum()),
-        "cube_error_rate_memg": 1000 * cube_rate, "cube_rating": skill_rating(cube_rate),
+        "cube_error_rate_memg": 1000 * cube_rate,
+        "cube_rating": skill_rating(cube_rate) if len(close) else NO_RATING,
         "overall_error_emg": total,
         "overall_error_rate_memg": 1000 * total / counted if counted else 0.0,
         "snowie_error_rate": 1000 * total / all_moves if all_moves else 0.0,
-        "overall_rating": skill_rating(total / counted if counted else 0.0),
+        "overall_rating": skill_rating(total / counted) if counted else NO_RATING,
         "fibs_rating": _FIBS_BASE - sum(loss), "checker_rating_loss": loss[0],
         "cube_rating_loss": loss[1]}
 
@@ -605,7 +610,7 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
     -------
     pandas.DataFrame
         Columns :data:`SUMMARY_COLUMNS`, two rows (side 0, side 1) per match. Rates are 0
-        when nothing was counted (gnubg then prints 0.0 too). ``actual_result`` and
+        and ratings :data:`NO_RATING` when nothing was counted (as gnubg prints them). ``actual_result`` and
         ``luck_adjusted_result`` are in match-winning chance (0..1) or points, as in
         :func:`~nardy_analysis.analysis.luck.luck_summary`.
     """

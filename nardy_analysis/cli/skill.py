@@ -10,7 +10,7 @@ import click
 import pandas as pd
 
 from ..analysis.engine import EngineError, default_evaluator
-from ..analysis.skill import skill_frame, skill_rating, skill_summary
+from ..analysis.skill import NO_RATING, skill_frame, skill_rating, skill_summary
 from ..errors import NardyError
 from ..load import load_file
 from ..parallel import map_files
@@ -54,7 +54,7 @@ def by_player(summary: pd.DataFrame) -> pd.DataFrame:
     counted = (moves + close).where(moves + close > 0)
     totals["overall_error_rate_memg"] = 1000 * totals["overall_error_emg"] / counted
     for kind in ("checker", "cube", "overall"):
-        totals[f"{kind}_rating"] = [skill_rating(rate / 1000) if rate == rate else ""
+        totals[f"{kind}_rating"] = [skill_rating(rate / 1000) if rate == rate else NO_RATING
                                     for rate in totals[f"{kind}_error_rate_memg"]]
     return totals.reset_index()
 
