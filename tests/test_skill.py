@@ -354,11 +354,12 @@ def test_engine_play_index_and_classes_agree_with_positions():
     assert checked == {"contact", "race", "bearoff"}
 
 
+@needs_engine
 def test_nothing_counted_is_not_rated():
     """gnubg prints n/a for the rating of a player with no unforced move or no close cube
     decision (BackgammonGalaxy_1442593 of the shared corpus: no close cube decision)."""
     from nardy_analysis.analysis.skill import NO_RATING, _player_row
 
-    row = _player_row(pd.DataFrame(columns=list(DECISION_COLUMNS)), 0, 0, 5)
+    row = _player_row(skill_frame([]), 0, 0, 5)
     assert row["cube_rating"] == row["checker_rating"] == row["overall_rating"] == NO_RATING
     assert row["cube_error_rate_memg"] == 0.0
