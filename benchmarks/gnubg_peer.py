@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 PYTHON = os.environ.get("NARDY_GNUBG_PYTHON", "/work/gnubgvenv/bin/python")
@@ -71,3 +72,12 @@ def timed_against_gnubg(ours, path: Path, setup: tuple[str, ...], repeat: int):
                                              (*setup, f'import mat "{path}"'))
             theirs = min(theirs, seconds)
     return mine, count, theirs, version
+
+
+def match_argument(default: Path) -> tuple[Path, int, list[str]]:
+    """The benchmark's command line: the match file (the first ``*.mat`` argument, else
+    ``default``), ``--repeat N`` (default 3) and all the arguments."""
+    args = sys.argv[1:]
+    repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
+    files = [a for a in args if a.endswith(".mat")]
+    return (Path(files[0]) if files else default), repeat, args

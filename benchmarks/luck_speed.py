@@ -13,11 +13,10 @@ run of ours by internal time.
 
 import cProfile
 import pstats
-import sys
 import time
 from pathlib import Path
 
-from gnubg_peer import timed_against_gnubg
+from gnubg_peer import match_argument, timed_against_gnubg
 
 from nardy_analysis import replay_file
 from nardy_analysis.analysis.engine import GnubgNN
@@ -40,10 +39,7 @@ def ours(matches) -> tuple[float, int]:
 
 
 def main() -> None:
-    args = sys.argv[1:]
-    repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
-    files = [a for a in args if a.endswith(".mat")]
-    path = Path(files[0]) if files else DEFAULT
+    path, repeat, args = match_argument(DEFAULT)
     matches = replay_file(path)
     mine, rolls, theirs, version = timed_against_gnubg(lambda: ours(matches), path,
                                                        GNUBG_SETUP, repeat)
