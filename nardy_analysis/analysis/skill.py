@@ -62,8 +62,9 @@ from ..game.position import Position
 from ..notation.records import CubeRecord
 from ..replay import ReplayedMatch
 
-__all__ = ["CLOSE", "CUBE_ERRORS", "MARKS", "NO_RATING", "RATINGS", "cube_efficiency", "cubeful_equities",
-           "move_mark", "skill_frame", "skill_rating", "skill_summary"]
+__all__ = ["CLOSE", "CUBE_ERRORS", "DECISION_COLUMNS", "MARKS", "NO_RATING", "RATINGS",
+           "SUMMARY_COLUMNS", "CubeState", "cube_decision", "cube_efficiency",
+           "cubeful_equities", "move_mark", "skill_frame", "skill_rating", "skill_summary"]
 
 MARKS = ("doubtful", "bad", "very bad")
 """GNU Backgammon's marks of a checker play's error (at least 0.03, 0.06, 0.12 EMG)."""
@@ -120,11 +121,13 @@ def cube_efficiency(position: Position) -> float:
     0.6 in a bear-off (every checker of both sides home or off); in any other race ``0.6 +
     0.0025 * pips`` of the player on roll, at most 0.8."""
     home = not any(position.board[0][7:]) and not any(position.board[1][7:])
-    kind = "race" if phase(position) == "race" else "contact"
+    kind = phase(position)
     return _life_index("bearoff" if kind == "race" and home else kind, position.pip_count())
 
 
 def _life_index(kind: str, pips: int) -> float:
+    """``x`` for a ``contact``, ``race`` or ``bearoff`` position, the pips of the player on
+    roll."""
     if kind == "contact":
         return 0.76
     return 0.6 if kind == "bearoff" else min(0.8, 0.6 + 0.0025 * pips)
@@ -579,8 +582,8 @@ def _player_row(decisions: pd.DataFrame, side: int, all_moves: int, length: int)
     for key in CUBE_ERRORS:
         wrong = cube[cube["category"] == key]
         row |= {key: len(wrong), f"{key}_emg": float(wrong["error"].sum())}
-    loss = [rate * (a + b / length) if length else float("nan") for a, b, rate in
-            ((*_CHEQUER_LOSS, -rate), (*_CUBE_LOSS, -cube_rate))]
+    loss = [-error_rate * (a + b / length) if length else float("nan")
+            for (a, b), error_rate in ((_CHEQUER_LOSS, rate), (_CUBE_LOSS, cube_rate))]
     return row | {
         "cube_error_emg": cube_error, "cube_error_mwc": float(close["error_mwc"].sum()),
         "cube_error_rate_memg": 1000 * cube_rate,
@@ -610,23 +613,24 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
     -------
     pandas.DataFrame
         Columns :data:`SUMMARY_COLUMNS`, two rows (side 0, side 1) per match. Rates are 0
-        and ratings :data:`NO_RATING` when nothing was counted (as gnubg prints them). ``actual_result`` and
-        ``luck_adjusted_result`` are in match-winning chance (0..1) or points, as in
-        :func:`~nardy_analysis.analysis.luck.luck_summary`.
+        and ratings :data:`NO_RATING` when nothing was counted (as gnubg prints them).
+        ``actual_result`` and ``luck_adjusted_result`` are in match-winning chance (0..1) or
+        points, as in :func:`~nardy_analysis.analysis.luck.luck_summary`.
     """
     matches = list(identified_matches(source))
     evaluator = evaluator or default_evaluator()
     if frame is None:
         frame = skill_frame([m for _, m in matches], evaluator)
     luck = luck_summary([m for _, m in matches], evaluator=evaluator)
-    luck = luck[luck["scope"] == "match"].set_index(["match_id", "side"])
+    luck = iter(luck[luck["scope"] == "match"].to_dict("records"))  # side 0, 1 per match
     rows = []
     for match_id, match in matches:
-        decisions = frame[frame["match_id"] == match_id]
+        decisions = frame[(frame["match_id"] == match_id)
+                          & (frame["file"].fillna("") == (match.record.file or ""))]
         length = match.record.length
         all_moves = int((decisions["kind"] == "move").sum())
         for side in (0, 1):
-            result = luck.loc[(match_id, side)]
+            result = next(luck)
             row = {"file": match.record.file, "match_id": match_id, "match_length": length,
                    "player": match.record.names[side], "side": side,
                    **_player_row(decisions, side, all_moves, length),
