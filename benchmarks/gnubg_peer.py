@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 PYTHON = os.environ.get("NARDY_GNUBG_PYTHON", "/work/gnubgvenv/bin/python")
@@ -55,3 +56,28 @@ def gnubg_seconds(timed: list[str], setup: tuple[str, ...] = (),
             _, seconds, version = line.split()
             return float(seconds), version
     raise RuntimeError(f"gnubg failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+
+
+def timed_against_gnubg(ours, path: Path, setup: tuple[str, ...], repeat: int):
+    """Best of ``repeat`` runs, taken in turn, of ``ours()`` (returning ``(seconds,
+    count)``) and of gnubg's ``analyse match`` of ``path`` after the untimed ``setup`` and
+    import: ``(our seconds, count, gnubg's seconds, gnubg's version)``; gnubg's seconds are
+    inf and its version None when it is not installed."""
+    mine, theirs, version, count = float("inf"), float("inf"), None, 0
+    for _ in range(repeat):
+        seconds, count = ours()
+        mine = min(mine, seconds)
+        if available():
+            seconds, version = gnubg_seconds(["analyse match"],
+                                             (*setup, f'import mat "{path}"'))
+            theirs = min(theirs, seconds)
+    return mine, count, theirs, version
+
+
+def match_argument(default: Path) -> tuple[Path, int, list[str]]:
+    """The benchmark's command line: the match file (the first ``*.mat`` argument, else
+    ``default``), ``--repeat N`` (default 3) and all the arguments."""
+    args = sys.argv[1:]
+    repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
+    files = [a for a in args if a.endswith(".mat")]
+    return (Path(files[0]) if files else default), repeat, args

@@ -13,11 +13,10 @@ run of ours by internal time.
 
 import cProfile
 import pstats
-import sys
 import time
 from pathlib import Path
 
-from gnubg_peer import available, gnubg_seconds
+from gnubg_peer import match_argument, timed_against_gnubg
 
 from nardy_analysis import replay_file
 from nardy_analysis.analysis.engine import GnubgNN
@@ -40,19 +39,10 @@ def ours(matches) -> tuple[float, int]:
 
 
 def main() -> None:
-    args = sys.argv[1:]
-    repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
-    files = [a for a in args if a.endswith(".mat")]
-    path = Path(files[0]) if files else DEFAULT
+    path, repeat, args = match_argument(DEFAULT)
     matches = replay_file(path)
-    mine, theirs, version = float("inf"), float("inf"), None
-    for _ in range(repeat):
-        seconds, rolls = ours(matches)
-        mine = min(mine, seconds)
-        if available():
-            seconds, version = gnubg_seconds(["analyse match"],
-                                             (*GNUBG_SETUP, f'import mat "{path}"'))
-            theirs = min(theirs, seconds)
+    mine, rolls, theirs, version = timed_against_gnubg(lambda: ours(matches), path,
+                                                       GNUBG_SETUP, repeat)
     print(f"{path.name}: {rolls} rolls; best of {repeat}")
     print(f"nardy luck      {mine:6.2f} s ({rolls / mine:,.0f} rolls/s)")
     if version:

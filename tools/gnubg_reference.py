@@ -152,12 +152,18 @@ def record(path: Path, out: Path, gnubg_python: str, plies: int) -> int:
     return sum(len(g) for g in games)
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def reference_parser(doc: str) -> argparse.ArgumentParser:
+    """The arguments every reference tool takes: the files, ``--gnubg-python``, ``--out``."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--gnubg-python", required=True,
                         help="a Python interpreter with the gnubg package installed")
     parser.add_argument("--out", type=Path, required=True, help="folder for the reference files")
+    return parser
+
+
+def main(argv=None) -> None:
+    parser = reference_parser(__doc__)
     parser.add_argument("--plies", type=int, default=0, help="luck analysis ply (default 0)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)

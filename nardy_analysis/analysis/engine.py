@@ -32,6 +32,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import mul
 from typing import NamedTuple
 
 import numpy as np
@@ -227,6 +228,30 @@ class Evaluator(ABC):
                                  .swapped()))
         return tuple(found)
 
+    def plays(self, position: Position, roll: Roll) -> tuple[tuple, np.ndarray]:
+        """Every legal play of ``roll`` at 0-ply: ``(keys, chances)``, a key per play (the
+        backend's; :meth:`position_after` turns it into a position) and the chances of the
+        opponent, then on roll, after each, shape (plays, 5); no keys for a dance.
+
+        Raises
+        ------
+        EngineError
+            A position the engine cannot take, or not a roll.
+        """
+        check_position(position)
+        check_roll(roll)
+        return self._plays(position, roll)
+
+    def position_after(self, key, mover: int) -> Position:
+        """The position after the play ``key`` of :meth:`plays`, ``mover`` having played."""
+        return self._position_after(key, mover)
+
+    def play_index(self, keys: tuple, after: Position, mover: int) -> int | None:
+        """The index in ``keys`` (of :meth:`plays`) of the play that leads to ``after``,
+        or None."""
+        return next((i for i, key in enumerate(keys)
+                     if self._position_after(key, mover) == after), None)
+
     def _choose(self, position: Position, keys: tuple, chances: np.ndarray,
                 utility: Utility) -> tuple:
         """(equity, key, mover's Probabilities) of the best of the plays ``keys`` with the
@@ -331,6 +356,21 @@ class GnubgNN(Evaluator):
         for player, side in ((mover, not_on_roll), (1 - mover, on_roll)):
             sides[player] = (CHECKERS - sum(side),) + tuple(side)
         return Position((sides[0], sides[1]), 1 - mover)
+
+    def play_index(self, keys: tuple, after: Position, mover: int) -> int | None:
+        key = self._gnubg.key_of_board(self.board(after))
+        return keys.index(key) if key in keys else None
+
+    def position_class(self, key: str) -> tuple[str, int]:
+        """GNU Backgammon's class of the position of a play's key (``"contact"`` for its
+        contact and crashed classes, ``"race"``, ``"bearoff"`` for its bear-off classes and a
+        finished game) and the pip count of the player then on roll, without building the
+        position."""
+        board = [list(side) for side in self._gnubg.board_from_position_key(key)]
+        kind = self._gnubg.classify(board)
+        pips = sum(map(mul, board[1], range(1, BAR + 1)))
+        return ("race" if kind == self._gnubg.c_race else
+                "contact" if kind > self._gnubg.c_race else "bearoff"), pips
 
     def _evaluate_uncached(self, position: Position) -> Probabilities:
         if position.is_over:

@@ -12,8 +12,7 @@ class _Commands(click.Group):
     that ``nardy replay`` does not wait for pandas and matplotlib to load."""
 
     COMMANDS = ("audit", "board", "convert", "luck", "plot", "replay", "report", "shots",
-                "simulate",
-                "stats")
+                "simulate", "skill", "stats")
 
     def list_commands(self, ctx):
         return list(self.COMMANDS)

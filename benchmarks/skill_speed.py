@@ -1,0 +1,74 @@
+"""Speed of the skill analysis on one core against GNU Backgammon's own, in one run.
+
+Usage: python benchmarks/skill_speed.py [MATCH.mat] [--repeat N] [--profile]
+
+Default match: tests/data/luck/BackgammonStudio_8518258.mat (13 points, 19 games, 563 rolls).
+Two races, each the best of N runs (default 3) taken in turn, replay and import not counted
+(benchmarks/gnubg_peer.py), the engine's caches empty:
+
+* skill alone: :func:`skill_frame` (every play of every roll and every cube decision,
+  cubeful 0-ply) against GNU Backgammon's ``analyse match`` with chequer play and cube
+  decisions at 0-ply and its luck analysis off;
+* everything: :func:`skill_summary` (the decisions, then the luck of every roll for the
+  luck-adjusted result) against ``analyse match`` with the luck analysis on as well (0-ply,
+  cubeless, as ``nardy luck``).
+
+Goal (issue 13): ours <= 1.5 x gnubg's.
+"""
+
+import cProfile
+import pstats
+import time
+from pathlib import Path
+
+from gnubg_peer import match_argument, timed_against_gnubg
+
+from nardy_analysis import replay_file
+from nardy_analysis.analysis.engine import GnubgNN
+from nardy_analysis.analysis.luck import _best_equities
+from nardy_analysis.analysis.skill import skill_frame, skill_summary
+
+DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "luck" / \
+    "BackgammonStudio_8518258.mat"
+GNUBG_SETUP = ("set analysis chequerplay evaluation plies 0",
+               "set analysis cubedecision evaluation plies 0", "set analysis luck off")
+GNUBG_WITH_LUCK = (*GNUBG_SETUP[:2], "set analysis luck on",
+                   "set analysis luckanalysis plies 0",
+                   "set analysis luckanalysis cubeful off")
+
+
+def ours(matches, work=skill_frame) -> tuple[float, int]:
+    """Seconds for ``work(matches, engine)`` with empty caches, and the rows it gave."""
+    _best_equities.cache_clear()
+    engine = GnubgNN()
+    start = time.perf_counter()
+    frame = work(matches, evaluator=engine)
+    return time.perf_counter() - start, len(frame)
+
+
+def main() -> None:
+    path, repeat, args = match_argument(DEFAULT)
+    matches = replay_file(path)
+    mine, decisions, theirs, version = timed_against_gnubg(lambda: ours(matches), path,
+                                                           GNUBG_SETUP, repeat)
+    rolls = sum(len(game.turns) for match in matches for game in match.games)
+    print(f"{path.name}: {rolls} rolls, {decisions} decisions; best of {repeat}")
+    print(f"skill_frame            {mine:6.2f} s ({rolls / mine:,.0f} rolls/s)")
+    full, _, theirs_full, _ = timed_against_gnubg(lambda: ours(matches, skill_summary), path,
+                                                  GNUBG_WITH_LUCK, repeat)
+    print(f"skill_summary (+ luck) {full:6.2f} s")
+    if version:
+        print(f"gnubg {version} analyse match 0-ply, no luck {theirs:6.2f} s; "
+              f"ratio {mine / theirs:.2f}")
+        print(f"gnubg {version} analyse match 0-ply, luck    {theirs_full:6.2f} s; "
+              f"ratio {full / theirs_full:.2f} (goal <= 1.5)")
+    else:
+        print("gnubg: not installed (see benchmarks/gnubg_peer.py); no ratio")
+    if "--profile" in args:
+        profile = cProfile.Profile()
+        profile.runcall(skill_frame, matches, GnubgNN())
+        pstats.Stats(profile).sort_stats("tottime").print_stats(15)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,677 @@
+"""Skill: the equity each checker play and cube decision gave away, as GNU Backgammon's
+analysis measures it at 0-ply, and its "Match statistics" per player.
+
+Checker play. For every roll with more than one legal play (a roll with one is *forced* and
+not counted) the error is the mover's cubeful equity after the play made minus that after
+the best play, both at 0-ply (the engine's cubeless chances turned into cubeful equity as
+below). Units: normalised equity (gnubg's "EMG": points per game at cube 1 in money play;
+in match play the match-winning chance mapped linearly so that winning the cube's value is
++1 and losing it -1, :func:`~nardy_analysis.analysis.luck.match_utility`); ``error_mwc`` is
+the same error as a change of match-winning chance (0..1). Marks (:data:`MARKS`): an error
+of at least 0.03 is doubtful, 0.06 bad, 0.12 very bad.
+
+Cube decisions. Before each roll on which the roller may double (cube centred or theirs,
+not the Crawford game, and in match play not already enough to win the match) the cubeful
+0-ply equities of *no double* (ND), *double, take* (DT) and *double, pass* (DP = +1) are
+computed; the best is ``max(ND, min(DT, DP))``. The doubler's error is the equity of what was
+done (ND, or ``min(DT, DP)`` for a double) minus the best; the taker's is ``-DT`` (take) or
+``-DP`` (pass) minus ``-min(DT, DP)``. Categories as gnubg names them (:data:`CUBE_ERRORS`):
+a missed double below the cash point (DT < DP) or above it, a wrong double below the double
+point (ND > DT) or above too good (ND > DP <= DT), a wrong take (DT > DP), a wrong pass
+(DT < DP). A decision is *close or actual* when a double was given, or when the best double
+equity is within :data:`CLOSE` of ND.
+
+Cubeful equity at 0-ply (Rick Janowski, "Take-Points in Money Games", 1993, with the cube
+life index ``x``; its match-play form after Joern Thyssen's "Cubeful equities in match
+play"). The cubeful equity is ``x * live + (1 - x) * dead``: ``dead`` the cubeless equity,
+``live`` a piecewise linear function of the winning chance ``p`` through the equities of
+losing (``p = 0``), of passing a double (at the take point), of cashing (at the cash point)
+and of winning (``p = 1``), each loss or win weighted by the position's gammon and
+backgammon rates; the take and cash points are those of a fully live cube, found (match
+play) from the highest cube level down, where a redouble no longer helps, or (money) in
+closed form ``TP = (L - 1/2) / (W + L + 1/2)``, ``CP = (L + 1) / (W + L + 1/2)``. In money
+play with the Jacoby rule a centred cube counts gammons single. After a play the opponent,
+then on roll, has their own cube decision: the position is worth ``max(ND, min(DT, DP))``
+to them when they may double. The cube life index ``x`` (:func:`cube_efficiency`) is 0.76
+in contact, 0.6 in a bear-off (both sides home) and ``0.6 + 0.0025 * pips`` of the player on
+roll (at most 0.8) in any other race: values fitted to GNU Backgammon 1.1.0a16's equities,
+not read from its source. With them the equity of the play made and of the best play agree
+with gnubg's to 1e-4 for 2,587 of the 2,618 moves of the 13 real matches of
+tests/data/skill (``KNOWN_DIFFERENCES.tsv`` there lists the rest: mostly two-sided
+bear-offs, which gnubg takes from its exact database, and float precision).
+
+Ratings (:data:`RATINGS`, :func:`skill_rating`) and the FIBS-rating estimates are GNU
+Backgammon 1.1.0a16's, measured from its output (its ``errorrating`` function and
+statistics tables), not read from its source.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from .engine import Evaluator, GnubgNN, default_evaluator
+from .luck import luck_summary, match_winning_chance
+from .turns import identified_matches, phase
+from ..game.position import Position
+from ..notation.records import CubeRecord
+from ..replay import ReplayedMatch
+
+__all__ = ["CLOSE", "CUBE_ERRORS", "DECISION_COLUMNS", "MARKS", "NO_RATING", "RATINGS",
+           "SUMMARY_COLUMNS", "CubeState", "cube_decision", "cube_efficiency",
+           "cubeful_equities", "move_mark", "skill_frame", "skill_rating", "skill_summary"]
+
+MARKS = ("doubtful", "bad", "very bad")
+"""GNU Backgammon's marks of a checker play's error (at least 0.03, 0.06, 0.12 EMG)."""
+_MARK_LIMITS = (0.12, 0.06, 0.03)
+
+RATINGS = ("Beginner", "Intermediate", "Advanced", "Master", "Grandmaster",
+           "Super Grandmaster")
+"""GNU Backgammon's ratings of an error rate, worst to best (:func:`skill_rating`)."""
+_RATING_LIMITS = (0.032, 0.02, 0.013, 0.008, 0.005)
+NO_RATING = "n/a"
+"""The rating gnubg prints when nothing was counted (no unforced move, no close cube
+decision)."""
+
+CLOSE = 0.16
+"""A cube decision is close when the best double equity is within this of no double."""
+
+CUBE_ERRORS = {
+    "missed_double_below_cp": "Missed doubles below CP",
+    "missed_double_above_cp": "Missed doubles above CP",
+    "wrong_double_below_dp": "Wrong doubles below DP",
+    "wrong_double_above_tg": "Wrong doubles above TG",
+    "wrong_take": "Wrong takes",
+    "wrong_pass": "Wrong passes",
+}
+"""The cube error categories, by the key used here and gnubg's name."""
+
+# Error based FIBS rating (gnubg's "Error based abs. FIBS rating"): 2050 minus a chequerplay
+# and a cube loss, each the error rate (EMG per decision) times a factor depending on the
+# match length n: a + b / n. Fitted to gnubg 1.1.0a16's tables (tests/data/skill).
+_FIBS_BASE = 2050.0
+_CHEQUER_LOSS = (8795.1, 25535.5)
+_CUBE_LOSS = (863.8, -523.3)
+
+
+def move_mark(error: float) -> str:
+    """GNU Backgammon's mark of a checker play's ``error`` (EMG, <= 0): ``very bad``
+    (<= -0.12), ``bad`` (<= -0.06), ``doubtful`` (<= -0.03) or ``""``."""
+    for limit, mark in zip(_MARK_LIMITS, reversed(MARKS)):
+        if error <= -limit:
+            return mark
+    return ""
+
+
+def skill_rating(rate: float) -> str:
+    """GNU Backgammon's rating of an error rate (EMG per decision, either sign): ``Super
+    Grandmaster`` below 0.005, ``Grandmaster`` below 0.008, ``Master`` below 0.013,
+    ``Advanced`` below 0.02, ``Intermediate`` below 0.032, else ``Beginner`` (gnubg
+    1.1.0a16's ``errorrating``)."""
+    return RATINGS[sum(abs(rate) < limit for limit in _RATING_LIMITS)]
+
+
+def cube_efficiency(position: Position) -> float:
+    """The cube life index ``x`` of ``position`` for the player on roll: 0.76 in contact;
+    0.6 in a bear-off (every checker of both sides home or off); in any other race ``0.6 +
+    0.0025 * pips`` of the player on roll, at most 0.8."""
+    home = not any(position.board[0][7:]) and not any(position.board[1][7:])
+    kind = phase(position)
+    return _life_index("bearoff" if kind == "race" and home else kind, position.pip_count())
+
+
+def _life_index(kind: str, pips: int) -> float:
+    """``x`` for a ``contact``, ``race`` or ``bearoff`` position, the pips of the player on
+    roll."""
+    if kind == "contact":
+        return 0.76
+    return 0.6 if kind == "bearoff" else min(0.8, 0.6 + 0.0025 * pips)
+
+
+def _life_indices(evaluator: Evaluator, keys: tuple, mover: int) -> np.ndarray:
+    """:func:`cube_efficiency` after each play (gnubg-nn: from its classes, faster)."""
+    if isinstance(evaluator, GnubgNN):
+        return np.array([_life_index(*evaluator.position_class(key)) for key in keys])
+    return np.array([cube_efficiency(evaluator.position_after(key, mover)) for key in keys])
+
+
+# --- cubeful equity -----------------------------------------------------------------------
+
+class _Score(NamedTuple):
+    """The match score from the side of the player on roll: points each still needs."""
+
+    away: int
+    opponent_away: int
+    post: bool
+
+    @property
+    def other(self) -> "_Score":
+        return _Score(self.opponent_away, self.away, self.post)
+
+    def mwc(self, points: int) -> float:
+        """Match-winning chance of the player on roll after winning ``points`` (< 0:
+        losing them)."""
+        return _mwc(self, points)
+
+
+@lru_cache(maxsize=None)
+def _mwc(score: _Score, points: int) -> float:
+    return match_winning_chance(score.away - max(points, 0),
+                                score.opponent_away + min(points, 0), score.post)
+_SWAP = [0, 3, 4, 1, 2]
+
+
+def _swap(chances: np.ndarray) -> np.ndarray:
+    """Chances (n, 5) from the other side."""
+    swapped = chances[:, _SWAP]
+    swapped[:, 0] = 1.0 - swapped[:, 0]
+    return swapped
+
+
+def _outcome_average(score: _Score, chances: np.ndarray, cube: int, win: bool) -> np.ndarray:
+    """MWC of the player on roll averaged over the kinds of win (or loss) at ``cube``."""
+    sign, (p, g, b) = (1, chances[:, :3].T) if win else (-1, (1.0 - chances[:, 0],
+                                                              chances[:, 3], chances[:, 4]))
+    single, gammon, backgammon = (score.mwc(sign * k * cube) for k in (1, 2, 3))
+    some = p > 1e-7
+    return np.where(some, single + ((gammon - single) * g + (backgammon - gammon) * b)
+                    / np.where(some, p, 1.0), single)
+
+
+def _take_point(doubler: _Score, taker_chances: np.ndarray, cube: int) -> np.ndarray:
+    """The taker's take point (their winning chance) of a double from ``cube`` to
+    ``2 * cube``, the cube then live for the taker up to the level where it is dead."""
+    taker = doubler.other
+    lose = _outcome_average(taker, taker_chances, 2 * cube, False)
+    passed = taker.mwc(-cube)
+    if taker.away <= 2 * cube:  # the taker's redouble could not gain anything
+        win = _outcome_average(taker, taker_chances, 2 * cube, True)
+        return (passed - lose) / (win - lose)
+    cash = 1.0 - _take_point(taker, _swap(taker_chances), 2 * cube)
+    return cash * (passed - lose) / (taker.mwc(2 * cube) - lose)
+
+
+def _piecewise(p: np.ndarray, knots: list) -> np.ndarray:
+    """The piecewise linear function through ``knots`` [(x, y), ...] (arrays or numbers,
+    x from 0 to 1), at ``p``."""
+    p, value = np.clip(p, 0.0, 1.0), 0.0
+    for (x0, y0), (x1, y1) in zip(knots[-2::-1], knots[:0:-1]):
+        width = np.subtract(x1, x0)
+        segment = y0 + (np.subtract(y1, y0)) * (p - x0) / np.where(width > 0, width, 1.0)
+        value = np.where(p <= x1, segment, value)
+    return value
+
+
+def _match_no_double(score: _Score, chances: np.ndarray, cube: int, owner, x, crawford: bool):
+    """Cubeful MWC for the player on roll, the cube where it is (``owner`` 0: theirs,
+    1: the opponent's, None: centred), without doubling now."""
+    lose = _outcome_average(score, chances, cube, False)
+    win = _outcome_average(score, chances, cube, True)
+    pw = chances[:, 0]
+    dead = pw * win + (1.0 - pw) * lose  # the cubeless MWC
+    knots = [(0.0, lose)]
+    if owner in (None, 1) and not crawford and score.opponent_away > cube:
+        knots.append((_take_point(score.other, chances, cube), score.mwc(-cube)))
+    if owner in (None, 0) and not crawford and score.away > cube:
+        knots.append((1.0 - _take_point(score, _swap(chances), cube), score.mwc(cube)))
+    knots.append((1.0, win))
+    return x * _piecewise(pw, knots) + (1 - x) * dead
+
+
+def _money_no_double(chances: np.ndarray, owner, x, jacoby: bool) -> np.ndarray:
+    """Cubeful money equity (per cube) for the player on roll, without doubling now."""
+    p, g, b, lg, lb = chances.T
+    wins = np.where(p > 1e-7, 1.0 + (g + b) / np.where(p > 1e-7, p, 1.0), 1.0)
+    losses = np.where(p < 1 - 1e-7, 1.0 + (lg + lb) / np.where(p < 1 - 1e-7, 1 - p, 1.0), 1.0)
+    take = (losses - 0.5) / (wins + losses + 0.5)
+    cash = (losses + 1.0) / (wins + losses + 0.5)
+    single = jacoby and owner is None  # gammons count single with a centred cube
+    dead = 2 * p - 1 if single else 2 * p - 1 + g - lg + b - lb
+    low, high = (-1.0, 1.0) if single else (-losses, wins)
+    knots = [(0.0, low)]
+    if owner in (None, 1):
+        knots.append((take, -1.0))
+    if owner in (None, 0):
+        knots.append((cash, 1.0))
+    knots.append((1.0, high))
+    return x * _piecewise(p, knots) + (1 - x) * dead
+
+
+@dataclass(frozen=True)
+class CubeState:
+    """The cube and score from the side of the player on roll.
+
+    Parameters
+    ----------
+    length : int
+        Match length (0: money play).
+    away, opponent_away : int
+        Points the player on roll and the opponent still need (match play).
+    cube : int
+    owner : int or None
+        0 the player on roll owns the cube, 1 the opponent, None centred.
+    crawford, post_crawford : bool
+        The Crawford game (no doubling); a game after it (or one without the rule) with a
+        player one point away.
+    jacoby : bool
+        Money play: gammons count single with a centred cube.
+    """
+
+    length: int
+    away: int = 0
+    opponent_away: int = 0
+    cube: int = 1
+    owner: int | None = None
+    crawford: bool = False
+    post_crawford: bool = False
+    jacoby: bool = True
+
+    @property
+    def score(self) -> _Score | None:
+        """The score for the match equity table (None in money play)."""
+        if not self.length:
+            return None
+        return _Score(self.away, self.opponent_away, self.crawford or self.post_crawford)
+
+    @property
+    def may_double(self) -> bool:
+        """The player on roll may double now (their cube or centred, not the Crawford game,
+        and in match play not already enough to win the match)."""
+        return (self.owner in (None, 0) and not self.crawford
+                and (not self.length or self.score.away > self.cube))
+
+    def turned(self) -> "CubeState":
+        """The state after the player on roll passes the turn (the opponent on roll)."""
+        return replace(self, away=self.opponent_away, opponent_away=self.away,
+                       owner=None if self.owner is None else 1 - self.owner)
+
+    def doubled(self) -> "CubeState":
+        """The state after the player on roll doubles and is taken."""
+        return replace(self, cube=2 * self.cube, owner=1)
+
+    def normalise(self, value):
+        """MWC (match play) or money equity per cube of the player on roll as normalised
+        equity at this cube."""
+        if not self.length:
+            return value
+        win, lose = self.score.mwc(self.cube), self.score.mwc(-self.cube)
+        return (2 * value - win - lose) / (win - lose)
+
+    def mwc_scale(self) -> float:
+        """MWC per unit of normalised equity (half the MWC between winning and losing the
+        cube); NaN in money play."""
+        if not self.length:
+            return float("nan")
+        return (self.score.mwc(self.cube) - self.score.mwc(-self.cube)) / 2
+
+
+def _no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
+    """ND in MWC (match) or money equity per cube of ``state.cube``."""
+    if state.length:
+        return _match_no_double(state.score, chances, state.cube, state.owner, x,
+                                state.crawford)
+    return _money_no_double(chances, state.owner, x, state.jacoby)
+
+
+def cube_decision(chances: np.ndarray, state: CubeState, x) -> tuple:
+    """(ND, DT, DP) for the player on roll, in their MWC (match) or money equity at
+    ``state.cube``; DT and DP NaN when they may not double."""
+    nd = _no_double(chances, state, x)
+    if not state.may_double:
+        return nd, np.full_like(nd, np.nan), np.full_like(nd, np.nan)
+    doubled = state.doubled()
+    dt = _no_double(chances, doubled, x) * (1 if state.length else 2)
+    dp = np.full_like(nd, state.score.mwc(state.cube) if state.length else 1.0)
+    return nd, dt, dp
+
+
+def cubeful_equities(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
+    """Cubeful 0-ply value for the player on roll (their cube decision made well): ``max(ND,
+    min(DT, DP))``, MWC in match play, money equity per cube in money play.
+
+    Parameters
+    ----------
+    chances : ndarray, shape (n, 5)
+        Cubeless chances of the player on roll (win, win gammon, win backgammon, lose
+        gammon, lose backgammon; cumulative, probability 0..1), before their roll.
+    state : CubeState
+    x : float or ndarray of shape (n,)
+        Cube life index (:func:`cube_efficiency`).
+    """
+    nd, dt, dp = cube_decision(chances, state, x)
+    if not state.may_double:
+        return nd
+    return np.maximum(nd, np.minimum(dt, dp))
+
+
+def _after_play_equities(chances_after: np.ndarray, state: CubeState, x) -> np.ndarray:
+    """Mover's normalised cubeful equity after each play: ``chances_after`` (n, 5) are the
+    opponent's (on roll) chances, ``x`` their cube life index."""
+    opponent = state.turned()
+    value = cubeful_equities(chances_after, opponent, x)
+    mine = 1.0 - value if state.length else -value
+    return state.normalise(mine)
+
+
+# --- per-decision frame ---------------------------------------------------------------------
+
+DECISION_COLUMNS = {
+    "file": "the match file", "match_id": "as in the turns frame",
+    "match_length": "points to win the match; 0 for money play",
+    "game": "game number as written",
+    "turn": "order of the roll in the game (dances included), as in the turns frame; for a "
+            "cube decision the roll it came before (<NA> for a double dropped)",
+    "kind": "'move' (checker play), 'double' (the roller's cube decision) or 'take'",
+    "player": "the deciding player's name", "side": "their column: 0 left, 1 right",
+    "dice": "the roll (moves); '' for cube decisions",
+    "cube_value": "cube value before the decision",
+    "plays": "legal plays of the roll (moves; 1: forced)",
+    "play": "the play made in notation, or 'no double', 'double', 'take', 'pass'",
+    "best": "the best play in notation, or the best cube action",
+    "equity": "normalised cubeful equity of what was done (EMG)",
+    "best_equity": "that of the best choice (EMG)",
+    "error": "equity - best_equity (<= 0, EMG)",
+    "error_mwc": "the error as a change of match-winning chance (0..1); NaN in money play",
+    "mark": "moves: doubtful, bad, very bad or ''",
+    "category": "cube: one of CUBE_ERRORS' keys, or ''",
+    "close": "cube: a close or actual decision (counted by gnubg)",
+}
+"""The columns of :func:`skill_frame`; ``file``, ``match_id``, ``game`` and ``turn`` are
+the keys of the turns and luck frames."""
+
+
+def _state(match: ReplayedMatch, game, side: int, cube: int, owner, jacoby: bool) -> CubeState:
+    length, scores = match.record.length, game.record.scores
+    relative = None if owner is None else int(owner != side)
+    return CubeState(length, length - scores[side], length - scores[1 - side], cube, relative,
+                     game.crawford, game.post_crawford, jacoby)
+
+
+def _play_name(position: Position, roll, after: Position, rules) -> str:
+    """The notation of the legal play of ``roll`` that reaches ``after``."""
+    for legal in position.legal_plays(roll, rules):
+        if legal.after == after:
+            return str(legal.play)
+    return "?"
+
+
+def _move_row(evaluator, match, game, turn, state: CubeState) -> dict | None:
+    if turn.after is None:
+        return None  # an unknown play
+    keys, chances = evaluator.plays(turn.before, turn.roll)
+    if not keys:
+        return {"kind": "move", "dice": str(turn.roll), "plays": 1, "play": str(turn.play),
+                "best": str(turn.play), "equity": np.nan, "best_equity": np.nan,
+                "error": 0.0, "mark": "", "category": "", "close": False}
+    equities = _after_play_equities(chances, state, _life_indices(evaluator, keys,
+                                                                   turn.player))
+    best = int(np.argmax(equities))
+    played = evaluator.play_index(keys, turn.after, turn.player)
+    if played is None:
+        return None
+    error = float(equities[played] - equities[best])
+    name = str(turn.play) if played == best else _play_name(
+        turn.before, turn.roll, evaluator.position_after(keys[best], turn.player), match.rules)
+    return {"kind": "move", "dice": str(turn.roll), "plays": len(keys),
+            "play": str(turn.play),
+            "best": name,
+            "equity": float(equities[played]), "best_equity": float(equities[best]),
+            "error": error, "mark": move_mark(error) if len(keys) > 1 else "",
+            "category": "", "close": False}
+
+
+def _cube_rows(evaluator, position: Position, state: CubeState, doubled: bool,
+               response: str | None) -> list[dict]:
+    """The roller's cube decision before a roll in ``position`` (and, when doubled, the
+    opponent's take or pass: ``response``)."""
+    chances = np.array([evaluator.evaluate(position)], dtype=float)
+    nd, dt, dp = (float(state.normalise(v)[0])
+                  for v in cube_decision(chances, state, cube_efficiency(position)))
+    double = min(dt, dp)
+    best, done = max(nd, double), (double if doubled else nd)
+    category = ""
+    if done < best:
+        category = (("wrong_double_above_tg" if dt >= dp else "wrong_double_below_dp")
+                    if doubled else
+                    ("missed_double_above_cp" if dt >= dp else "missed_double_below_cp"))
+    rows = [{"kind": "double", "play": "double" if doubled else "no double",
+             "best": "double" if double > nd else "no double", "equity": done,
+             "best_equity": best, "error": done - best, "category": category,
+             "close": doubled or double - nd > -CLOSE}]
+    if doubled and response is not None:
+        took = response == "take"
+        done, best = (-dt if took else -dp), max(-dt, -dp)
+        rows.append({"kind": "take", "play": "take" if took else "pass",
+                     "best": "take" if -dt >= -dp else "pass", "equity": done,
+                     "best_equity": best, "error": done - best,
+                     "category": ("wrong_take" if took else "wrong_pass") if done < best
+                     else "", "close": True})
+    return rows
+
+
+def _uses_jacoby(match: ReplayedMatch) -> bool:
+    """Money play under the Jacoby rule: as the file's ``Jacoby`` tag says, else on (GNU
+    Backgammon's default when it imports a money session)."""
+    return match.rules.jacoby or "Jacoby" not in match.record.tags
+
+
+def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch):
+    """The decisions of one match, in order: each roll's cube decision (when the roller may
+    double), then its checker play."""
+    names, jacoby = match.record.names, _uses_jacoby(match)
+    for game in match.games:
+        turns = {id(turn.record): (number, turn) for number, turn in enumerate(game.turns, 1)}
+        base = {"file": match.record.file, "match_id": match_id,
+                "match_length": match.record.length, "game": game.number}
+        after, cube, owner, doubler = None, 1, None, None
+
+        def cube_rows(position, side, number, response):
+            state = _state(match, game, side, cube, owner, jacoby)
+            if not state.may_double:
+                return
+            for row in _cube_rows(evaluator, position, state, doubler == side, response):
+                decider = side if row["kind"] == "double" else 1 - side
+                yield base | row | {"turn": number, "player": names[decider], "side": decider,
+                                    "dice": "", "cube_value": cube, "plays": pd.NA,
+                                    "mark": "", "error_mwc": row["error"] * state.mwc_scale()}
+
+        for action in game.record.actions:
+            if isinstance(action, CubeRecord):
+                if action.action == "double":
+                    doubler = action.player
+                elif action.action == "drop" and after is not None and doubler is not None:
+                    yield from cube_rows(after, doubler, pd.NA, "drop")
+                continue
+            if id(action) not in turns:
+                break  # not replayed: the rest of the game broke a rule
+            number, turn = turns[id(action)]
+            side = turn.player
+            if after is not None:
+                yield from cube_rows(turn.before, side, number, "take" if doubler == side
+                                     else None)
+            doubler, after, cube, owner = None, turn.after, turn.cube_value, turn.cube_owner
+            state = _state(match, game, side, cube, owner, jacoby)
+            row = _move_row(evaluator, match, game, turn, state)
+            if row is not None:
+                yield base | row | {"turn": number, "player": names[side], "side": side,
+                                    "cube_value": cube,
+                                    "error_mwc": row["error"] * state.mwc_scale()}
+            if after is None:
+                break
+
+
+def _fibs_difference(result: float, length: int) -> float:
+    """The FIBS rating difference that makes winning a ``length``-point match ``0.5 +
+    result`` likely: ``2000 / sqrt(n) * log10(P / (1 - P))`` (the FIBS rating formula
+    ``P = 1 / (1 + 10 ** (-D * sqrt(n) / 2000))`` solved for ``D``)."""
+    chance = 0.5 + result
+    if not 0.0 < chance < 1.0:
+        return float("nan")
+    return 2000.0 / math.sqrt(length) * math.log10(chance / (1.0 - chance))
+
+
+SUMMARY_COLUMNS = {
+    "file": "the match file", "match_id": "as in the decision frame",
+    "match_length": "points; 0 money play", "player": "name", "side": "0 left, 1 right",
+    "total_moves": "rolls thrown (gnubg's 'Total moves', dances and forced plays included)",
+    "unforced_moves": "rolls with more than one legal play",
+    "unmarked_moves": "total_moves minus the marked ones",
+    "marked_doubtful": "checker plays marked doubtful", "marked_bad": "marked bad",
+    "marked_very_bad": "marked very bad",
+    "checker_error_emg": "gnubg's chequerplay 'Error total EMG' (<= 0)",
+    "checker_error_mwc": "the same in match-winning chance (0..1; NaN money play)",
+    "checker_error_rate_memg": "thousandths of EMG per unforced move",
+    "checker_rating": "gnubg's 'Chequerplay rating' (RATINGS)",
+    "cube_decisions": "gnubg's 'Total cube decisions' (the player's doubling chances and "
+                      "doubles to take or pass)",
+    "close_cube_decisions": "'Close or actual cube decisions'",
+    "doubles": "doubles given", "takes": "doubles taken", "passes": "doubles passed",
+    **{f"{key}{suffix}": f"'{name}' {what}" for key, name in CUBE_ERRORS.items()
+       for suffix, what in (("", "count"), ("_emg", "cost, EMG"))},
+    "cube_error_emg": "gnubg's cube 'Error total EMG' (<= 0)",
+    "cube_error_mwc": "the same in match-winning chance",
+    "cube_error_rate_memg": "thousandths of EMG per close or actual cube decision",
+    "cube_rating": "gnubg's 'Cube decision rating'",
+    "overall_error_emg": "checker plus cube error, EMG",
+    "overall_error_rate_memg": "thousandths of EMG per unforced move or close cube decision",
+    "snowie_error_rate": "thousandths of EMG per move of both players (gnubg's 'Snowie error "
+                         "rate')",
+    "overall_rating": "gnubg's 'Overall rating'",
+    "luck_emg": "the player's dice luck, EMG (gnubg's 'Luck total EMG', cubeless: "
+                "nardy luck)",
+    "luck_rate_memg": "thousandths of EMG per roll",
+    "actual_result": "MWC after minus MWC before (match play) or points won",
+    "luck_adjusted_result": "actual result minus own luck plus the opponent's",
+    "fibs_rating_difference": "match play, side 0: the FIBS rating difference the "
+                              "luck-adjusted result implies ('Luck based FIBS rating diff.')",
+    "fibs_rating": "match play: 2050 minus the two rating losses ('Error based abs. FIBS "
+                   "rating')",
+    "checker_rating_loss": "match play: chequerplay error rate times 8795.1 + 25535.5 / n",
+    "cube_rating_loss": "match play: cube error rate times 863.8 - 523.3 / n",
+}
+"""The columns of :func:`skill_summary`: gnubg's "Match statistics", player by player."""
+
+
+def _player_row(decisions: pd.DataFrame, side: int, all_moves: int, length: int) -> dict:
+    mine = decisions[decisions["side"] == side]
+    moves, cube = mine[mine["kind"] == "move"], mine[mine["kind"] != "move"]
+    unforced = moves[moves["plays"] > 1]
+    marks = unforced["mark"].value_counts()
+    close = cube[cube["close"]]
+    checker, cube_error = float(unforced["error"].sum()), float(close["error"].sum())
+    rate = checker / len(unforced) if len(unforced) else 0.0
+    cube_rate = cube_error / len(close) if len(close) else 0.0
+    total = checker + cube_error
+    counted = len(unforced) + len(close)
+    row = {"total_moves": len(moves), "unforced_moves": len(unforced),
+           "unmarked_moves": len(moves) - int(marks.reindex(MARKS).fillna(0).sum()),
+           **{f"marked_{m.replace(' ', '_')}": int(marks.get(m, 0)) for m in MARKS},
+           "checker_error_emg": checker,
+           "checker_error_mwc": float(unforced["error_mwc"].sum()),
+           "checker_error_rate_memg": 1000 * rate,
+           "checker_rating": skill_rating(rate) if len(unforced) else NO_RATING,
+           "cube_decisions": len(cube), "close_cube_decisions": len(close),
+           "doubles": int((cube["play"] == "double").sum()),
+           "takes": int((cube["play"] == "take").sum()),
+           "passes": int((cube["play"] == "pass").sum())}
+    for key in CUBE_ERRORS:
+        wrong = cube[cube["category"] == key]
+        row |= {key: len(wrong), f"{key}_emg": float(wrong["error"].sum())}
+    loss = [-error_rate * (a + b / length) if length else float("nan")
+            for (a, b), error_rate in ((_CHEQUER_LOSS, rate), (_CUBE_LOSS, cube_rate))]
+    return row | {
+        "cube_error_emg": cube_error, "cube_error_mwc": float(close["error_mwc"].sum()),
+        "cube_error_rate_memg": 1000 * cube_rate,
+        "cube_rating": skill_rating(cube_rate) if len(close) else NO_RATING,
+        "overall_error_emg": total,
+        "overall_error_rate_memg": 1000 * total / counted if counted else 0.0,
+        "snowie_error_rate": 1000 * total / all_moves if all_moves else 0.0,
+        "overall_rating": skill_rating(total / counted) if counted else NO_RATING,
+        "fibs_rating": _FIBS_BASE - sum(loss), "checker_rating_loss": loss[0],
+        "cube_rating_loss": loss[1]}
+
+
+def skill_summary(source, frame: pd.DataFrame | None = None,
+                  evaluator: Evaluator | None = None) -> pd.DataFrame:
+    """GNU Backgammon's "Match statistics" per player per match.
+
+    Parameters
+    ----------
+    source : ReplayedMatch or LoadedFile, or an iterable of them
+        As for :func:`skill_frame`; the results and luck come from here.
+    frame : pandas.DataFrame, optional
+        The :func:`skill_frame` of ``source`` (the same matches in order), if computed.
+    evaluator : Evaluator, optional
+        As for :func:`skill_frame` (also used for the luck).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`SUMMARY_COLUMNS`, two rows (side 0, side 1) per match. Rates are 0
+        and ratings :data:`NO_RATING` when nothing was counted (as gnubg prints them).
+        ``actual_result`` and ``luck_adjusted_result`` are in match-winning chance (0..1) or
+        points, as in :func:`~nardy_analysis.analysis.luck.luck_summary`.
+    """
+    matches = list(identified_matches(source))
+    evaluator = evaluator or default_evaluator()
+    if frame is None:
+        frame = skill_frame([m for _, m in matches], evaluator)
+    luck = luck_summary([m for _, m in matches], evaluator=evaluator)
+    luck = iter(luck[luck["scope"] == "match"].to_dict("records"))  # side 0, 1 per match
+    rows = []
+    for match_id, match in matches:
+        decisions = frame[(frame["match_id"] == match_id)
+                          & (frame["file"].fillna("") == (match.record.file or ""))]
+        length = match.record.length
+        all_moves = int((decisions["kind"] == "move").sum())
+        for side in (0, 1):
+            result = next(luck)
+            row = {"file": match.record.file, "match_id": match_id, "match_length": length,
+                   "player": match.record.names[side], "side": side,
+                   **_player_row(decisions, side, all_moves, length),
+                   "luck_emg": float(result["luck"]),
+                   "luck_rate_memg": 1000 * float(result["luck_rate"]),
+                   "actual_result": float(result["result"]),
+                   "luck_adjusted_result": float(result["luck_adjusted"])}
+            row["fibs_rating_difference"] = (_fibs_difference(row["luck_adjusted_result"],
+                                                              length)
+                                             if length and side == 0 else float("nan"))
+            rows.append(row)
+    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+
+
+def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
+    """Every checker play and cube decision of one or more matches, with its error.
+
+    Parameters
+    ----------
+    source : ReplayedMatch or LoadedFile, or an iterable of them
+        Replayed matches, or files loaded with :func:`nardy_analysis.load.load_files`.
+    evaluator : Evaluator, optional
+        Default: :func:`~nardy_analysis.analysis.engine.default_evaluator` (gnubg-nn,
+        0-ply). Its cubeless chances are made cubeful as in the module docstring.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`DECISION_COLUMNS`, one row per decision in match order (each roll's
+        cube decision, when the roller could double, then its play; a dance is a forced
+        move; an unknown ``???`` play has no row and ends the game's analysis).
+
+    Raises
+    ------
+    EngineError
+        No engine installed: ``pip install nardy-analysis[engine]``.
+    NardyError
+        A match longer than 25 points.
+    """
+    evaluator = evaluator or default_evaluator()
+    rows = [row for match_id, match in identified_matches(source)
+            for row in _match_rows(evaluator, match_id, match)]
+    frame = pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
+    return frame.astype({"turn": "Int64", "plays": "Int64", "close": bool})

@@ -1,0 +1,141 @@
+"""``nardy skill``: checker-play and cube errors of match files, as GNU Backgammon measures
+them, and its "Match statistics" per player."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pandas as pd
+
+from ..analysis.engine import EngineError, default_evaluator
+from ..analysis.skill import NO_RATING, skill_frame, skill_rating, skill_summary
+from ..errors import NardyError
+from ..load import load_file
+from ..parallel import map_files
+from .common import (ErrorReport, OutputFile, file_errors, found_files, progress_bar,
+                     quiet_option, strict_option, write_output)
+
+_SUMS = ["total_moves", "unforced_moves", "unmarked_moves", "marked_doubtful", "marked_bad",
+         "marked_very_bad", "checker_error_emg", "cube_decisions", "close_cube_decisions",
+         "doubles", "takes", "passes", "cube_error_emg", "overall_error_emg"]
+"""The summary columns that add up across matches (``--by player``)."""
+
+
+def _analyse_file(path: Path, strict: bool) -> dict:
+    """Decision frame, summary and errors of one file (run in worker processes)."""
+    loaded = load_file(path, strict=strict)
+    errors = file_errors(loaded, "the rest of game {game} is not analysed")
+    result = {"file": str(path), "frame": None, "summary": None, "errors": errors}
+    if loaded.matches:
+        try:
+            frame = skill_frame(loaded.matches)
+            summary = skill_summary(loaded.matches, frame)
+        except EngineError:
+            raise
+        except NardyError as error:
+            lines = (*errors.lines, f"{path}: {error}")
+            return result | {"errors": errors._replace(lines=lines)}
+        result |= {"frame": frame, "summary": summary}
+    return result
+
+
+def by_player(summary: pd.DataFrame) -> pd.DataFrame:
+    """Totals per player name across matches: the counts and errors of ``_SUMS`` added up,
+    the error rates (thousandths of EMG per unforced move, per close cube decision, per
+    both) and their ratings recomputed from them, and the matches counted."""
+    totals = summary.groupby("player", sort=True)[_SUMS].sum()
+    totals.insert(0, "matches", summary.groupby("player", sort=True).size())
+    moves, close = totals["unforced_moves"], totals["close_cube_decisions"]
+    totals["checker_error_rate_memg"] = (1000 * totals["checker_error_emg"]
+                                         / moves.where(moves > 0))
+    totals["cube_error_rate_memg"] = 1000 * totals["cube_error_emg"] / close.where(close > 0)
+    counted = (moves + close).where(moves + close > 0)
+    totals["overall_error_rate_memg"] = 1000 * totals["overall_error_emg"] / counted
+    for kind in ("checker", "cube", "overall"):
+        totals[f"{kind}_rating"] = [skill_rating(rate / 1000) if rate == rate else NO_RATING
+                                    for rate in totals[f"{kind}_error_rate_memg"]]
+    return totals.reset_index()
+
+
+def _print_table(summary: pd.DataFrame) -> None:
+    """One line per player of each match."""
+    click.echo(f"  {'player':<20}{'moves':>6}{'unforced':>9}{'?!/?/??':>10}"
+               f"{'checker EMG':>12}{'rate':>7}  {'checker rating':<18}{'cube':>5}"
+               f"{'close':>6}{'cube EMG':>9}{'rate':>7}  {'overall':<18}{'snowie':>7}")
+    for _, row in summary.iterrows():
+        marks = f"{row['marked_doubtful']}/{row['marked_bad']}/{row['marked_very_bad']}"
+        click.echo(f"  {str(row['player'])[:19]:<20}{row['total_moves']:>6}"
+                   f"{row['unforced_moves']:>9}{marks:>10}{row['checker_error_emg']:>+12.3f}"
+                   f"{row['checker_error_rate_memg']:>+7.1f}  {row['checker_rating']:<18}"
+                   f"{row['cube_decisions']:>5}{row['close_cube_decisions']:>6}"
+                   f"{row['cube_error_emg']:>+9.3f}{row['cube_error_rate_memg']:>+7.1f}  "
+                   f"{row['overall_rating']:<18}{row['snowie_error_rate']:>+7.1f}")
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--csv", "csv_file", type=OutputFile(),
+              help="Write one row per decision (checker plays and cube decisions) to this "
+                   "CSV file.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per player per match on stdout instead of the tables.")
+@click.option("--by", "by", type=click.Choice(["player"]),
+              help="Totals per player across all the files instead of per match.")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes over the files.")
+@strict_option
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when there are several files).")
+@quiet_option
+def skill(paths, csv_file, as_json, by, jobs, strict, progress):
+    """Checker-play and cube errors of every decision, and GNU Backgammon's "Match
+    statistics" per player per match.
+
+    PATHS are match files or folders (searched for *.mat, *.txt and *.sgf). Errors are in
+    normalised equity (EMG: points per game at cube 1, or normalised match equity), at
+    0-ply and cubeful as GNU Backgammon's analysis measures them; marks, categories and
+    ratings are gnubg's. The table shows per player: moves, unforced moves, moves marked
+    doubtful/bad/very bad, the checker error total and rate (thousandths of EMG per
+    unforced move) and rating, cube decisions, close ones, the cube error total and rate,
+    the overall rating and the Snowie error rate. --json writes every column of the summary
+    (one object per player per match, or per player with --by player).
+    Every game that can be read is analysed; each error is reported on stderr with the game
+    it concerns. Needs the engine extra: pip install nardy-analysis[engine]. Exit status: 0
+    when no file had an error, 1 when any had (or there is no engine), 2 for usage errors.
+    """
+    files = found_files(paths).files
+    try:
+        default_evaluator()
+    except EngineError as error:
+        raise click.ClickException(str(error))
+    frames, summaries, problems = [], [], ErrorReport(paths)
+    results = map_files(_analyse_file, files, jobs=jobs, strict=strict)
+    for result in progress_bar(results, progress, len(files)):
+        problems.add(result["errors"])
+        if result["frame"] is None:
+            continue
+        frames.append(result["frame"])
+        summaries.append(result["summary"])
+        if by:
+            continue
+        if as_json:
+            for row in json.loads(result["summary"].to_json(orient="records")):
+                click.echo(json.dumps(row, ensure_ascii=False))
+            continue
+        for match_id, rows in result["summary"].groupby("match_id", sort=False):
+            click.echo(f"{result['file']}: match {match_id}")
+            _print_table(rows)
+    if by:
+        totals = by_player(pd.concat(summaries, ignore_index=True) if summaries
+                           else skill_summary([], skill_frame([])))
+        if as_json:
+            for row in json.loads(totals.to_json(orient="records")):
+                click.echo(json.dumps(row, ensure_ascii=False))
+        elif len(totals):
+            click.echo(totals.to_string(index=False))
+    if csv_file:
+        frame = pd.concat(frames, ignore_index=True) if frames else skill_frame([])
+        write_output(csv_file, lambda path: frame.to_csv(path, index=False), len(frame))
+    problems.exit()

@@ -1,0 +1,365 @@
+"""Skill (checker-play and cube errors) against GNU Backgammon's own analysis.
+
+The oracle is GNU Backgammon 1.1.0a16 (the full ``gnubg`` package): ``tests/data/skill``
+holds its "Match statistics" table and every move's cubeful 0-ply equity for 13 real
+matches, recorded by ``tools/gnubg_skill_reference.py`` (see the README there). Marks,
+ratings and two cube decisions are checked against values gnubg printed.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.util import find_spec
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nardy_analysis import load_file, replay_file
+from nardy_analysis.analysis.skill import (DECISION_COLUMNS, RATINGS, SUMMARY_COLUMNS,
+                                           CubeState, cube_decision, cube_efficiency,
+                                           cubeful_equities, move_mark, skill_frame,
+                                           skill_rating, skill_summary)
+from nardy_analysis.analysis.turns import turns_frame
+from nardy_analysis.cli.skill import skill
+from nardy_analysis.game.position import Position
+
+DATA = Path(__file__).parent / "data" / "skill"
+REFERENCES = sorted(DATA.glob("*.skill.json"))
+KNOWN = pd.read_csv(DATA / "KNOWN_DIFFERENCES.tsv", sep="\t")
+needs_engine = pytest.mark.skipif(find_spec("gnubg_nn") is None,
+                                  reason="gnubg-nn (the engine extra) is not installed")
+
+
+def match_file(reference: Path) -> Path:
+    name = json.loads(reference.read_text())["file"]
+    here = DATA / name
+    return here if here.exists() else DATA.parent / "luck" / name
+
+
+_results: dict = {}
+
+
+def analysed(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    if path not in _results:
+        matches = replay_file(path)
+        frame = skill_frame(matches)
+        _results[path] = frame, skill_summary(matches, frame)
+    return _results[path]
+
+
+def number(text: str) -> float:
+    return float(text.split()[0]) if text else 0.0
+
+
+# --- marks, ratings, cubeful equity (values from gnubg) -----------------------------------
+
+@pytest.mark.parametrize("error, mark", [(0.0, ""), (-0.0299, ""), (-0.03, "doubtful"),
+                                         (-0.0599, "doubtful"), (-0.06, "bad"),
+                                         (-0.1199, "bad"), (-0.12, "very bad"),
+                                         (-1.5, "very bad")])
+def test_move_marks(error, mark):
+    assert move_mark(error) == mark
+
+
+# gnubg 1.1.0a16's errorrating() at these error rates (EMG per move), either sign.
+@pytest.mark.parametrize("rate, rating", [
+    (0.0, "Super Grandmaster"), (0.0049, "Super Grandmaster"), (0.005, "Grandmaster"),
+    (0.0079, "Grandmaster"), (0.008, "Master"), (0.0129, "Master"), (0.013, "Advanced"),
+    (0.0199, "Advanced"), (0.02, "Intermediate"), (0.0319, "Intermediate"),
+    (0.032, "Beginner"), (0.5, "Beginner"), (-0.0138, "Advanced")])
+def test_ratings(rate, rating):
+    assert skill_rating(rate) == rating
+    assert rating in RATINGS
+
+
+def test_cube_decision_match_play_as_gnubg():
+    """gnubg's DA[] of BackgammonGalaxy_165695, game 1, before the third roll (5-point match,
+    0-0, cube centred, contact): no double 0.490404 and double/take 0.455443 MWC (its chances
+    rounded to 6 decimals, hence 1e-5)."""
+    chances = np.array([[0.468973, 0.128560, 0.005022, 0.149066, 0.008745]])
+    state = CubeState(5, 5, 5, 1)
+    nd, dt, dp = cube_decision(chances, state, 0.76)
+    assert nd[0] == pytest.approx(0.490404, abs=1e-5)
+    assert dt[0] == pytest.approx(0.455443, abs=1e-5)
+    assert dp[0] == pytest.approx(0.57732)  # winning 1 point: 4-away against 5-away
+
+
+def test_cube_decision_money_as_gnubg():
+    """gnubg's DA[] of money_BackgammonGalaxy_165695 before the second roll (money, Jacoby,
+    cube centred): no double 0.045001 and double/take -0.302725 per cube."""
+    chances = np.array([[0.509722, 0.153244, 0.011729, 0.139602, 0.009870]])
+    nd, dt, dp = cube_decision(chances, CubeState(0), 0.76)
+    assert (nd[0], dt[0], dp[0]) == pytest.approx((0.045001, -0.302725, 1.0), abs=1e-5)
+
+
+chances_strategy = st.tuples(*[st.floats(0.0, 1.0)] * 5).map(
+    lambda c: (c[0], c[0] * c[1], c[0] * c[1] * c[2], (1 - c[0]) * c[3],
+               (1 - c[0]) * c[3] * c[4]))
+
+
+@settings(deadline=None)
+@given(chances_strategy, st.sampled_from([None, 0, 1]), st.integers(1, 7),
+       st.integers(1, 7))
+def test_dead_cube_is_cubeless(chances, owner, away, opponent_away):
+    """With a dead cube (life index 0) no double is the cubeless equity: money without the
+    Jacoby rule, and the cubeless MWC in match play."""
+    rows = np.array([chances])
+    w, wg, wb, lg, lb = chances
+    money = cube_decision(rows, CubeState(0, owner=owner, jacoby=False), 0.0)[0][0]
+    assert money == pytest.approx(2 * w - 1 + wg - lg + wb - lb, abs=1e-9)
+    state = CubeState(7, away, opponent_away, 1, owner)
+    mwc = state.score.mwc
+    dead = ((w - wg) * mwc(1) + (wg - wb) * mwc(2) + wb * mwc(3) + (1 - w - lg) * mwc(-1)
+            + (lg - lb) * mwc(-2) + lb * mwc(-3))
+    assert cube_decision(rows, state, 0.0)[0][0] == pytest.approx(dead, abs=1e-9)
+
+
+@settings(deadline=None)
+@given(chances_strategy, st.sampled_from([None, 0]))
+def test_cube_decision_takes_the_better_choice(chances, owner):
+    """The cubeful value is no double or the double's min(take, pass), whichever is more."""
+    rows = np.array([chances])
+    state = CubeState(0, owner=owner)
+    nd, dt, dp = (v[0] for v in cube_decision(rows, state, 0.76))
+    assert cubeful_equities(rows, state, 0.76)[0] == max(nd, min(dt, dp))
+
+
+def test_cube_efficiency():
+    bearoff = Position(((10,) + (1,) * 5 + (0,) * 20, (10,) + (1,) * 5 + (0,) * 20), 0)
+    race = Position(((13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2) + (0,) * 13,
+                     (13,) + (1, 1) + (0,) * 23), 0)
+    assert cube_efficiency(bearoff) == 0.6
+    assert cube_efficiency(race) == pytest.approx(0.6 + 0.0025 * 24)
+    assert cube_efficiency(Position.start(0)) == 0.76
+
+
+# --- against gnubg's analysis of real matches ------------------------------------------------
+
+def test_references_cover_money_and_match_play_with_cube_action():
+    files = [json.loads(r.read_text()) for r in REFERENCES]
+    assert len(files) >= 10
+    assert any(f["file"].startswith("money_") for f in files)
+    assert all(int(f["match"]["Cube"]["Doubles"][0]) + int(f["match"]["Cube"]["Doubles"][1])
+               for f in files)
+
+
+@needs_engine
+@pytest.mark.parametrize("reference", REFERENCES, ids=lambda p: p.stem)
+def test_every_move_as_gnubg(reference):
+    """Each analysed move's cubeful 0-ply equity (played and best) equals gnubg's to 1e-4,
+    except the moves listed in KNOWN_DIFFERENCES.tsv, which differ as listed."""
+    path = match_file(reference)
+    frame, _ = analysed(path)
+    moves = frame[frame["kind"] == "move"]
+    theirs = pd.read_csv(DATA / f"{path.stem}.moves.tsv", sep="\t", comment="#",
+                         dtype={"dice": str})
+    both = moves.merge(theirs, left_on=["game", "turn"], right_on=["game", "roll"],
+                       suffixes=("", "_gnubg"))
+    assert len(both) == len(theirs)
+    assert (both["plays"] == both["plays_gnubg"]).all()
+    differ = ((both["equity"] - both["played"]).abs() > 1e-4) | (
+        (both["best_equity"] - both["best_gnubg"]).abs() > 1e-4)
+    known = KNOWN[KNOWN["file"] == path.name]
+    assert sorted(zip(both.loc[differ, "game"], both.loc[differ, "turn"])) == \
+        sorted(zip(known["game"], known["roll"]))
+    listed = both.set_index(["game", "turn"]).loc[list(zip(known["game"], known["roll"]))]
+    assert np.allclose(listed["equity"], known["ours_played"], atol=2e-6)
+
+
+CUBE_KNOWN = {("BackgammonGalaxy_5238874.mat", 0), ("BackgammonGalaxy_5238874.mat", 1)}
+"""Players whose cube decisions include two-sided bear-offs (KNOWN_DIFFERENCES.tsv): gnubg
+reads those from its exact database; their cube totals differ by 0.091 and 0.026."""
+
+
+@needs_engine
+@pytest.mark.parametrize("reference", REFERENCES, ids=lambda p: p.stem)
+def test_match_statistics_as_gnubg(reference):
+    """gnubg's "Match statistics" player by player: counts exact, errors to gnubg's three
+    decimals, rating words equal (cube totals of CUBE_KNOWN excepted)."""
+    stats = json.loads(reference.read_text())
+    table = stats["match"]
+    chequer, cube, overall = table["Chequerplay"], table["Cube"], table["Overall"]
+    unit = "MWC" if f"Error total EMG (MWC)" in chequer else "Points"
+    _, summary = analysed(match_file(reference))
+    for side, row in summary.iterrows():
+        assert row["total_moves"] == int(chequer["Total moves"][side])
+        assert row["unforced_moves"] == int(chequer["Unforced moves"][side])
+        assert row["unmarked_moves"] == int(chequer["Unmarked moves"][side])
+        for mark in ("doubtful", "bad", "very bad"):
+            assert row[f"marked_{mark.replace(' ', '_')}"] == \
+                int(chequer[f"Moves marked {mark}"][side])
+        assert row["checker_error_emg"] == pytest.approx(
+            number(chequer[f"Error total EMG ({unit})"][side]), abs=0.0015)
+        assert row["checker_rating"] == chequer["Chequerplay rating"][side]
+        assert row["cube_decisions"] == int(cube["Total cube decisions"][side])
+        assert row["close_cube_decisions"] == int(cube["Close or actual cube decisions"][side])
+        for key in ("doubles", "takes", "passes"):
+            assert row[key] == int(cube[key.capitalize()][side])
+        if (stats["file"], side) in CUBE_KNOWN:
+            continue
+        assert row["cube_error_emg"] == pytest.approx(
+            number(cube[f"Error total EMG ({unit})"][side]), abs=0.012)
+        assert row["cube_rating"] == cube["Cube decision rating"][side]
+        assert row["overall_rating"] == overall["Overall rating"][side]
+        assert row["snowie_error_rate"] == pytest.approx(
+            number(overall["Snowie error rate"][side]), abs=0.25)
+        if "Error based abs. FIBS rating" in overall:
+            assert row["fibs_rating"] == pytest.approx(
+                number(overall["Error based abs. FIBS rating"][side]), abs=0.3)
+
+
+@needs_engine
+def test_cube_categories_as_gnubg():
+    """Each cube error category's count and cost in BackgammonStudio_8518258 (the long
+    match: all six categories occur) as gnubg printed them."""
+    reference = DATA / "BackgammonStudio_8518258.skill.json"
+    cube = json.loads(reference.read_text())["match"]["Cube"]
+    _, summary = analysed(match_file(reference))
+    names = {"missed_double_below_cp": "Missed doubles below CP",
+             "missed_double_above_cp": "Missed doubles above CP",
+             "wrong_double_below_dp": "Wrong doubles below DP",
+             "wrong_double_above_tg": "Wrong doubles above TG",
+             "wrong_take": "Wrong takes", "wrong_pass": "Wrong passes"}
+    for side, row in summary.iterrows():
+        for key, name in names.items():
+            text = cube[f"{name} (EMG (MWC))"][side]
+            count, cost = (text, "0") if " " not in text else text.split(" (", 1)
+            assert row[key] == int(count)
+            assert row[f"{key}_emg"] == pytest.approx(number(cost) if row[key] else 0.0,
+                                                      abs=0.0015)
+
+
+@needs_engine
+def test_frame_joins_the_turns_frame():
+    path = DATA / "BackgammonGalaxy_113817.mat"
+    loaded = load_file(path)
+    frame = skill_frame(loaded)
+    assert list(frame.columns) == list(DECISION_COLUMNS)
+    moves = frame[frame["kind"] == "move"]
+    joined = turns_frame(loaded).merge(moves, on=["file", "match_id", "game", "turn"])
+    assert len(joined) == len(moves) > 100
+    assert (joined["play_x"] == joined["play_y"]).all()
+    assert (moves["error"] <= 0).all() and (frame["error"] <= 1e-12).all()
+    forced = moves[moves["plays"] == 1]
+    assert (forced["error"] == 0).all() and (forced["mark"] == "").all()
+    played_best = moves[moves["play"] == moves["best"]]
+    assert len(played_best) > 50 and (played_best["error"] == 0).all()
+
+
+# --- the command --------------------------------------------------------------------------
+
+@needs_engine
+def test_cli_json_csv_by_player_and_jobs(tmp_path):
+    files = [str(DATA / "BackgammonGalaxy_113817.mat"),
+             str(DATA.parent / "luck" / "money_BackgammonGalaxy_165695.mat")]
+    runner = CliRunner()
+    csv = tmp_path / "decisions.csv"
+    single = runner.invoke(skill, files + ["--json", "--csv", str(csv), "--no-progress"])
+    assert single.exit_code == 0, single.output
+    rows = [json.loads(line) for line in single.stdout.splitlines()]
+    assert len(rows) == 4 and [r["side"] for r in rows] == [0, 1, 0, 1]
+    required = {"file", "match_id", "player", "side", "total_moves", "unforced_moves",
+                "marked_doubtful", "marked_bad", "marked_very_bad", "checker_error_emg",
+                "checker_error_rate_memg", "checker_rating", "cube_decisions",
+                "close_cube_decisions", "cube_error_emg", "cube_rating",
+                "overall_error_rate_memg", "snowie_error_rate", "overall_rating"}
+    assert required <= set(rows[0]) and set(rows[0]) == set(SUMMARY_COLUMNS)
+    assert rows[0]["unforced_moves"] == 43 and rows[0]["checker_rating"] == "Advanced"
+    decisions = pd.read_csv(csv)
+    assert list(decisions.columns) == list(DECISION_COLUMNS)
+    assert set(decisions["file"]) == set(files)
+    multi = runner.invoke(skill, files + ["--json", "--jobs", "2", "--no-progress"])
+    assert multi.stdout == single.stdout
+    totals = runner.invoke(skill, files + ["--by", "player", "--json", "--no-progress"])
+    players = {r["player"]: r for r in map(json.loads, totals.stdout.splitlines())}
+    both = [r for r in rows if r["player"] == "p9d29"]
+    assert players["p9d29"]["matches"] == len(both) == 2
+    assert players["p9d29"]["unforced_moves"] == sum(r["unforced_moves"] for r in both)
+
+
+@needs_engine
+def test_cli_table_and_errors(tmp_path):
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 1 point match\n\n Game 1\n a : 0   b : 0\n  1) 66: 24/18(9)\n")
+    result = CliRunner().invoke(skill, [str(DATA / "BackgammonGalaxy_113817.mat"), str(bad)])
+    assert result.exit_code == 1
+    assert "match 113817" in result.output and "Advanced" in result.output
+    usage = CliRunner().invoke(skill, [str(bad), "--csv", str(tmp_path / "no" / "x.csv")])
+    assert usage.exit_code == 2
+
+
+def test_cli_without_engine_names_the_extra(monkeypatch):
+    import nardy_analysis.analysis.engine as engine
+
+    def missing(*args, **kwargs):
+        raise engine.EngineError("equity analyses need an engine; install it with "
+                                 f"`{engine.ENGINE_EXTRA}`")
+
+    monkeypatch.setattr("nardy_analysis.cli.skill.default_evaluator", missing)
+    result = CliRunner().invoke(skill, [str(DATA / "BackgammonGalaxy_113817.mat")])
+    assert result.exit_code == 1 and "nardy-analysis[engine]" in result.output
+
+
+def test_plot_skill_luck():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from nardy_analysis.errors import InvalidArgument
+    from nardy_analysis.plots import plot_skill_luck
+
+    summary = pd.DataFrame({"player": ["a", "b"], "luck_rate_memg": [-10.0, 25.0],
+                            "overall_error_rate_memg": [-6.0, -14.0]})
+    fig, ax = plt.subplots()
+    assert plot_skill_luck(summary, ax) is ax
+    points = ax.collections[0].get_offsets()
+    assert points.tolist() == [[-10.0, -6.0], [25.0, -14.0]]
+    assert [t.get_text() for t in ax.texts if t.get_text() in "ab"] == ["a", "b"]
+    bands = {t.get_text() for t in ax.texts} - {"a", "b"}
+    assert bands == {"Grandmaster", "Master", "Advanced"}  # edges 5, 8, 13 within reach
+    plt.close(fig)
+    with pytest.raises(InvalidArgument):
+        plot_skill_luck(summary.iloc[:0])
+
+
+@needs_engine
+def test_engine_play_index_and_classes_agree_with_positions():
+    """gnubg-nn's fast play index and position classes give what the positions give: the
+    base Evaluator's play index and cube_efficiency() of each position after a play."""
+    from nardy_analysis.analysis.engine import Evaluator, GnubgNN
+    from nardy_analysis.analysis.skill import _life_index
+
+    engine = GnubgNN()
+    match = replay_file(DATA / "BackgammonGalaxy_113817.mat")[0]
+    checked = set()
+    for game in match.games:
+        for turn in game.turns:
+            keys, _ = engine.plays(turn.before, turn.roll)
+            if not keys or turn.after is None:
+                continue
+            assert engine.play_index(keys, turn.after, turn.player) == \
+                Evaluator.play_index(engine, keys, turn.after, turn.player)
+            for key in keys:
+                after = engine.position_after(key, turn.player)
+                kind, pips = engine.position_class(key)
+                assert pips == after.pip_count()
+                assert _life_index(kind, pips) == cube_efficiency(after)
+                checked.add(kind)
+    assert checked == {"contact", "race", "bearoff"}
+
+
+@needs_engine
+def test_nothing_counted_is_not_rated():
+    """gnubg prints n/a for the rating of a player with no unforced move or no close cube
+    decision (BackgammonGalaxy_1442593 of the shared corpus: no close cube decision)."""
+    from nardy_analysis.analysis.skill import NO_RATING, _player_row
+
+    row = _player_row(skill_frame([]), 0, 0, 5)
+    assert row["cube_rating"] == row["checker_rating"] == row["overall_rating"] == NO_RATING
+    assert row["cube_error_rate_memg"] == 0.0
