@@ -116,7 +116,8 @@ def test_dead_cube_is_cubeless(chances, owner, away, opponent_away):
     mwc = state.score.mwc
     dead = ((w - wg) * mwc(1) + (wg - wb) * mwc(2) + wb * mwc(3) + (1 - w - lg) * mwc(-1)
             + (lg - lb) * mwc(-2) + lb * mwc(-3))
-    assert cube_decision(rows, state, 0.0)[0][0] == pytest.approx(dead, abs=1e-9)
+    # chances of a win below 1e-7 are averaged as single wins: at most 1e-7 of MWC apart
+    assert cube_decision(rows, state, 0.0)[0][0] == pytest.approx(dead, abs=2e-7)
 
 
 @settings(deadline=None)
