@@ -118,12 +118,33 @@ def test_a_write_that_fails_is_one_line_and_exit_2(name, monkeypatch):
     one_error_line(run(*args), f"cannot write {path!r}: ", before_the_work=False)
 
 
-@pytest.mark.parametrize("out", ["/proc/x.png", "/sys/x.png"])
-def test_the_issue_s_unwritable_picture(out):
-    """As the issue found it: one line whether the check before the work sees it (another
-    user) or only the write does (root)."""
-    one_error_line(run("plot", GOOD, "--game", "1", "--out", out), f"cannot write {out!r}: ",
-                   before_the_work=False)
+@pytest.mark.parametrize("name", WRITERS)
+@pytest.mark.parametrize("out", ["/proc/nardy-x", "/sys/nardy-x"])
+def test_places_that_take_no_new_file_are_found_before_the_work(name, out):
+    """/proc and /sys take no new file, even from root, whatever access() says: the check
+    before the work tries to create the file (and removes it)."""
+    if name == "luck --csv" and not HAS_ENGINE:
+        pytest.skip("gnubg-nn (the engine extra) is not installed")
+    args, path = writer(name, out, path=GOOD)
+    one_error_line(run(*args), f"cannot write {path!r}: ")
+
+
+def test_the_trial_file_is_removed(tmp_path):
+    out = tmp_path / "x.png"
+    result = run("plot", BROKEN, "--game", "99", "--out", out)
+    assert result.exit_code == 2 and not out.exists()
+
+
+def test_plot_of_a_game_broken_at_its_first_roll(tmp_path):
+    broken = tmp_path / "first.mat"
+    lines = Path(GOOD).read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("1)"))
+    lines[first] = lines[first].split(")")[0] + ")" + " " * 29 + "53: 8/3 6/2"
+    broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run("plot", broken, "--game", "1", "--out", tmp_path / "x.png")
+    assert result.exit_code == 1 and not (tmp_path / "x.png").exists()
+    assert "illegal_play" in result.stderr
+    assert "game 1 breaks a rule at its first roll; nothing is drawn" in result.stderr
 
 
 def test_the_suffix_of_a_picture_is_checked_first(tmp_path):

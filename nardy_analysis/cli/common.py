@@ -83,8 +83,9 @@ def parse_position(text: str) -> tuple[Position, MatchState | None]:
 
 
 def _unwritable(path: Path) -> str | None:
-    """Why ``path`` cannot be written, or None when it looks writable (the write may still
-    fail: root may write a read-only file, ``/proc`` takes no new file)."""
+    """Why ``path`` cannot be written, or None when it looks writable: a new file is created
+    and removed again to be sure (the write may still fail: root may write a read-only
+    file, a disk may fill up)."""
     folder = path.absolute().parent
     if path.is_dir():
         return "it is a folder"
@@ -94,8 +95,14 @@ def _unwritable(path: Path) -> str | None:
         return f"{str(path.parent)!r} is not a folder"
     if path.exists():
         return None if os.access(path, os.W_OK) else "it is a read-only file"
-    return None if os.access(folder, os.W_OK) else \
-        f"folder {str(path.parent)!r} is not writable"
+    if not os.access(folder, os.W_OK):
+        return f"folder {str(path.parent)!r} is not writable"
+    try:  # a trial: /proc and the like take no new file, whatever access() says
+        path.open("x").close()
+    except OSError as error:
+        return error.strerror or str(error)
+    path.unlink()
+    return None
 
 
 class OutputFile(click.Path):

@@ -56,6 +56,10 @@ def plot(path, game, match_number, kind, out, strict):
         if any(getattr(error, "game", None) == game for error in loaded.errors):
             click.echo(f"{path}: game {game} cannot be read; nothing is drawn", err=True)
             problems.exit()
+        if any(error.game == game for error in match.errors):
+            click.echo(f"{path}: game {game} breaks a rule at its first roll; nothing is "
+                       "drawn", err=True)
+            problems.exit()
         numbers = [g.number for g in match.games if g.turns]
         where = f"match {match_number} of {path}" if len(matches) > 1 else path
         has = (f"it has game{'s' * (len(numbers) > 1)} {_ranges(numbers)}" if numbers
