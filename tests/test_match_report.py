@@ -242,3 +242,20 @@ def test_report_of_a_file_with_two_matches_says_which_it_shows(tmp_path):
                                        "--match", "2", "--no-luck"])
     assert result.exit_code == 0
     assert "holds 2 matches; the page shows match 2" in result.stderr
+
+
+def test_the_dice_table_is_sorted_explained_and_marks_what_is_significant():
+    from nardy_analysis.analysis.audit import ABOUT, audit_dice
+
+    path = SAMPLES / "studio_style_bom_crlf.mat"
+    page = match_html(load_file(path), luck=False)
+    table = page[page.index('<table id="dice">'):]
+    table = table[:table.index("</table>")]
+    rows = re.findall(r"<tr( class=\"flagged\")?><td>(\w+)</td>", table)
+    frame = audit_dice(load_file(path).matches).frame
+    frame = frame[frame["group"] == "all"].sort_values(["p_adjusted", "p_value"],
+                                                       na_position="last", kind="stable")
+    assert [test for _, test in rows] == list(frame["test"])
+    assert [bool(flag) for flag, _ in rows] == list(frame["p_adjusted"] < 0.05)
+    assert sum(bool(flag) for flag, _ in rows) == 2  # doubles and pips of this match
+    assert all(html.escape(ABOUT[test]) in table for _, test in rows)

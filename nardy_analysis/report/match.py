@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis.audit import audit_dice
+from ..analysis.audit import ABOUT, ALPHA, audit_dice
 from ..analysis.luck import luck_frame
 from ..analysis.shots import shots, throws
 from ..errors import InvalidArgument, NardyError, RecordWarning
@@ -26,8 +26,9 @@ from ..notation.records import CubeRecord, TurnRecord
 from ..replay import ReplayedGame, ReplayedMatch
 from .templates import template
 
-AUDIT_COLUMNS = ["test", "n", "observed", "expected", "p_value", "p_adjusted"]
-"""The columns of the dice summary shown (rows of the group ``all``)."""
+AUDIT_COLUMNS = ["test", "cell", "n", "observed", "expected", "p_value", "p_adjusted"]
+"""The columns of the dice summary shown (rows of the group ``all``, smallest adjusted p
+first, each with its test's sentence from :data:`~nardy_analysis.analysis.audit.ABOUT`)."""
 
 _CUBE = {"double": "doubles to {value}", "beaver": "beavers to {value}",
          "raccoon": "raccoons to {value}", "take": "takes", "drop": "drops"}
@@ -284,7 +285,11 @@ def _luck(match: ReplayedMatch, evaluator) -> tuple[dict, str]:
 def _dice(match: ReplayedMatch) -> dict:
     """The dice tests of the match's rolls, over all of them (rows of group ``all``)."""
     audit = audit_dice(match)
-    rows = audit.frame[audit.frame["group"] == "all"][AUDIT_COLUMNS]
-    return {"rolls": len(audit.rolls),
-            "rows": [{key: (None if isinstance(value, float) and np.isnan(value) else value)
-                      for key, value in row.items()} for row in rows.to_dict("records")]}
+    frame = audit.sorted()
+    rows = frame[frame["group"] == "all"][AUDIT_COLUMNS]
+    return {"rolls": len(audit.rolls), "level": ALPHA,
+            "rows": [{key: (None if value is None or isinstance(value, float) and np.isnan(value)
+                            else value) for key, value in row.items()}
+                     | {"about": ABOUT[row["test"]],
+                        "flagged": bool(row["p_adjusted"] < ALPHA)}
+                     for row in rows.to_dict("records")]}
