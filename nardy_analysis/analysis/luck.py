@@ -337,6 +337,15 @@ ROLL_COLUMNS = {
 ``turn`` are those of :func:`nardy_analysis.analysis.turns.turns_frame`: merge on them to add
 the luck to the per-turn frame."""
 
+ROLL_DTYPES = {
+    "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
+    "turn": "int64", "move": "Int64", "player": "object", "side": "int64", "dice": "object",
+    "dance": "bool", "cube_value": "int64", "luck": "float64", "equity": "float64",
+    "luck_mwc": "float64", "luck_points": "float64", "mark": "object",
+}
+"""The pandas dtypes of the columns of :func:`luck_frame` (``object``: text), what every part
+of a Parquet dataset of luck frames has, also for a file without rolls."""
+
 KEY = ["file", "match_id", "game", "turn"]
 """Columns that identify a roll, shared with the per-turn frame."""
 
