@@ -13,9 +13,8 @@ from ..analysis.engine import EngineError, default_evaluator
 from ..analysis.skill import NO_RATING, skill_frame, skill_rating, skill_summary
 from ..errors import NardyError
 from ..load import load_file
-from ..parallel import map_files
-from .common import (ErrorReport, OutputFile, file_errors, found_files, progress_bar,
-                     quiet_option, strict_option, write_output)
+from .common import (ErrorReport, OutputFile, dask_option, file_errors, file_results,
+                     found_files, jobs_option, quiet_option, strict_option, write_output)
 
 _SUMS = ["total_moves", "unforced_moves", "unmarked_moves", "marked_doubtful", "marked_bad",
          "marked_very_bad", "checker_error_emg", "cube_decisions", "close_cube_decisions",
@@ -83,13 +82,13 @@ def _print_table(summary: pd.DataFrame) -> None:
               help="One JSON object per player per match on stdout instead of the tables.")
 @click.option("--by", "by", type=click.Choice(["player"]),
               help="Totals per player across all the files instead of per match.")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-              help="Worker processes over the files.")
+@jobs_option
+@dask_option
 @strict_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
 @quiet_option
-def skill(paths, csv_file, as_json, by, jobs, strict, progress):
+def skill(paths, csv_file, as_json, by, jobs, dask_address, strict, progress):
     """Checker-play and cube errors of every decision, and GNU Backgammon's "Match
     statistics" per player per match.
 
@@ -111,22 +110,23 @@ def skill(paths, csv_file, as_json, by, jobs, strict, progress):
     except EngineError as error:
         raise click.ClickException(str(error))
     frames, summaries, problems = [], [], ErrorReport(paths)
-    results = map_files(_analyse_file, files, jobs=jobs, strict=strict)
-    for result in progress_bar(results, progress, len(files)):
-        problems.add(result["errors"])
-        if result["frame"] is None:
-            continue
-        frames.append(result["frame"])
-        summaries.append(result["summary"])
-        if by:
-            continue
-        if as_json:
-            for row in json.loads(result["summary"].to_json(orient="records")):
-                click.echo(json.dumps(row, ensure_ascii=False))
-            continue
-        for match_id, rows in result["summary"].groupby("match_id", sort=False):
-            click.echo(f"{result['file']}: match {match_id}")
-            _print_table(rows)
+    with file_results(_analyse_file, files, progress, jobs, dask_address,
+                      strict=strict) as results:
+        for result in results:
+            problems.add(result["errors"])
+            if result["frame"] is None:
+                continue
+            frames.append(result["frame"])
+            summaries.append(result["summary"])
+            if by:
+                continue
+            if as_json:
+                for row in json.loads(result["summary"].to_json(orient="records")):
+                    click.echo(json.dumps(row, ensure_ascii=False))
+                continue
+            for match_id, rows in result["summary"].groupby("match_id", sort=False):
+                click.echo(f"{result['file']}: match {match_id}")
+                _print_table(rows)
     if by:
         totals = by_player(pd.concat(summaries, ignore_index=True) if summaries
                            else skill_summary([], skill_frame([])))
