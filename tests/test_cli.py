@@ -62,7 +62,7 @@ def test_warnings_exit_0_and_strict_makes_them_errors():
     both = run("replay", "--no-progress", path,
                str(SAMPLES / "broken" / "forced_play_violation.mat"))
     assert both.exit_code == 1
-    assert "1 error, 1 warning; 1 of 2 paths failed" in both.output
+    assert "1 error, 1 warning; 1 of 2 files failed" in both.output
 
 
 def test_folder_counts_turns_of_every_file(tmp_path):

@@ -415,3 +415,11 @@ def test_board_pictures(tmp_path):
     width, height = struct.unpack(">II", data[16:24])  # the IHDR chunk
     assert width == 2 * int(re.search(r'width="(\d+)"', text).group(1))
     assert 0.5 < height / width < 1.5
+
+
+def test_a_named_file_that_is_not_a_match_prints_nothing(tmp_path):
+    fake = tmp_path / "fake.mat"
+    fake.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    result = run("stats", fake)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert "not_a_match" in result.stderr

@@ -134,7 +134,8 @@ def replay(paths, as_json, strict, rules, jobs, dask_address, progress):
                    f"{_count(totals['matches'], 'match')}, {_count(totals['games'], 'game')}, "
                    f"{_count(totals['turns'], 'turn')}, {_count(totals['errors'], 'error')}, "
                    f"{_count(totals['warnings'], 'warning')}; "
-                   f"{failed} of {totals['files'] + len(empty)} paths failed")
+                   f"{failed} of {totals['files'] + len(empty)} "
+                   f"{'files and empty folders' if empty else 'files'} failed")
     report.exit(failed=bool(failed))
 
 

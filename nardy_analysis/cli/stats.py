@@ -65,6 +65,8 @@ def stats(paths, csv_file, parquet_file, strict, jobs, dask_address, progress):
                 frames.append(frame)
     if parts:
         parts.close()
+    if not frames and problems.failed and not parts:
+        problems.exit()  # no file was a match record: no lone CSV header
     frame = pd.concat(frames, ignore_index=True) if frames else turns_frame([])
     if parquet_file and not parts:
         write_output(parquet_file, lambda path: frame.to_parquet(path, index=False),
