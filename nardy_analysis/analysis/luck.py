@@ -39,19 +39,24 @@ luck-adjusted result is the actual result minus the player's luck plus the oppon
 from __future__ import annotations
 
 from functools import lru_cache
+from os import PathLike
+from pathlib import Path
+from typing import Iterable, Iterator
 
 import pandas as pd
 
 from .engine import MONEY, Evaluator, Utility, default_evaluator
 from ..errors import InvalidArgument, NardyError
 from .turns import identified_matches
+from ..load import load_file, match_files
+from ..parallel import map_files
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..replay import ReplayedMatch
 from ..game.rules import Rules
 from .shots import throws
 
 __all__ = ["MARKS", "OPENING_ROLLS", "RATINGS", "RATING_SHOWN", "luck_by_player", "luck_frame",
-           "luck_mark", "luck_rating", "luck_summary", "match_utility", "match_winning_chance",
+           "luck_frames", "luck_mark", "luck_rating", "luck_summary", "match_utility", "match_winning_chance",
            "roll_luck"]
 
 OPENING_ROLLS: tuple[Roll, ...] = tuple(r for r in ALL_ROLLS if not r.is_double)
@@ -337,6 +342,15 @@ ROLL_COLUMNS = {
 ``turn`` are those of :func:`nardy_analysis.analysis.turns.turns_frame`: merge on them to add
 the luck to the per-turn frame."""
 
+ROLL_DTYPES = {
+    "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
+    "turn": "int64", "move": "Int64", "player": "object", "side": "int64", "dice": "object",
+    "dance": "bool", "cube_value": "int64", "luck": "float64", "equity": "float64",
+    "luck_mwc": "float64", "luck_points": "float64", "mark": "object",
+}
+"""The pandas dtypes of the columns of :func:`luck_frame` (``object``: text), what every part
+of a Parquet dataset of luck frames has, also for a file without rolls."""
+
 KEY = ["file", "match_id", "game", "turn"]
 """Columns that identify a roll, shared with the per-turn frame."""
 
@@ -414,6 +428,47 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
                              luck * cube if money else float("nan"), luck_mark(luck)))
     frame = pd.DataFrame(rows, columns=list(ROLL_COLUMNS))
     return frame.astype({"move": "Int64", "dance": bool})
+
+
+def luck_frames(paths: str | PathLike | Iterable[str | PathLike], *, ply: int = 0,
+                engine: str = "gnubg-nn", jobs: int = 1, client=None,
+                **options) -> Iterator[pd.DataFrame]:
+    """The :func:`luck_frame` of each match file that ``paths`` name, file by file, on
+    worker processes or a Dask cluster (each loads the engine once): only the frames travel
+    back, never the matches.
+
+    Parameters
+    ----------
+    paths : str or path-like, or an iterable of them
+        Files and folders (:func:`nardy_analysis.load.match_files`).
+    ply, engine
+        As for :func:`~nardy_analysis.engine.default_evaluator`.
+    jobs, client
+        As for :func:`nardy_analysis.parallel.map_files`: ``jobs`` worker processes, or the
+        workers of a ``distributed.Client``.
+    **options
+        ``rules``, ``tags``, ``strict``: as for :func:`nardy_analysis.load.load_file`.
+
+    Yields
+    ------
+    pandas.DataFrame
+        One frame per file, in the order of ``match_files`` (empty for a file without a
+        match that can be read; errors are not told here: ``nardy luck`` reports them), the
+        same whatever ``jobs`` or ``client``.
+
+    Raises
+    ------
+    EngineError
+        The engine is not installed, at the first file.
+    NardyError
+        A match longer than 25 points, at its file.
+    """
+    yield from map_files(_file_luck, match_files(paths).files, jobs=jobs, client=client,
+                         ply=ply, engine=engine, **options)
+
+
+def _file_luck(path: Path, ply: int, engine: str, **options) -> pd.DataFrame:
+    return luck_frame(load_file(path, **options), default_evaluator(ply, engine))
 
 
 # --- summaries ------------------------------------------------------------------------------

@@ -73,13 +73,15 @@ from __future__ import annotations
 from itertools import groupby
 from os import PathLike
 from pathlib import Path
+from typing import Iterable, Iterator
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InvalidArgument
 from ..game.position import BAR, OFF, Position
-from ..load import LoadedFile
+from ..load import LoadedFile, load_file, match_files
+from ..parallel import map_files
 from ..replay import ReplayedMatch, ReplayedTurn
 from .shots import shots
 
@@ -142,6 +144,38 @@ def turns_frame(source) -> pd.DataFrame:
     rows = [row for match_id, match in identified_matches(source)
             for row in _match_rows(match, match_id)]
     return pd.DataFrame(rows, columns=list(DTYPES)).astype(DTYPES)
+
+
+def turns_frames(paths: str | PathLike | Iterable[str | PathLike], *, jobs: int = 1,
+                 client=None, **options) -> Iterator[pd.DataFrame]:
+    """The :func:`turns_frame` of each match file that ``paths`` name, file by file, on
+    worker processes or a Dask cluster: only the frames travel back, never the matches.
+
+    Parameters
+    ----------
+    paths : str or path-like, or an iterable of them
+        Files and folders (:func:`nardy_analysis.load.match_files`).
+    jobs, client
+        As for :func:`nardy_analysis.parallel.map_files`: ``jobs`` worker processes, or the
+        workers of a ``distributed.Client``.
+    **options
+        ``rules``, ``tags``, ``strict``: as for :func:`nardy_analysis.load.load_file`.
+
+    Yields
+    ------
+    pandas.DataFrame
+        One frame per file, in the order of ``match_files`` (empty for a file without a
+        match that can be read; as ``load_file``, a broken game is left out or used up to
+        its violation, and its errors are not told here: ``nardy stats`` reports them),
+        the same whatever ``jobs`` or ``client``. Concatenate them, or write each as a part
+        of a Parquet dataset, as they come.
+    """
+    yield from map_files(_file_frame, match_files(paths).files, jobs=jobs, client=client,
+                         **options)
+
+
+def _file_frame(path: Path, **options) -> pd.DataFrame:
+    return turns_frame(load_file(path, **options))
 
 
 HIT_KINDS = {"played": "opponent_hit", "dice": "opponent_roll_hits"}

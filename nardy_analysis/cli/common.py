@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple, NoReturn
 
@@ -15,6 +16,7 @@ from ..errors import NardyError, RecordProblem
 from ..game.ids import MatchState, match_from_id
 from ..game.position import Position
 from ..load import LoadedFile, MatchFiles, load_file, match_files
+from ..parallel import cores, map_files
 
 _QUIET = "nardy_analysis.quiet"
 """The key of ``--quiet`` in the click context's ``meta``."""
@@ -111,6 +113,96 @@ class OutputFile(click.Path):
         return value
 
 
+class ParquetOutput(OutputFile):
+    """A click parameter for ``--parquet``: a path ending in ``.parquet`` is one file (as
+    :class:`OutputFile` checks it), any other a folder for a partitioned dataset
+    (:class:`ParquetParts`), created when missing; a folder that exists must be writable
+    and hold no ``.parquet`` file (a reader of the folder would mix them in)."""
+
+    def convert(self, value, param, ctx):
+        if value.lower().endswith(".parquet"):
+            return super().convert(value, param, ctx)
+        path = Path(value)
+        if not path.is_dir():
+            reason = _unwritable(path) or (path.exists() and "it is a file (the name of one "
+                                           "Parquet file ends in .parquet)")
+        elif any(path.glob("*.parquet")):
+            reason = "the folder holds .parquet files already: name a new or empty folder"
+        else:
+            reason = None if os.access(path, os.W_OK) else "the folder is not writable"
+        if reason:
+            raise CannotWrite(value, reason)
+        return value
+
+
+class ParquetParts:
+    """A partitioned Parquet dataset written as frames come: ``part-00000.parquet``, ... in
+    ``folder``, each part ``rows`` rows or more (the last fewer) in the order given, all of
+    one ``schema`` (one empty part when no row came), so that ``pandas.read_parquet(folder)``
+    and ``dask.dataframe.read_parquet(folder)`` read the folder as one table.
+
+    Parameters
+    ----------
+    folder : str
+        A :class:`ParquetOutput` folder; created when missing.
+    dtypes : dict
+        The pandas dtype of each column, in order: ``int64``/``Int64`` (64-bit integers),
+        ``float64``, ``bool``/``boolean``, ``object`` (text); ``list`` for lists of
+        integers.
+    rows : int
+        Rows buffered before a part is written.
+    """
+
+    ARROW = {"int64": "int64", "Int64": "int64", "float64": "float64", "bool": "bool",
+             "boolean": "bool", "object": "string"}
+
+    def __init__(self, folder: str, dtypes: dict[str, str], rows: int = 100_000):
+        import pyarrow as pa  # here: only --parquet needs it
+
+        self.folder, self.rows, self.parts, self.written = Path(folder), rows, 0, 0
+        self.dtypes = {c: "object" if t == "list" else t for c, t in dtypes.items()}
+        self.schema = pa.schema([(c, pa.list_(pa.int64()) if t == "list"
+                                  else pa.type_for_alias(self.ARROW[t]))
+                                 for c, t in dtypes.items()])
+        self.buffer: list = []
+
+    def write(self, frame) -> None:
+        """Add ``frame`` (the columns of ``dtypes``); a part is written once ``rows`` rows
+        are buffered.
+
+        Raises
+        ------
+        CannotWrite
+            The folder or a part cannot be written (one line, exit status 2).
+        """
+        self.buffer.append(frame)
+        if sum(len(f) for f in self.buffer) >= self.rows:
+            self._flush()
+
+    def close(self) -> None:
+        """Write the rows still buffered (an empty part when no part was written) and say
+        so on stderr: ``wrote DIR (8,412 rows in 1 part)``."""
+        if self.buffer or not self.parts:
+            self._flush()
+        note(f"wrote {self.folder} ({self.written:,} rows in {self.parts} "
+             f"part{'s' * (self.parts != 1)})")
+
+    def _flush(self) -> None:
+        import pandas as pd
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        frame = (pd.concat(self.buffer, ignore_index=True) if self.buffer
+                 else pd.DataFrame(columns=list(self.dtypes))).astype(self.dtypes)
+        path = self.folder / f"part-{self.parts:05d}.parquet"
+        try:
+            self.folder.mkdir(exist_ok=True)
+            pq.write_table(pa.Table.from_pandas(frame, self.schema, preserve_index=False), path)
+        except OSError as error:
+            raise CannotWrite(str(path), error.strerror or str(error)) from None
+        self.parts, self.written, self.buffer = self.parts + 1, self.written + len(frame), []
+
+
 def write_output(path: str, write: Callable[[str], object], rows: int | None = None) -> None:
     """Write a command's output file and say so on stderr (unless ``--quiet``).
 
@@ -177,6 +269,58 @@ def progress_bar(items: Iterable, progress: bool | None, total: int) -> Iterator
             bar.clear()
             yield item
             bar.update()
+
+
+jobs_option = click.option(
+    "--jobs", type=click.IntRange(1), default=None,
+    help=f"Worker processes over the files (default: all cores, {cores()} here); the "
+         "output is that of --jobs 1.")
+"""The ``--jobs`` option of every command that reads many files (:func:`file_results`)."""
+
+dask_option = click.option(
+    "--dask", "dask_address", metavar="ADDRESS", default=None,
+    help="Run the work on each file on this dask.distributed scheduler (tcp://host:8786) "
+         "instead of --jobs processes; the output is the same (pip install "
+         "nardy-analysis[dask]).")
+"""The ``--dask`` option of every command that reads many files (:func:`file_results`)."""
+
+DASK_TIMEOUT = "5s"
+"""How long ``--dask`` tries to reach the scheduler."""
+
+
+@contextmanager
+def file_results(work: Callable, files: list, progress: bool | None, jobs: int | None,
+                 dask_address: str | None, **options) -> Iterator[Iterator]:
+    """The results of ``work(path, **options)`` for each of ``files``, in order, with a
+    progress bar: :func:`~nardy_analysis.parallel.map_files` on ``jobs`` processes (default
+    all cores, never more than the files), or on the Dask cluster at ``dask_address``, whose
+    client is closed on leaving.
+
+    Raises
+    ------
+    UsageLine
+        ``dask_address`` without the dask extra installed, or a scheduler that cannot be
+        reached within :data:`DASK_TIMEOUT` (one line, exit status 2).
+    """
+    client = None
+    if dask_address:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise UsageLine("--dask needs dask.distributed: pip install "
+                            "nardy-analysis[dask]") from None
+        try:
+            client = Client(dask_address, timeout=DASK_TIMEOUT)
+        except (OSError, ValueError) as error:  # TimeoutError is an OSError
+            raise UsageLine(f"cannot reach the Dask scheduler {dask_address!r}: "
+                            f"{error}") from None
+    jobs = jobs or max(1, min(cores(), len(files)))
+    try:
+        yield progress_bar(map_files(work, files, jobs=jobs, client=client, **options),
+                           progress, len(files))
+    finally:
+        if client is not None:
+            client.close()
 
 
 strict_option = click.option(

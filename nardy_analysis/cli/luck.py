@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 import json
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import click
 import pandas as pd
 
 from ..analysis.engine import ENGINES, EngineError, default_evaluator
-from ..analysis.luck import luck_by_player, luck_frame, luck_summary
+from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summary
 from ..errors import NardyError
 from ..load import load_file
-from .common import (ErrorReport, OutputFile, file_errors, found_files, progress_bar,
-                     quiet_option, strict_option, write_output)
+from .common import (ErrorReport, OutputFile, ParquetOutput, ParquetParts, dask_option, file_errors,
+                     file_results, found_files, jobs_option, quiet_option, strict_option,
+                     write_output)
 
 
 def _analyse_file(path: Path, ply: int, engine: str, strict: bool) -> dict:
-    """Per-roll frame, summary and errors of one file (run in worker processes)."""
+    """Per-roll frame, summary and errors of one file (the work of a worker process or Dask
+    worker)."""
     loaded = load_file(path, strict=strict)
     errors = file_errors(loaded, "the rest of game {game} is not analysed")
     result = {"file": str(path), "frame": None, "summary": None, "errors": errors,
@@ -107,13 +108,18 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
 @click.option("--engine", type=click.Choice(list(ENGINES)), default="gnubg-nn",
               show_default=True, help="gnubg-nn matches GNU Backgammon; bgsage is another "
               "engine (pip install nardy-analysis[sage]).")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-              help="Worker processes over the files.")
+@click.option("--parquet", "parquet_file", type=ParquetOutput(), default=None,
+              help="Write one row per roll (as --csv without --by) as Parquet: one file when "
+                   "the name ends in .parquet, else a folder of part files (a partitioned "
+                   "dataset, written as the files are analysed).")
+@jobs_option
+@dask_option
 @strict_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
 @quiet_option
-def luck(paths, csv_file, as_json, by, ply, engine, jobs, strict, progress):
+def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_address, strict,
+         progress):
     """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
 
     PATHS are match files or folders (searched for *.mat, *.txt and *.sgf). Luck is the
@@ -138,18 +144,23 @@ def luck(paths, csv_file, as_json, by, ply, engine, jobs, strict, progress):
         default_evaluator(ply, engine)
     except EngineError as error:
         raise click.ClickException(str(error))
-    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
-    results = (pool.map(_analyse_file, files, [ply] * len(files), [engine] * len(files),
-                        [strict] * len(files))
-               if pool else (_analyse_file(f, ply, engine, strict) for f in files))
-    frames, summaries, problems = [], [], ErrorReport(paths)
-    try:
-        for result in progress_bar(results, progress, len(files)):
+    parts = None
+    if parquet_file and not parquet_file.lower().endswith(".parquet"):
+        parts = ParquetParts(parquet_file, ROLL_DTYPES)
+    keep = (csv_file and not by) or (parquet_file and not parts)  # written at the end
+    frames, summaries, rolled, problems = [], [], 0, ErrorReport(paths)
+    with file_results(_analyse_file, files, progress, jobs, dask_address, ply=ply,
+                      engine=engine, strict=strict) as results:
+        for result in results:
             problems.add(result["errors"])
             if result["frame"] is None:
                 continue
-            frames.append(result["frame"])
+            rolled += 1
             summaries.append(result["summary"])
+            if parts:
+                parts.write(result["frame"])
+            if keep:
+                frames.append(result["frame"])
             if by:
                 continue
             if as_json:
@@ -160,9 +171,12 @@ def luck(paths, csv_file, as_json, by, ply, engine, jobs, strict, progress):
                 continue
             click.echo(f"{result['file']}: {len(result['frame'])} rolls")
             _print_table(result["summary"])
-    finally:
-        if pool:
-            pool.shutdown()
+    if parts:
+        parts.close()
+    frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
+    if parquet_file and not parts:
+        write_output(parquet_file, lambda path: frame.to_parquet(path, index=False),
+                     len(frame))
     if by:
         table = luck_by_player(pd.concat(summaries, ignore_index=True) if summaries
                                else luck_summary([]))
@@ -170,10 +184,9 @@ def luck(paths, csv_file, as_json, by, ply, engine, jobs, strict, progress):
             for row in _with_units(table):
                 click.echo(json.dumps(row, ensure_ascii=False))
         else:
-            _print_players(table, len(frames))
+            _print_players(table, rolled)
         if csv_file:
             write_output(csv_file, lambda path: table.to_csv(path, index=False), len(table))
     elif csv_file:
-        frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
         write_output(csv_file, lambda path: frame.to_csv(path, index=False), len(frame))
     problems.exit()

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
 from ..errors import RuleViolation
-from ..game.rules import VARIANTS
+from ..game.rules import VARIANTS, Rules
 from ..load import LoadedFile, load_file
 from ..replay import ReplayedMatch
-from .common import ErrorReport, found_files, progress_bar, quiet, quiet_option
+from .common import (ErrorReport, dask_option, file_results, found_files, jobs_option, quiet,
+                     quiet_option)
 
 
 def _error(kind: str, message: str) -> dict:
@@ -47,6 +49,11 @@ def _summary(loaded: LoadedFile) -> dict:
     for error in errors + summary["warnings"]:
         error.pop("file", None)
     return summary
+
+
+def _replay_file(path: Path, rules: Rules | None, strict: bool) -> dict:
+    """The :func:`_summary` of one file (the work of a worker process or Dask worker)."""
+    return _summary(load_file(path, rules=rules, strict=strict))
 
 
 def _result(match: ReplayedMatch) -> dict:
@@ -87,10 +94,12 @@ def _result_line(result: dict) -> str:
 @click.option("--rules", type=click.Choice(sorted(VARIANTS)), default=None,
               help="Variant to apply instead of the files' Variation tag (their Crawford, "
                    "Jacoby, Beaver and CubeLimit tags still apply).")
+@jobs_option
+@dask_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: for several files on a terminal).")
 @quiet_option
-def replay(paths, as_json, strict, rules, progress):
+def replay(paths, as_json, strict, rules, jobs, dask_address, progress):
     """Replay match files (or folders of *.mat, *.txt and *.sgf files) and check every play.
 
     For each file: its matches, games and turns, then each match's final score and who won
@@ -104,22 +113,22 @@ def replay(paths, as_json, strict, rules, progress):
     failed = len(empty)
     report = ErrorReport(paths)
     totals = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0, "warnings": 0}
-    loading = (load_file(path, rules=variant, strict=strict) for path in files)
-    for loaded in progress_bar(loading, progress, len(files)):
-        if report.counted(loaded.path, any(getattr(e, "kind", None) == "not_a_match"
-                                           for e in loaded.errors)):
-            continue
-        summary = _summary(loaded)
-        failed += bool(summary["errors"])
-        totals["files"] += 1
-        for key in ("matches", "games", "turns"):
-            totals[key] += summary[key]
-        totals["errors"] += len(summary["errors"])
-        totals["warnings"] += len(summary["warnings"])
-        if as_json:
-            click.echo(json.dumps(summary, ensure_ascii=False))
-        elif summary["errors"] or not quiet():
-            _print_summary(summary)
+    with file_results(_replay_file, files, progress, jobs, dask_address, rules=variant,
+                      strict=strict) as summaries:
+        for summary in summaries:
+            if report.counted(Path(summary["file"]), any(e["kind"] == "not_a_match"
+                                                         for e in summary["errors"])):
+                continue
+            failed += bool(summary["errors"])
+            totals["files"] += 1
+            for key in ("matches", "games", "turns"):
+                totals[key] += summary[key]
+            totals["errors"] += len(summary["errors"])
+            totals["warnings"] += len(summary["warnings"])
+            if as_json:
+                click.echo(json.dumps(summary, ensure_ascii=False))
+            elif summary["errors"] or not quiet():
+                _print_summary(summary)
     if not as_json and not quiet() and len(files) > 1:
         click.echo(f"total: {_count(totals['files'], 'file')}, "
                    f"{_count(totals['matches'], 'match')}, {_count(totals['games'], 'game')}, "

@@ -3,42 +3,72 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 import pandas as pd
 
-from ..analysis.turns import turns_frame
-from .common import (ErrorReport, OutputFile, file_errors, loaded_files, quiet_option,
-                     strict_option, write_output)
+from ..analysis.turns import DTYPES, turns_frame
+from ..load import load_file
+from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, ParquetParts,
+                     dask_option, file_errors, file_results, found_files, jobs_option,
+                     quiet_option, strict_option, write_output)
+
+
+def _stats_file(path: Path, strict: bool) -> tuple[FileErrors, pd.DataFrame | None]:
+    """The errors and the per-turn frame (None without a match) of one file (the work of a
+    worker process or Dask worker)."""
+    loaded = load_file(path, strict=strict)
+    return (file_errors(loaded, "the rest of game {game} is left out"),
+            turns_frame(loaded) if loaded.matches else None)
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--csv", "csv_file", type=OutputFile(),
               help="Write the per-turn table as CSV (blot_points as a [..] list).")
-@click.option("--parquet", "parquet_file", type=OutputFile(),
-              help="Write the per-turn table as Parquet (needs pyarrow).")
+@click.option("--parquet", "parquet_file", type=ParquetOutput(),
+              help="Write the per-turn table as Parquet: one file when the name ends in "
+                   ".parquet, else a folder of part files (a partitioned dataset, written "
+                   "as the files are read).")
 @strict_option
+@jobs_option
+@dask_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
 @quiet_option
-def stats(paths, csv_file, parquet_file, strict, progress):
+def stats(paths, csv_file, parquet_file, strict, jobs, dask_address, progress):
     """Per-turn statistics of match files (or folders of *.mat, *.txt and *.sgf files).
 
     One row per turn; the nardy_analysis.analysis.turns docstring describes the columns. Without
     --csv or --parquet the CSV goes to stdout. Every game that can be read is used; each
     error is reported on stderr with the game it concerns (a game that cannot be read is
-    left out, one that breaks a rule is used up to there). Exit status: 0 when no file had
-    an error (files in folders that are not match records are only counted), 1 when any
-    had, 2 for usage errors.
+    left out, one that breaks a rule is used up to there). --parquet DIR (a name not ending
+    in .parquet) writes part-00000.parquet, ... of 100,000 rows or more each, all of one
+    schema, which pandas.read_parquet(DIR), dask.dataframe.read_parquet(DIR) and DuckDB read
+    as one table. Exit status: 0 when no file had an error (files in folders that are not
+    match records are only counted), 1 when any had, 2 for usage errors.
     """
+    files = found_files(paths).files
+    parts = None
+    if parquet_file and not parquet_file.lower().endswith(".parquet"):
+        parts = ParquetParts(parquet_file, {**DTYPES, "blot_points": "list"})
+    keep = csv_file or not parts  # the CSV, or one Parquet file, is written at the end
     frames, problems = [], ErrorReport(paths)
-    for loaded in loaded_files(paths, progress, strict=strict):
-        problems.add(file_errors(loaded, "the rest of game {game} is left out"))
-        if loaded.matches:
-            frames.append(turns_frame(loaded))
+    with file_results(_stats_file, files, progress, jobs, dask_address,
+                      strict=strict) as results:
+        for errors, frame in results:
+            problems.add(errors)
+            if frame is None:
+                continue
+            if parts:
+                parts.write(frame)
+            if keep:
+                frames.append(frame)
+    if parts:
+        parts.close()
     frame = pd.concat(frames, ignore_index=True) if frames else turns_frame([])
-    if parquet_file:
+    if parquet_file and not parts:
         write_output(parquet_file, lambda path: frame.to_parquet(path, index=False),
                      len(frame))
     if csv_file:

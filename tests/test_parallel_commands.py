@@ -1,0 +1,211 @@
+"""replay, stats and luck over many files: --jobs N and --dask ADDRESS give the output of
+--jobs 1 byte for byte (stdout, stderr, exit status, files written), on the samples, on a
+slice of the corpus and on a real Dask cluster of two worker processes on 127.0.0.1; the
+partitioned Parquet datasets of --parquet DIR; the library's turns_frames and luck_frames."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from conftest import CORPUS_FILES, SAMPLES
+from nardy_analysis.analysis.luck import ROLL_DTYPES, luck_frame, luck_frames
+from nardy_analysis.analysis.turns import DTYPES, turns_frame, turns_frames
+from nardy_analysis.cli import common, main
+from nardy_analysis.load import load_files
+
+HAS_ENGINE = importlib.util.find_spec("gnubg_nn") is not None
+needs_engine = pytest.mark.skipif(not HAS_ENGINE, reason="gnubg-nn (the engine extra) is "
+                                  "not installed")
+
+COMMANDS = {  # outputs are relative paths: each run writes into a folder of its own
+    "replay": ["replay", "{input}"],
+    "replay --json --strict": ["replay", "--json", "--strict", "{input}"],
+    "stats": ["stats", "{input}"],
+    "stats files": ["stats", "{input}", "--csv", "t.csv", "--parquet", "t.parquet"],
+    "stats dataset": ["stats", "{input}", "--parquet", "turns"],
+    "luck": ["luck", "{input}"],
+    "luck files": ["luck", "--json", "{input}", "--csv", "r.csv", "--parquet", "rolls"],
+    "luck --by player": ["luck", "--by", "player", "{input}", "--csv", "p.csv"],
+}
+
+
+def run_in(folder: Path, args: list[str], monkeypatch) -> dict:
+    """Run ``nardy ARGS`` in ``folder``: the exit status, stdout, stderr and every file it
+    wrote there (bytes by relative path)."""
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(main, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        result.exception
+    return {"exit": result.exit_code, "stdout": result.stdout, "stderr": result.stderr,
+            "files": {str(p.relative_to(folder)): p.read_bytes()
+                      for p in sorted(folder.rglob("*")) if p.is_file()}}
+
+
+def same_as_serial(name, inputs, tmp_path, monkeypatch, *more) -> dict:
+    """The run of COMMANDS[name] with ``more`` options equals that with --jobs 1."""
+    args = [a for a in COMMANDS[name] if a != "{input}"] + [str(p) for p in inputs]
+    if name.startswith("luck") and not HAS_ENGINE:
+        pytest.skip("gnubg-nn (the engine extra) is not installed")
+    serial = run_in(tmp_path / "serial", args + ["--jobs", "1"], monkeypatch)
+    other = run_in(tmp_path / "other", args + list(more), monkeypatch)
+    assert other == serial
+    return serial
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_jobs_2_gives_the_output_of_jobs_1_on_the_samples(name, tmp_path, monkeypatch):
+    serial = same_as_serial(name, [SAMPLES], tmp_path, monkeypatch, "--jobs", "2")
+    assert serial["exit"] == 1  # sample_games/broken: every kind of output is exercised
+    assert "forced_play" in serial["stdout"] + serial["stderr"]
+    if name.startswith("stats") or name == "luck files":
+        assert serial["files"] or serial["stdout"].count("\n") > 400
+
+
+@pytest.mark.parametrize("name", ["replay --json --strict", "stats files", "stats dataset"])
+def test_jobs_2_gives_the_output_of_jobs_1_on_the_corpus(name, corpus_files, tmp_path,
+                                                         monkeypatch):
+    serial = same_as_serial(name, corpus_files[:30], tmp_path, monkeypatch, "--jobs", "2")
+    assert serial["stdout"] or serial["files"]
+
+
+def test_the_default_is_all_cores(monkeypatch):
+    monkeypatch.setattr(common, "cores", lambda: 3)
+    used = []
+    monkeypatch.setattr(common, "map_files", lambda work, files, jobs, **kw: used.append(jobs)
+                        or iter(()))
+    for files in ([1, 2, 3, 4], [1, 2], [1]):
+        with common.file_results(print, files, False, None, None):
+            pass
+    with common.file_results(print, [1], False, 5, None):
+        pass
+    assert used == [3, 2, 1, 5]  # by default never more processes than files
+
+
+# --- partitioned Parquet ---------------------------------------------------------------
+
+def test_a_dataset_is_parts_of_one_schema_that_pandas_and_dask_read(tmp_path):
+    import pyarrow.parquet as pq
+
+    dd = pytest.importorskip("dask.dataframe")
+    frames = [turns_frame(loaded) for loaded in load_files(SAMPLES)]
+    parts = common.ParquetParts(str(tmp_path / "turns"), {**DTYPES, "blot_points": "list"},
+                                rows=100)
+    for frame in frames + [turns_frame([])]:
+        parts.write(frame)
+    parts.close()
+    whole = pd.concat(frames, ignore_index=True)
+    files = sorted((tmp_path / "turns").iterdir())
+    assert [f.name for f in files] == [f"part-{n:05d}.parquet" for n in range(len(files))]
+    sizes = [pq.read_metadata(f).num_rows for f in files]
+    assert len(sizes) > 2 and min(sizes[:-1]) >= 100 and sum(sizes) == len(whole)
+    assert len({str(pq.read_schema(f)) for f in files}) == 1
+    read = pd.read_parquet(tmp_path / "turns")
+    assert len(read) == len(whole) == 411
+    single = tmp_path / "one.parquet"  # as nardy stats --parquet one.parquet writes it
+    whole.to_parquet(single, index=False)
+    pd.testing.assert_frame_equal(read, pd.read_parquet(single))
+    by_dask = dd.read_parquet(tmp_path / "turns").compute().reset_index(drop=True)
+    pd.testing.assert_frame_equal(by_dask, read, check_dtype=False)  # its own string dtype
+
+
+def test_no_rows_is_one_empty_part_with_the_columns(tmp_path):
+    parts = common.ParquetParts(str(tmp_path / "rolls"), ROLL_DTYPES)
+    parts.write(luck_frame([]))
+    parts.close()
+    (part,) = (tmp_path / "rolls").iterdir()
+    read = pd.read_parquet(tmp_path / "rolls")
+    assert part.name == "part-00000.parquet" and len(read) == 0
+    assert list(read.columns) == list(ROLL_DTYPES)
+    assert read["dance"].dtype == bool and read["luck"].dtype == "float64"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_a_parquet_folder_must_be_new_or_hold_no_parquet_file(tmp_path):
+    good = SAMPLES / "galaxy_style_crawford.mat"
+    (tmp_path / "empty").mkdir()
+    result = run("stats", good, "--parquet", tmp_path / "empty")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith(f"wrote {tmp_path / 'empty'} (")
+    assert result.stderr.endswith(" rows in 1 part)\n")
+    again = run("stats", good, "--parquet", tmp_path / "empty")
+    assert again.exit_code == 2
+    assert again.stderr == (f"Error: cannot write {str(tmp_path / 'empty')!r}: the folder "
+                            "holds .parquet files already: name a new or empty folder\n")
+    (tmp_path / "plain").write_text("")
+    result = run("stats", good, "--parquet", tmp_path / "plain")
+    assert result.exit_code == 2 and "it is a file (the name of one Parquet file ends in " \
+        ".parquet)" in result.stderr
+
+
+# --- --dask --------------------------------------------------------------------------------
+
+def test_dask_without_the_extra_is_one_line_and_exit_2(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    result = run("stats", SAMPLES, "--dask", "tcp://127.0.0.1:8786")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == "Error: --dask needs dask.distributed: pip install " \
+                            "nardy-analysis[dask]\n"
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2(monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(common, "DASK_TIMEOUT", "1s")
+    result = run("replay", SAMPLES, "--dask", "tcp://127.0.0.1:9")  # discard: no scheduler
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Error: cannot reach the Dask scheduler 'tcp://127.0.0.1:9': ")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A scheduler and two worker processes on 127.0.0.1, stopped after the tests."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as local:
+        yield local.scheduler_address
+
+
+@pytest.mark.parametrize("name", ["replay --json --strict", "stats files", "stats dataset",
+                                  pytest.param("luck files", marks=needs_engine)])
+def test_a_real_dask_cluster_gives_the_output_of_jobs_1(name, cluster, tmp_path,
+                                                        monkeypatch):
+    import distributed
+
+    def computed(dask_scheduler):
+        return {name: prefix.state_counts["memory"]
+                for name, prefix in dask_scheduler.task_prefixes.items()}
+
+    work = {"replay": "replay_file", "stats": "stats_file", "luck": "analyse_file"}
+    work = work[name.split()[0]]
+    with distributed.Client(cluster) as client:  # the cluster does the work
+        before = client.run_on_scheduler(computed).get(work, 0)
+        same_as_serial(name, [SAMPLES], tmp_path, monkeypatch, "--dask", cluster)
+        after = client.run_on_scheduler(computed)[work]
+    assert after - before == len(list(load_files(SAMPLES)))
+
+
+def test_the_library_takes_jobs_and_a_client(cluster):
+    import distributed
+
+    whole = turns_frame(load_files(SAMPLES))
+    with distributed.Client(cluster) as client:
+        for options in ({"jobs": 2}, {"client": client}):
+            frames = list(turns_frames(SAMPLES, strict=True, **options))
+            assert len(frames) == len(list(load_files(SAMPLES)))
+            assert [len(f) for f in frames] == [len(turns_frame(f)) for f in
+                                                load_files(SAMPLES, strict=True)]
+        pd.testing.assert_frame_equal(pd.concat(turns_frames(SAMPLES, client=client),
+                                                ignore_index=True), whole)
+        if HAS_ENGINE:
+            files = sorted(SAMPLES.glob("*.mat"))[:3]
+            pd.testing.assert_frame_equal(
+                pd.concat(luck_frames(files, client=client), ignore_index=True),
+                luck_frame(load_files(files)))
