@@ -56,8 +56,8 @@ from ..game.rules import Rules
 from .shots import throws
 
 __all__ = ["MARKS", "OPENING_ROLLS", "RATINGS", "RATING_SHOWN", "luck_by_player", "luck_frame",
-           "luck_frames", "luck_mark", "luck_rating", "luck_summary", "match_utility", "match_winning_chance",
-           "roll_luck"]
+           "luck_frames", "luck_mark", "luck_rating", "luck_summary", "match_utility",
+           "match_winning_chance", "roll_luck"]
 
 OPENING_ROLLS: tuple[Roll, ...] = tuple(r for r in ALL_ROLLS if not r.is_double)
 """The 15 non-double rolls an opening can be."""

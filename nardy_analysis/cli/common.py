@@ -165,6 +165,7 @@ class ParquetParts:
                                   else pa.type_for_alias(self.ARROW[t]))
                                  for c, t in dtypes.items()])
         self.buffer: list = []
+        self.buffered = 0
 
     def write(self, frame) -> None:
         """Add ``frame`` (the columns of ``dtypes``); a part is written once ``rows`` rows
@@ -176,7 +177,8 @@ class ParquetParts:
             The folder or a part cannot be written (one line, exit status 2).
         """
         self.buffer.append(frame)
-        if sum(len(f) for f in self.buffer) >= self.rows:
+        self.buffered += len(frame)
+        if self.buffered >= self.rows:
             self._flush()
 
     def close(self) -> None:
@@ -201,6 +203,15 @@ class ParquetParts:
         except OSError as error:
             raise CannotWrite(str(path), error.strerror or str(error)) from None
         self.parts, self.written, self.buffer = self.parts + 1, self.written + len(frame), []
+        self.buffered = 0
+
+
+def parquet_parts(path: str | None, dtypes: dict[str, str]) -> ParquetParts | None:
+    """The dataset that a :class:`ParquetOutput` value asks for, or None when it names one
+    file (or no ``--parquet`` was given)."""
+    if path and not path.lower().endswith(".parquet"):
+        return ParquetParts(path, dtypes)
+    return None
 
 
 def write_output(path: str, write: Callable[[str], object], rows: int | None = None) -> None:

@@ -12,9 +12,9 @@ from ..analysis.engine import ENGINES, EngineError, default_evaluator
 from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summary
 from ..errors import NardyError
 from ..load import load_file
-from .common import (ErrorReport, OutputFile, ParquetOutput, ParquetParts, dask_option, file_errors,
-                     file_results, found_files, jobs_option, quiet_option, strict_option,
-                     write_output)
+from .common import (ErrorReport, OutputFile, ParquetOutput, dask_option, file_errors,
+                     file_results, found_files, jobs_option, parquet_parts, quiet_option,
+                     strict_option, write_output)
 
 
 def _analyse_file(path: Path, ply: int, engine: str, strict: bool) -> dict:
@@ -144,9 +144,7 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
         default_evaluator(ply, engine)
     except EngineError as error:
         raise click.ClickException(str(error))
-    parts = None
-    if parquet_file and not parquet_file.lower().endswith(".parquet"):
-        parts = ParquetParts(parquet_file, ROLL_DTYPES)
+    parts = parquet_parts(parquet_file, ROLL_DTYPES)
     keep = (csv_file and not by) or (parquet_file and not parts)  # written at the end
     frames, summaries, rolled, problems = [], [], 0, ErrorReport(paths)
     with file_results(_analyse_file, files, progress, jobs, dask_address, ply=ply,

@@ -10,8 +10,8 @@ import pandas as pd
 
 from ..analysis.turns import DTYPES, turns_frame
 from ..load import load_file
-from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, ParquetParts,
-                     dask_option, file_errors, file_results, found_files, jobs_option,
+from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, dask_option,
+                     file_errors, file_results, found_files, jobs_option, parquet_parts,
                      quiet_option, strict_option, write_output)
 
 
@@ -50,9 +50,7 @@ def stats(paths, csv_file, parquet_file, strict, jobs, dask_address, progress):
     match records are only counted), 1 when any had, 2 for usage errors.
     """
     files = found_files(paths).files
-    parts = None
-    if parquet_file and not parquet_file.lower().endswith(".parquet"):
-        parts = ParquetParts(parquet_file, {**DTYPES, "blot_points": "list"})
+    parts = parquet_parts(parquet_file, {**DTYPES, "blot_points": "list"})
     keep = csv_file or not parts  # the CSV, or one Parquet file, is written at the end
     frames, problems = [], ErrorReport(paths)
     with file_results(_stats_file, files, progress, jobs, dask_address,
