@@ -5,8 +5,8 @@ Usage: python benchmarks/scale.py [--sizes 1000 10000 100000] [--cache DIR] [--j
                                   [--workers 2]
 
 The matches are ``nardy simulate`` one-game matches (``--length 1``, fair dice), made once
-into ``--cache`` (default ``nardy-scale`` in the temporary folder; reused when already there, made with
-``--jobs`` processes); a size of N audits the first N files (the same matches as
+into ``--cache`` (default ``nardy-scale`` in the temporary folder; reused when already
+there, made with ``--jobs`` processes); a size of N audits the first N files (the same matches as
 ``nardy simulate N``). Each run is ``audit_files(files, by="player", positions=True)`` (what
 ``nardy audit --by player`` does): serial (``jobs=1``), then on a local cluster of
 ``--workers`` worker processes of one thread each on 127.0.0.1 (its start is not timed).

@@ -19,6 +19,7 @@ from nardy_analysis.analysis.audit import (TESTS, AuditCounts, audit_dice, audit
                                            rolls_frame, simulate_rolls)
 from nardy_analysis.cli import main
 from nardy_analysis.cli.audit import _audit_file
+from nardy_analysis.cli.common import FileErrors
 from nardy_analysis.errors import InvalidArgument
 from nardy_analysis.load import load_files
 
@@ -137,7 +138,7 @@ def test_what_a_worker_sends_back_is_small():
     biggest = max(SAMPLES.glob("*.mat"), key=lambda p: p.stat().st_size)
     result = _audit_file(biggest, False, by="player", include_opening=False,
                          positions=True, player=None)
-    assert [type(r).__name__ for r in result] == ["FileErrors", "bool", "AuditCounts"]
+    assert [type(r) for r in result] == [FileErrors, bool, AuditCounts]
     counts = result[2]
     assert len(counts.groups) == 2  # 173 counts per player, however long the match
     assert len(pickle.dumps(result)) < 8_000

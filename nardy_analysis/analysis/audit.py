@@ -1,12 +1,17 @@
 """Dice fairness audit: are the rolls in a set of match records what fair dice would throw?
 
 The data source and the statistics are separate. :func:`rolls_frame` turns replayed matches
-into a tidy frame with one row per roll; :func:`dice_tests` takes such a frame (from match
-files, from :func:`simulate_rolls`, or from anywhere else) and returns one row per test and
-group; :func:`audit_dice` does both and returns a :class:`DiceAudit` report with a text summary
-(its charts: :mod:`nardy_analysis.plots.audit`, its HTML page:
-:func:`nardy_analysis.report.audit_html`). ``nardy audit`` is the command line.
-``audit_dice(..., player=NAME)`` audits one player's rolls across every file.
+into a tidy frame with one row per roll; :func:`roll_counts` reduces such a frame (from match
+files, from :func:`simulate_rolls`, or from anywhere else) to the audit's sufficient
+statistics, :class:`AuditCounts`, which add up across files (``+``, ``sum``,
+:func:`merge_counts`); :func:`count_tests` runs each test once on counts and returns one row
+per test and group (:func:`dice_tests` of a frame is the two together: one way to compute
+the tests). :func:`audit_dice` returns a :class:`DiceAudit` report with a text summary (its
+charts: :mod:`nardy_analysis.plots.audit`, its HTML page:
+:func:`nardy_analysis.report.audit_html`); :func:`audit_files` counts each file on worker
+processes or a Dask cluster and tests the sums, with the p-values of the audit of all rolls
+together. ``nardy audit`` is the command line. ``audit_dice(..., player=NAME)`` audits one
+player's rolls across every file.
 
 Which rolls count: every roll a player threw, dances and unknown (``???``) plays included. The
 opening roll of a game is left out by default: under standard rules it cannot be a double
