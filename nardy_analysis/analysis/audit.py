@@ -1,12 +1,17 @@
 """Dice fairness audit: are the rolls in a set of match records what fair dice would throw?
 
 The data source and the statistics are separate. :func:`rolls_frame` turns replayed matches
-into a tidy frame with one row per roll; :func:`dice_tests` takes such a frame (from match
-files, from :func:`simulate_rolls`, or from anywhere else) and returns one row per test and
-group; :func:`audit_dice` does both and returns a :class:`DiceAudit` report with a text summary
-(its charts: :mod:`nardy_analysis.plots.audit`, its HTML page:
-:func:`nardy_analysis.report.audit_html`). ``nardy audit`` is the command line.
-``audit_dice(..., player=NAME)`` audits one player's rolls across every file.
+into a tidy frame with one row per roll; :func:`roll_counts` reduces such a frame (from match
+files, from :func:`simulate_rolls`, or from anywhere else) to the audit's sufficient
+statistics, :class:`AuditCounts`, which add up across files (``+``, ``sum``,
+:func:`merge_counts`); :func:`count_tests` runs each test once on counts and returns one row
+per test and group (:func:`dice_tests` of a frame is the two together: one way to compute
+the tests). :func:`audit_dice` returns a :class:`DiceAudit` report with a text summary (its
+charts: :mod:`nardy_analysis.plots.audit`, its HTML page:
+:func:`nardy_analysis.report.audit_html`); :func:`audit_files` counts each file on worker
+processes or a Dask cluster and tests the sums, with the p-values of the audit of all rolls
+together. ``nardy audit`` is the command line. ``audit_dice(..., player=NAME)`` audits one
+player's rolls across every file.
 
 Which rolls count: every roll a player threw, dances and unknown (``???``) plays included. The
 opening roll of a game is left out by default: under standard rules it cannot be a double
@@ -92,7 +97,7 @@ import textwrap
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
-from typing import Iterable
+from typing import Iterable, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -100,6 +105,8 @@ from scipy import stats
 
 from ..errors import InvalidArgument, NardyError
 from ..game.position import ALL_ROLLS, BAR
+from ..load import LoadedFile, load_file, match_files
+from ..parallel import map_files
 from ..replay import ReplayedMatch
 from .shots import shots, throws
 from .turns import replayed_matches
@@ -306,28 +313,165 @@ def simulate_rolls(n: int, *, players: int = 1, doubles: float | None = None,
     return frame.astype({column: kind for column, kind in ROLLS_DTYPES.items() if column in frame})
 
 
-# -- the statistics ----------------------------------------------------------------------------
+# -- the sufficient statistics -----------------------------------------------------------------
 
-def dice_tests(rolls: pd.DataFrame, by: str | None = None,
-               include_opening: bool = False) -> pd.DataFrame:
-    """Run every test of the module docstring on every group of rolls.
+# Layout of one group's counts (int64): the 21 roll classes; the serial 2x2 table (previous
+# roll double or not x this roll double or not); then, for bar_entry and for hits_on_blots,
+# the trials and the successes by success probability j/36, j = 0..36.
+_SERIAL = slice(21, 25)
+_TRIALS = {"bar_entry": slice(25, 62), "hits_on_blots": slice(99, 136)}
+_SUCCESSES = {"bar_entry": slice(62, 99), "hits_on_blots": slice(136, 173)}
+_WIDTH = 173
+_OF_36 = np.arange(37) / 36
+
+
+@dataclass(frozen=True, eq=False)
+class AuditCounts:
+    """The sufficient statistics of a dice audit: counts that add up across files and give
+    exactly the tests of the rolls they were counted from (:func:`roll_counts`).
+
+    Counts of different files (or parts of a site) combine by adding, ``a + b`` or
+    ``sum(parts)`` (:func:`merge_counts` for many); :func:`count_tests` then runs each test
+    once on the total. So an audit counted file by file on worker processes or a Dask
+    cluster has the p-values of the audit of all rolls together, and only the counts travel.
+
+    Attributes
+    ----------
+    by : {None, "player", "site"}
+        The grouping the counts were made for.
+    include_opening : bool
+        Whether opening rolls were counted.
+    player : str or None
+        The one player whose rolls were counted (all when None).
+    groups : dict of str to numpy.ndarray
+        Per group (``all`` when ``by`` is None, else each player or site with a tested
+        roll), 173 integer counts: the 21 roll classes of ``ALL_ROLLS`` (enough for the
+        doubles, roll_classes, faces and pips tests: faces and pips are functions of the
+        class), the serial 2x2 table, and for bar_entry and hits_on_blots the trials and
+        the successes by success probability ``j/36``, j = 0..36 (the entry probability
+        (36 - k^2)/36 and the shot probability shots/36 are both multiples of 1/36, so the
+        histogram is the exact Poisson-binomial distribution's input).
+    files : tuple of str
+        The files with a tested roll, in order.
+    players : frozenset of str
+        With ``player``: every player with a roll (the error message when ``player`` has
+        none names them); else empty.
+    read : int
+        The files with a roll (before leaving out other players' and opening rolls).
+    replayed : bool
+        Some roll had a position (False: ``positions=False``, said in the notes).
+    tests : tuple of str
+        The tests the rolls had the columns for, in :data:`TESTS` order.
+    """
+
+    by: str | None
+    include_opening: bool
+    player: str | None
+    groups: dict
+    files: tuple = ()
+    players: frozenset = frozenset()
+    read: int = 0
+    replayed: bool = False
+    tests: tuple = TESTS[:5]
+
+    @property
+    def rolls(self) -> int:
+        """The number of rolls counted."""
+        return int(self.table("all")[:21].sum())
+
+    def table(self, group: str = "all") -> np.ndarray:
+        """The 173 counts of ``group`` (``all``: the sum over the groups)."""
+        if group == "all":
+            return sum(self.groups.values(), np.zeros(_WIDTH, dtype=np.int64))
+        return self.groups[group]
+
+    def __add__(self, other: "AuditCounts") -> "AuditCounts":
+        return merge_counts([self, other], self.by, self.include_opening, self.player)
+
+    def __radd__(self, other) -> "AuditCounts":  # sum() starts from 0
+        if isinstance(other, int) and other == 0:
+            return self
+        return NotImplemented
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, AuditCounts):
+            return NotImplemented
+        return (self._key() == other._key() and self.groups.keys() == other.groups.keys()
+                and all(np.array_equal(v, other.groups[k]) for k, v in self.groups.items()))
+
+    __hash__ = None  # the counts are arrays
+
+    def _key(self) -> tuple:
+        return (self.by, self.include_opening, self.player, self.files, self.players,
+                self.read, self.replayed, self.tests)
+
+
+def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
+                 include_opening: bool = False, player: str | None = None) -> AuditCounts:
+    """The sum of audit counts (of files, in order), in one pass: what ``sum(parts)`` gives,
+    in time linear in the parts and their groups.
+
+    Parameters
+    ----------
+    parts : iterable of AuditCounts
+        Counted with ``by``, ``include_opening`` and ``player``; none gives the counts of no
+        roll.
+    by, include_opening, player
+        As for :func:`roll_counts`.
+
+    Returns
+    -------
+    AuditCounts
+        Counts added per group; ``files`` joined in order (each once); ``players`` joined;
+        ``read`` added; ``replayed`` when any part was; ``tests`` those of any part.
+
+    Raises
+    ------
+    InvalidArgument
+        A part counted with other settings (the message quotes both).
+    """
+    groups: dict = {}
+    files: dict = {}
+    players: set = set()
+    read, replayed, tests = 0, False, set()
+    first = (by, include_opening, player)
+    for part in parts:
+        settings = (part.by, part.include_opening, part.player)
+        if settings != first:
+            raise InvalidArgument(f"cannot add audit counts made with (by, include_opening, "
+                                  f"player) = {settings!r} to counts made with {first!r}")
+        for name, table in part.groups.items():
+            groups[name] = groups[name] + table if name in groups else table.copy()
+        files.update(dict.fromkeys(part.files))
+        players |= part.players
+        read += part.read
+        replayed |= part.replayed
+        tests |= set(part.tests)
+    return AuditCounts(*first, groups, tuple(files), frozenset(players), read, replayed,
+                       tuple(t for t in TESTS if t in tests or not groups))
+
+
+def roll_counts(rolls: pd.DataFrame, by: str | None = None, include_opening: bool = False,
+                player: str | None = None) -> AuditCounts:
+    """The sufficient statistics of the audit of a rolls frame (see :class:`AuditCounts`).
 
     Parameters
     ----------
     rolls : pandas.DataFrame
         One row per roll with at least the columns of :data:`ROLL_COLUMNS` (as made by
         :func:`rolls_frame` or :func:`simulate_rolls`). With ``entered``/``closed_points``
-        the bar_entry test is run, with ``hitting_roll``/``shots`` the hits_on_blots test.
+        the bar_entry test is counted, with ``hitting_roll``/``shots`` the hits_on_blots
+        test.
     by : str, optional
         A column to group by as well as ``all`` (``"player"`` or ``"site"``).
     include_opening : bool
         Count the opening roll of each game (for variants that allow an opening double).
+    player : str, optional
+        Count only this player's rolls (the name as the files write it).
 
     Returns
     -------
-    pandas.DataFrame
-        One row per test and group, tests in :data:`TESTS` order, ``all`` first; columns as
-        in the module docstring.
+    AuditCounts
 
     Raises
     ------
@@ -337,19 +481,116 @@ def dice_tests(rolls: pd.DataFrame, by: str | None = None,
     missing = [c for c in ROLL_COLUMNS + ((by,) if by else ()) if c not in rolls.columns]
     if missing:
         raise NardyError(f"the rolls frame lacks the column(s) {', '.join(missing)}")
+    players, read = frozenset(), rolls["file"].nunique()
+    if player is not None:
+        names = rolls["player"].astype(str)
+        players = frozenset(names)
+        rolls = rolls[(names == player).to_numpy()]
     if not include_opening:
         rolls = rolls[~rolls["opening"].to_numpy(bool)]
     names, codes = _group_codes(rolls, by)
     classes = _classes(rolls)
-    counts = _by_group(codes, classes, len(names), len(ALL_ROLLS))
-    parts = [_doubles(counts), _roll_classes(counts), _faces(counts), _pips(counts),
-             _serial(rolls, codes, len(names), _DOUBLE[classes])]
-    for test, prob, success in (("bar_entry", _entry_probability(rolls), "entered"),
-                                ("hits_on_blots", _shot_probability(rolls), "hitting_roll")):
-        if prob is not None:
-            hit = rolls[success].to_numpy(float, na_value=np.nan)
-            replayed = "on_bar" not in rolls.columns or rolls["on_bar"].notna().any()
-            parts.append(_poisson_binomial(test, prob, hit, codes, len(names), replayed))
+    table = np.zeros((len(names), _WIDTH), dtype=np.int64)
+    np.add.at(table, (codes, classes), 1)
+    double = _DOUBLE[classes]
+    previous = (pd.Series(double, index=rolls.index)
+                .groupby([rolls["file"], rolls["match"], rolls["game"], rolls["player"]],
+                         sort=False).shift(1))
+    paired = previous.notna().to_numpy()
+    cell = 2 * (~previous[paired].astype(bool).to_numpy()) + (~double[paired])
+    np.add.at(table, (codes[paired], _SERIAL.start + cell), 1)
+    tests = list(TESTS[:5])
+    for test, of_36, success in (("bar_entry", _entry_of_36(rolls), "entered"),
+                                 ("hits_on_blots", _shots_of_36(rolls), "hitting_roll")):
+        if of_36 is None:
+            continue
+        tests.append(test)
+        hit = rolls[success].to_numpy(float, na_value=np.nan)
+        used = ~np.isnan(of_36) & ~np.isnan(hit)
+        j = of_36[used].astype(np.int64)
+        np.add.at(table, (codes[used], _TRIALS[test].start + j), 1)
+        np.add.at(table, (codes[used], _SUCCESSES[test].start + j), hit[used].astype(np.int64))
+    replayed = "on_bar" not in rolls.columns or bool(rolls["on_bar"].notna().any())
+    return AuditCounts(by, include_opening, player, dict(zip(names, table)),
+                       tuple(dict.fromkeys(rolls["file"].astype(str))), players, read,
+                       replayed, tuple(tests))
+
+
+def _group_codes(rolls: pd.DataFrame, by: str | None) -> tuple[list[str], np.ndarray]:
+    """Group names (sorted; ``["all"]`` when ungrouped) and, per roll, its group's index."""
+    if by is None:
+        return ["all"], np.zeros(len(rolls), dtype=np.int64)
+    codes, uniques = pd.factorize(rolls[by].astype(str), sort=True)
+    return list(uniques), codes
+
+
+def _classes(rolls: pd.DataFrame) -> np.ndarray:
+    """Index in ``ALL_ROLLS`` of each roll's class."""
+    return _CLASS[rolls["roll_high"].to_numpy(np.int64), rolls["roll_low"].to_numpy(np.int64)]
+
+
+def _entry_of_36(rolls: pd.DataFrame) -> np.ndarray | None:
+    """36 - k^2, the entering throws of 36, for rolls thrown from the bar against k closed
+    points, else NaN."""
+    if "closed_points" not in rolls.columns or "entered" not in rolls.columns:
+        return None
+    return 36 - rolls["closed_points"].to_numpy(float, na_value=np.nan) ** 2
+
+
+def _shots_of_36(rolls: pd.DataFrame) -> np.ndarray | None:
+    """The hitting throws of 36 for rolls thrown while the opponent has a blot, else NaN."""
+    if "shots" not in rolls.columns or "hitting_roll" not in rolls.columns:
+        return None
+    return rolls["shots"].to_numpy(float, na_value=np.nan)
+
+
+# -- the statistics ----------------------------------------------------------------------------
+
+def dice_tests(rolls: pd.DataFrame, by: str | None = None,
+               include_opening: bool = False) -> pd.DataFrame:
+    """Run every test of the module docstring on every group of rolls:
+    ``count_tests(roll_counts(rolls, by, include_opening))``.
+
+    Parameters
+    ----------
+    rolls, by, include_opening
+        As for :func:`roll_counts`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        See :func:`count_tests`.
+
+    Raises
+    ------
+    NardyError
+        A needed column is missing.
+    """
+    return count_tests(roll_counts(rolls, by, include_opening))
+
+
+def count_tests(counts: AuditCounts) -> pd.DataFrame:
+    """Run every test of the module docstring on every group of audit counts, once.
+
+    Parameters
+    ----------
+    counts : AuditCounts
+        From :func:`roll_counts`, or the sum of the counts of many files.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test and group, tests in :data:`TESTS` order, ``all`` first; columns as
+        in the module docstring.
+    """
+    names = ["all"] + (sorted(counts.groups) if counts.by else [])
+    table = np.array([counts.table(name) for name in names])
+    classes = table[:, :21].astype(float)
+    parts = [_doubles(classes), _roll_classes(classes), _faces(classes), _pips(classes),
+             _serial(table[:, _SERIAL].astype(float))]
+    parts += [_poisson_binomial(test, table[:, _TRIALS[test]], table[:, _SUCCESSES[test]],
+                                counts.replayed)
+              for test in counts.tests if test in _TRIALS]
     frame = pd.concat([part.assign(group=names) for part in parts], ignore_index=True)
     frame["n"] = frame["n"].astype(np.int64)
     frame["p_adjusted"] = np.nan
@@ -360,29 +601,6 @@ def dice_tests(rolls: pd.DataFrame, by: str | None = None,
     columns = ["test", "group", "n", "observed", "expected", "statistic", "p_value",
                "p_adjusted", "effect", "ci_low", "ci_high", "cell", "method", "note"]
     return frame[columns]
-
-
-def _group_codes(rolls: pd.DataFrame, by: str | None) -> tuple[list[str], np.ndarray]:
-    """Group names (``all`` first) and, per roll, the code of its group (0 when ungrouped)."""
-    if by is None:
-        return ["all"], np.zeros(len(rolls), dtype=np.int64)
-    codes, uniques = pd.factorize(rolls[by].astype(str), sort=True)
-    return ["all", *uniques], codes + 1
-
-
-def _classes(rolls: pd.DataFrame) -> np.ndarray:
-    """Index in ``ALL_ROLLS`` of each roll's class."""
-    return _CLASS[rolls["roll_high"].to_numpy(np.int64), rolls["roll_low"].to_numpy(np.int64)]
-
-
-def _by_group(codes: np.ndarray, values: np.ndarray, groups: int, size: int) -> np.ndarray:
-    """``groups x size`` counts of ``values`` per group; row 0 (``all``) sums the others."""
-    table = np.bincount(codes * size + values, minlength=groups * size)
-    table = table.reshape(groups, size).astype(float)
-    if groups > 1:
-        table[0] = table[1:].sum(axis=0)
-    return table
-
 
 def _frame(test, n, observed, expected, statistic, p_value, effect, low, high, method,
            note, cell=None) -> pd.DataFrame:
@@ -535,21 +753,16 @@ def _pips(counts: np.ndarray) -> pd.DataFrame:
                   "z-test, exact variance 665/36 of one roll (scipy.stats.norm)", note)
 
 
-def _serial(rolls: pd.DataFrame, codes: np.ndarray, groups: int,
-            double: np.ndarray) -> pd.DataFrame:
+def _serial(tables: np.ndarray) -> pd.DataFrame:
     """Doubles after doubles: 2x2 test of independence of consecutive rolls of one player.
 
     Pairs are consecutive rolls of one player in one game (``file``, ``match``, ``game``,
-    ``player``), in frame order. Pearson chi-square without continuity correction
+    ``player``), in frame order, counted by :func:`roll_counts`; ``tables`` holds one 2x2
+    table per group, flattened. Pearson chi-square without continuity correction
     (``scipy.stats.chi2_contingency``), or Fisher's exact test (``scipy.stats.fisher_exact``)
     when an expected count is below 5.
     """
-    previous = (pd.Series(double, index=rolls.index)
-                .groupby([rolls["file"], rolls["match"], rolls["game"], rolls["player"]],
-                         sort=False).shift(1))
-    paired = previous.notna().to_numpy()
-    cell = 2 * (~previous[paired].astype(bool).to_numpy()) + (~double[paired])
-    tables = _by_group(codes[paired], cell.astype(np.int64), groups, 4)
+    groups = len(tables)
     n, observed, expected, statistic, p_value, method, note = ([] for _ in range(7))
     after_double = tables[:, 0] + tables[:, 1]
     after_other = tables[:, 2] + tables[:, 3]
@@ -589,21 +802,6 @@ def _serial(rolls: pd.DataFrame, codes: np.ndarray, groups: int,
                   effect + half, method, note)
 
 
-def _entry_probability(rolls: pd.DataFrame) -> np.ndarray | None:
-    """(36 - k^2)/36 for rolls thrown from the bar against k closed points, else NaN."""
-    if "closed_points" not in rolls.columns or "entered" not in rolls.columns:
-        return None
-    closed = rolls["closed_points"].to_numpy(float, na_value=np.nan)
-    return (36 - closed ** 2) / 36
-
-
-def _shot_probability(rolls: pd.DataFrame) -> np.ndarray | None:
-    """shots/36 for rolls thrown while the opponent has a blot, else NaN."""
-    if "shots" not in rolls.columns or "hitting_roll" not in rolls.columns:
-        return None
-    return rolls["shots"].to_numpy(float, na_value=np.nan) / 36
-
-
 def poisson_binomial_test(successes: int, probabilities) -> tuple[float, str]:
     """Two-sided test of a count of successes in independent trials with unequal chances.
 
@@ -625,18 +823,19 @@ def poisson_binomial_test(successes: int, probabilities) -> tuple[float, str]:
         ``scipy.stats.binomtest`` does) or ``"normal"`` (more trials: normal approximation
         with continuity correction, ``scipy.stats.norm``).
     """
-    (p_value,), method = _poisson_binomial_pvalues(np.asarray(probabilities, float),
-                                                   [successes])
+    values, sizes = np.unique(np.asarray(probabilities, float), return_counts=True)
+    (p_value,), method = _poisson_binomial_pvalues(values, sizes, [successes])
     return p_value, method
 
 
-def _poisson_binomial_pvalues(p: np.ndarray, counts) -> tuple[list[float], str]:
-    """Two-sided p-values of several success counts (see :func:`poisson_binomial_test`)."""
-    if len(p) > EXACT_LIMIT:
-        mean, sd = p.sum(), np.sqrt((p * (1 - p)).sum())
+def _poisson_binomial_pvalues(values: np.ndarray, sizes: np.ndarray,
+                              counts) -> tuple[list[float], str]:
+    """Two-sided p-values of several success counts of ``sizes[i]`` trials of probability
+    ``values[i]`` each, ``values`` increasing (see :func:`poisson_binomial_test`)."""
+    if sizes.sum() > EXACT_LIMIT:
+        mean, sd = sizes @ values, np.sqrt(sizes @ (values * (1 - values)))
         return [min(1.0, 2 * stats.norm.sf(max(abs(k - mean) - 0.5, 0) / sd))
                 for k in counts], "normal"
-    values, sizes = np.unique(p, return_counts=True)
     outcomes = np.concatenate([np.arange(size + 1) for size in sizes])
     parts = stats.binom.pmf(outcomes, np.repeat(sizes, sizes + 1), np.repeat(values, sizes + 1))
     pmf = np.ones(1)
@@ -645,32 +844,32 @@ def _poisson_binomial_pvalues(p: np.ndarray, counts) -> tuple[list[float], str]:
     return [min(1.0, pmf[pmf <= pmf[int(k)] * (1 + 1e-7)].sum()) for k in counts], "exact"
 
 
-def _poisson_binomial(test: str, prob: np.ndarray, success: np.ndarray, codes: np.ndarray,
-                      groups: int, replayed: bool = True) -> pd.DataFrame:
+def _poisson_binomial(test: str, trials: np.ndarray, successes: np.ndarray,
+                      replayed: bool = True) -> pd.DataFrame:
     """Observed successes against their exact probabilities, per group (see the module
-    docstring); rolls with probability 0 or 1 are left out. ``replayed`` False: no roll
-    has a position (``positions=False``), which the note says."""
-    used = (prob > 0) & (prob < 1) & ~np.isnan(success)
-    prob, success, codes = prob[used], success[used], codes[used]
-    order = np.argsort(codes, kind="stable")
-    members = [order] + (np.split(order, np.searchsorted(codes[order], np.arange(2, groups)))
-                         if groups > 1 else [])
+    docstring), from the trials and successes of each group by probability ``j/36``
+    (:class:`AuditCounts`); trials with probability 0 or 1 are left out. ``replayed``
+    False: no roll has a position (``positions=False``), which the note says."""
     what = "rolls from the bar" if test == "bar_entry" else "rolls at an exposed blot"
     rows = []
-    for index in members:
-        p, y = prob[index], success[index]
-        n = len(p)
+    for t, s in zip(trials[:, 1:36], successes[:, 1:36]):
+        n = int(t.sum())
         if n == 0:
             rows.append((0, 0.0, 0.0, np.nan, np.nan, np.nan, np.nan, np.nan, "",
                          f"no {what}" if replayed else
                          "not computed: no positions (--no-positions)"))
             continue
-        observed, expected = y.sum(), p.sum()
-        (p_value, *extremes), how = _poisson_binomial_pvalues(p, [observed, 0, n])
+        p, used = _OF_36[1:36], t > 0
+        observed, expected = float(s.sum()), float(t @ p)
+        (p_value, *extremes), how = _poisson_binomial_pvalues(p[used], t[used],
+                                                              [observed, 0, n])
         note = f"too few {what}: no count gives p < {ALPHA}" if min(extremes) > ALPHA else ""
-        half = _Z * np.std(y - p, ddof=1) / np.sqrt(n) if n > 1 else np.nan
-        effect = (observed - expected) / n
-        rows.append((n, observed, expected, (observed - expected) / np.sqrt((p * (1 - p)).sum()),
+        residual = observed - expected  # sum of y_i - p_i; then their sum of squares
+        squares = s @ (1 - p) ** 2 + (t - s) @ p ** 2
+        half = (_Z * np.sqrt(max(squares - residual ** 2 / n, 0) / (n - 1)) / np.sqrt(n)
+                if n > 1 else np.nan)
+        effect = residual / n
+        rows.append((n, observed, expected, residual / np.sqrt(t @ (p * (1 - p))),
                      p_value, effect, effect - half, effect + half,
                      f"Poisson-binomial test, {how}", note))
     return _frame(test, *zip(*rows))
@@ -694,8 +893,9 @@ class DiceAudit:
     ----------
     frame : pandas.DataFrame
         One row per test and group (see the module docstring), in :data:`TESTS` order.
-    rolls : pandas.DataFrame
-        The rolls tested (opening rolls already removed unless included).
+    rolls : pandas.DataFrame or None
+        The rolls tested (opening rolls already removed unless included); None for an audit
+        of counts (:func:`audit_files`, or :func:`audit_dice` of :class:`AuditCounts`).
     by : str or None
         The grouping column.
     include_opening : bool
@@ -705,20 +905,27 @@ class DiceAudit:
         When the audit was run (UTC).
     version : str
         The nardy_analysis version that ran it.
+    counts : AuditCounts
+        The counts the tests ran on (default: :func:`roll_counts` of ``rolls``).
     """
 
     frame: pd.DataFrame
-    rolls: pd.DataFrame
+    rolls: pd.DataFrame | None = None
     by: str | None = None
     include_opening: bool = False
     player: str | None = None
     created: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     version: str = field(default_factory=_version)
+    counts: AuditCounts | None = None
+
+    def __post_init__(self):
+        if self.counts is None:
+            self.counts = roll_counts(self.rolls, self.by, self.include_opening, self.player)
 
     @property
     def files(self) -> list[str]:
         """The files whose rolls were tested, in the order of the rolls."""
-        return list(dict.fromkeys(self.rolls["file"].astype(str)))
+        return list(self.counts.files)
 
     def flagged(self, level: float = ALPHA) -> pd.DataFrame:
         """Rows whose Benjamini-Hochberg adjusted p-value is below ``level``: the one
@@ -736,7 +943,7 @@ class DiceAudit:
         ``include_opening``, ``date`` (ISO 8601, UTC), ``version``, ``level`` (of the flags),
         ``adjustment``, and ``tests``: per test its sentence (:data:`ABOUT`) and the unit of
         its effect (:data:`EFFECT_UNITS`)."""
-        return {"files": self.files, "rolls": len(self.rolls), "player": self.player,
+        return {"files": self.files, "rolls": self.counts.rolls, "player": self.player,
                 "by": self.by, "include_opening": self.include_opening,
                 "date": self.created.isoformat(timespec="seconds"), "version": self.version,
                 "level": ALPHA, "adjustment": "Benjamini-Hochberg over every p-value",
@@ -777,9 +984,7 @@ class DiceAudit:
         if result.empty:
             groups = ", ".join(dict.fromkeys(self.frame["group"].astype(str)))
             raise InvalidArgument(f"no group {group!r} in the audit; groups: {groups}")
-        rolls = (self.rolls if group == "all"
-                 else self.rolls[self.rolls[self.by].astype(str) == group])
-        counts = np.bincount(_classes(rolls), minlength=len(ALL_ROLLS)).astype(float)
+        counts = self.counts.table(group)[:21].astype(float)
         if test == "faces":
             counts, prob = counts @ _FACES, np.full(6, 1 / 6)
             labels, names = list("123456"), [f"face {f}" for f in range(1, 7)]
@@ -829,7 +1034,7 @@ class DiceAudit:
         names = ", ".join(files[:shown]) + (f" and {len(files) - shown} more"
                                             if len(files) > shown else "")
         opening = "included" if self.include_opening else "excluded"
-        text = (f"{len(self.rolls):,} rolls (opening rolls {opening}) from {len(files)} "
+        text = (f"{self.counts.rolls:,} rolls (opening rolls {opening}) from {len(files)} "
                 f"file{'s' * (len(files) != 1)}" + (f" ({names})" if files else ""))
         if self.player is not None:
             text += f", player {self.player}"
@@ -901,12 +1106,14 @@ def _groups(frame: pd.DataFrame, by: str, shown: int = 20) -> list[str]:
 
 def audit_dice(source, by: str | None = None, include_opening: bool = False,
                positions: bool = True, player: str | None = None) -> DiceAudit:
-    """Audit the dice of replayed matches or of a rolls frame.
+    """Audit the dice of replayed matches, of a rolls frame or of audit counts.
 
     Parameters
     ----------
-    source : pandas.DataFrame, or ReplayedMatch or LoadedFile, or an iterable of them
-        A rolls frame (see :func:`rolls_frame`), or replayed matches, or files loaded with
+    source : pandas.DataFrame, AuditCounts, or ReplayedMatch or LoadedFile, or an iterable of them
+        A rolls frame (see :func:`rolls_frame`), counts (:func:`roll_counts`, summed over
+        files: ``by``, ``include_opening`` and ``player`` are then those they were counted
+        with), or replayed matches, or files loaded with
         :func:`nardy_analysis.load.load_files`.
     by : {None, "player", "site"}
         Test each player or site as well as all rolls together.
@@ -920,35 +1127,101 @@ def audit_dice(source, by: str | None = None, include_opening: bool = False,
     Returns
     -------
     DiceAudit
+        ``rolls`` is the frame of the rolls tested, None for counts.
 
     Raises
     ------
     InvalidArgument
-        ``source`` holds something else (such as a path: load it first), or no roll is
-        ``player``'s (the message names the players there are, closest first).
+        ``source`` holds something else (such as a path: load it first, or use
+        :func:`audit_files`), counts made with other ``by``/``include_opening``/``player``,
+        or no roll is ``player``'s (the message names the players there are, closest first).
     """
-    if isinstance(source, pd.DataFrame):
-        rolls = source
+    rolls = None
+    if isinstance(source, AuditCounts):
+        counts = source
+        asked = (by, include_opening, player)
+        if asked != (None, False, None) and asked != (counts.by, counts.include_opening,
+                                                      counts.player):
+            raise InvalidArgument(f"the counts were made with (by, include_opening, player) "
+                                  f"= {(counts.by, counts.include_opening, counts.player)!r}, "
+                                  f"not {asked!r}")
     else:
-        rolls = rolls_frame(replayed_matches(source), positions)
-    if player is not None:
-        rolls = _player_rolls(rolls, player)
-    frame = dice_tests(rolls, by, include_opening)
-    tested = rolls if include_opening else rolls[~rolls["opening"].to_numpy(bool)]
-    return DiceAudit(frame, tested, by, include_opening, player)
+        rolls = source if isinstance(source, pd.DataFrame) else rolls_frame(
+            replayed_matches(source), positions)
+        counts = roll_counts(rolls, by, include_opening, player)
+        if player is not None:
+            rolls = rolls[(rolls["player"].astype(str) == player).to_numpy()]
+        if not include_opening:
+            rolls = rolls[~rolls["opening"].to_numpy(bool)]
+    if counts.player is not None and counts.player not in counts.players:
+        _no_such_player(counts)
+    return DiceAudit(count_tests(counts), rolls, counts.by, counts.include_opening,
+                     counts.player, counts=counts)
 
 
-def _player_rolls(rolls: pd.DataFrame, player: str, shown: int = 10) -> pd.DataFrame:
-    """The rows of ``rolls`` thrown by ``player``; InvalidArgument naming the players there
-    are, closest to ``player`` first (``difflib.SequenceMatcher``, ignoring case), when
-    there is none."""
-    names = rolls["player"].astype(str)
-    mine = rolls[names == player]
-    if len(mine):
-        return mine
-    players = sorted(set(names), key=lambda name: -difflib.SequenceMatcher(
+def audit_files(paths, by: str | None = None, include_opening: bool = False,
+                positions: bool = True, player: str | None = None, *, jobs: int = 1,
+                client=None, **options) -> DiceAudit:
+    """Audit the dice of match files, counted file by file on worker processes or a Dask
+    cluster: only each file's :class:`AuditCounts` travel back, never matches or rolls, and
+    the tests run once on their sum, so the result is that of :func:`audit_dice` of all the
+    files' rolls together (the same p-values), whatever ``jobs`` or ``client``.
+
+    Parameters
+    ----------
+    paths : str or path-like, or an iterable of them
+        Files and folders (:func:`nardy_analysis.load.match_files`).
+    by, include_opening, positions, player
+        As for :func:`audit_dice`.
+    jobs, client
+        As for :func:`nardy_analysis.parallel.map_files`: ``jobs`` worker processes, or the
+        workers of a ``distributed.Client``.
+    **options
+        ``rules``, ``tags``, ``strict``: as for :func:`nardy_analysis.load.load_file`
+        (errors are not told here: ``nardy audit`` reports them).
+
+    Returns
+    -------
+    DiceAudit
+        With ``rolls`` None.
+
+    Raises
+    ------
+    InvalidArgument
+        No roll is ``player``'s (the message names the players there are, closest first).
+    """
+    parts = map_files(file_counts, match_files(paths).files, jobs=jobs, client=client,
+                      by=by, include_opening=include_opening, positions=positions,
+                      player=player, **options)
+    return audit_dice(merge_counts(parts, by, include_opening, player))
+
+
+def file_counts(source, by: str | None = None, include_opening: bool = False,
+                positions: bool = True, player: str | None = None,
+                **options) -> AuditCounts:
+    """The :class:`AuditCounts` of one match file (the work of a worker process or Dask
+    worker in :func:`audit_files` and ``nardy audit``).
+
+    Parameters
+    ----------
+    source : str or path-like, or LoadedFile
+        The file, or the file already loaded.
+    by, include_opening, positions, player
+        As for :func:`audit_dice`.
+    **options
+        For a path: as for :func:`nardy_analysis.load.load_file`.
+    """
+    loaded = source if isinstance(source, LoadedFile) else load_file(source, **options)
+    return roll_counts(rolls_frame(loaded.matches, positions), by, include_opening, player)
+
+
+def _no_such_player(counts: AuditCounts, shown: int = 10) -> NoReturn:
+    """InvalidArgument: no roll is ``counts.player``'s; the message names the players there
+    are, closest to it first (``difflib.SequenceMatcher``, ignoring case)."""
+    player = counts.player
+    players = sorted(sorted(counts.players), key=lambda name: -difflib.SequenceMatcher(
         None, player.casefold(), name.casefold()).ratio())
-    files = rolls["file"].nunique()
+    files = counts.read
     listed = ", ".join(map(repr, players[:shown])) + (f" and {len(players) - shown} more"
                                            if len(players) > shown else "")
     raise InvalidArgument(f"no rolls of player {player!r} in {files} file"

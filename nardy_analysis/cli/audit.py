@@ -9,10 +9,20 @@ import click
 import numpy as np
 import pandas as pd
 
-from ..analysis.audit import audit_dice, rolls_frame
+from ..analysis.audit import AuditCounts, audit_dice, file_counts, merge_counts
 from ..errors import InvalidArgument
-from .common import (ErrorReport, OutputFile, file_errors, loaded_files, quiet_option,
-                     strict_option, write_output)
+from ..load import load_file
+from .common import (ErrorReport, FileErrors, OutputFile, dask_option, file_errors,
+                     file_results, found_files, jobs_option, quiet_option, strict_option,
+                     write_output)
+
+
+def _audit_file(path: Path, strict: bool, **counting) -> tuple[FileErrors, bool, AuditCounts]:
+    """The errors, whether a match was read, and the audit counts of one file (the work of
+    a worker process or Dask worker: only counts travel back)."""
+    loaded = load_file(path, strict=strict)
+    return (file_errors(loaded, "every roll of game {game} counts, its positions end there"),
+            bool(loaded.matches), file_counts(loaded, **counting))
 
 
 @click.command("audit")
@@ -31,10 +41,13 @@ from .common import (ErrorReport, OutputFile, file_errors, loaded_files, quiet_o
 @click.option("--positions/--no-positions", default=True,
               help="Replay positions for the bar-entry and hits-on-blots tests (slower).")
 @strict_option
+@jobs_option
+@dask_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: several files and stderr a terminal).")
 @quiet_option
-def audit(paths, by, player, as_json, html, include_opening, positions, strict, progress):
+def audit(paths, by, player, as_json, html, include_opening, positions, strict, jobs,
+          dask_address, progress):
     """Audit the dice of match files (or folders of *.mat, *.txt and *.sgf files) for fairness.
 
     Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
@@ -44,17 +57,25 @@ def audit(paths, by, player, as_json, html, include_opening, positions, strict, 
     is left out; every roll of one that breaks a rule counts, its positions end there).
     Exit status: 0 on success (files in folders that are not match records are only
     counted), 1 when any file had an error, no roll was found or none is the --player's
-    (stderr names the players there are, closest first), 2 for usage errors.
+    (stderr names the players there are, closest first), 2 for usage errors. With --jobs
+    or --dask each file is counted apart and the tests run once on the sums: the output is
+    that of --jobs 1.
     """
-    frames, problems = [], ErrorReport(paths)
-    for loaded in loaded_files(paths, progress, strict=strict):
-        problems.add(file_errors(loaded, "every roll of game {game} counts, its positions "
-                                         "end there"))
-        if loaded.matches:
-            frames.append(rolls_frame(loaded.matches, positions))
-    rolls = pd.concat(frames, ignore_index=True) if frames else rolls_frame([])
+    files, problems, read = found_files(paths).files, ErrorReport(paths), []
+    counting = {"by": by, "include_opening": include_opening, "positions": positions,
+                "player": player}
+
+    def counted(results):
+        for errors, matches, counts in results:
+            problems.add(errors)
+            read.append(matches)
+            yield counts
+
+    with file_results(_audit_file, files, progress, jobs, dask_address, strict=strict,
+                      **counting) as results:
+        counts = merge_counts(counted(results), by, include_opening, player)
     try:
-        report = audit_dice(rolls, by, include_opening, player=player)
+        report = audit_dice(counts)
     except InvalidArgument as error:
         click.echo(f"nardy audit: {error}", err=True)
         problems.exit(failed=True)
@@ -70,7 +91,7 @@ def audit(paths, by, player, as_json, html, include_opening, positions, strict, 
 
         page = audit_html(report)
         write_output(html, lambda path: Path(path).write_text(page, encoding="utf-8"))
-    problems.exit(failed=not frames)
+    problems.exit(failed=not any(read))
 
 
 def _json_value(value):
