@@ -590,3 +590,16 @@ def test_usage_errors_exit_2():
     assert runner.invoke(audit, []).exit_code == 2
     assert runner.invoke(audit, ["--by", "moon", str(STUDIO)]).exit_code == 2
     assert runner.invoke(audit, ["/no/such/file.mat"]).exit_code == 2
+
+
+def test_poisson_binomial_intervals_stay_within_what_the_rolls_can_give():
+    """A rate of successes lies in 0..1: its effect (observed minus expected, per roll) in
+    -expected/n .. 1 - expected/n, however few the rolls (the normal interval is cut)."""
+    frame = audit_dice(load_files(SAMPLES), by="player").frame
+    rows = frame[frame["test"].isin(["bar_entry", "hits_on_blots"]) & (frame["n"] > 1)]
+    assert len(rows) > 20
+    assert (rows["ci_low"] >= -rows["expected"] / rows["n"] - 1e-12).all()
+    assert (rows["ci_high"] <= 1 - rows["expected"] / rows["n"] + 1e-12).all()
+    assert ((rows["ci_low"] <= rows["effect"] + 1e-12)
+            & (rows["effect"] <= rows["ci_high"] + 1e-12)).all()
+    assert (rows["ci_low"] == -rows["expected"] / rows["n"]).any()  # the cut is needed

@@ -420,6 +420,7 @@ def test_board_pictures(tmp_path):
 def test_a_named_file_that_is_not_a_match_prints_nothing(tmp_path):
     fake = tmp_path / "fake.mat"
     fake.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
-    result = run("stats", fake)
-    assert (result.exit_code, result.stdout) == (1, "")
-    assert "not_a_match" in result.stderr
+    for command in (["stats"], ["audit"], ["audit", "--json"]):
+        result = run(*command, fake)
+        assert (result.exit_code, result.stdout) == (1, ""), command
+        assert "not_a_match" in result.stderr

@@ -868,9 +868,10 @@ def _poisson_binomial(test: str, trials: np.ndarray, successes: np.ndarray,
         squares = s @ (1 - p) ** 2 + (t - s) @ p ** 2
         half = (_Z * np.sqrt(max(squares - residual ** 2 / n, 0) / (n - 1)) / np.sqrt(n)
                 if n > 1 else np.nan)
-        effect = residual / n
+        effect = residual / n  # the interval kept within what n rolls can give:
+        low, high = max(effect - half, -expected / n), min(effect + half, 1 - expected / n)
         rows.append((n, observed, expected, residual / np.sqrt(t @ (p * (1 - p))),
-                     p_value, effect, effect - half, effect + half,
+                     p_value, effect, low, high,
                      f"Poisson-binomial test, {how}", note))
     return _frame(test, *zip(*rows))
 

@@ -74,6 +74,8 @@ def audit(paths, by, player, as_json, html, include_opening, positions, strict, 
     with file_results(_audit_file, files, progress, jobs, dask_address, strict=strict,
                       **counting) as results:
         counts = merge_counts(counted(results), by, include_opening, player)
+    if not any(read):
+        problems.exit(failed=True)  # no file was a match record: no table of 0 rolls
     try:
         report = audit_dice(counts)
     except InvalidArgument as error:
@@ -91,7 +93,7 @@ def audit(paths, by, player, as_json, html, include_opening, positions, strict, 
 
         page = audit_html(report)
         write_output(html, lambda path: Path(path).write_text(page, encoding="utf-8"))
-    problems.exit(failed=not any(read))
+    problems.exit()
 
 
 def _json_value(value):
