@@ -261,3 +261,9 @@ def test_the_dice_table_is_sorted_explained_and_marks_what_is_significant():
     assert [bool(flag) for flag, _ in rows] == list(frame["p_adjusted"] < 0.05)
     assert sum(bool(flag) for flag, _ in rows) == 2  # doubles and pips of this match
     assert all(str(escape(ABOUT[test])) in table for _, test in rows)
+
+
+def test_luck_game_by_game_on_worker_processes_gives_the_same_page():
+    pytest.importorskip("gnubg_nn")
+    loaded = load_file(SAMPLES / "galaxy_style_crawford.mat")  # 3 games
+    assert match_html(loaded, jobs=2) == match_html(loaded, jobs=1)

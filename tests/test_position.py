@@ -647,3 +647,11 @@ def test_moves_read_the_point_names_the_mat_reader_reads():
     assert Move.from_str("6/o") == Move.from_str("6/Off") == Move(6, OFF)
     with pytest.raises(InvalidArgument, match="not a point: 'x' in '6/x'"):
         Move.from_str("6/x")
+
+
+def test_positions_pickle():
+    import pickle
+
+    position = Position.from_id("4HPwATDgc/ABMA", turn=1)
+    copy = pickle.loads(pickle.dumps(position))
+    assert copy == position and copy.turn == 1 and hash(copy) == hash(position)

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..load import load_file
+from ..parallel import cores
 from .common import (ErrorReport, OutputFile, file_errors, note, one_file, quiet_option,
                      strict_option, write_output)
 
@@ -22,9 +23,12 @@ from .common import (ErrorReport, OutputFile, file_errors, note, one_file, quiet
 @click.option("--luck/--no-luck", default=True, show_default=True,
               help="Each roll's luck, by the engine (the engine extra); without it the page "
                    "says how to install it.")
+@click.option("--jobs", type=click.IntRange(1), default=None,
+              help=f"Worker processes for the luck, game by game (default: all cores, "
+                   f"{cores()} here); the page is that of --jobs 1.")
 @strict_option
 @quiet_option
-def report(path, out, match_number, luck, strict):
+def report(path, out, match_number, luck, jobs, strict):
     """Write the HTML page of a match file (.mat, .txt or .sgf): a board to step through move
     by move (buttons, arrow keys), the scores, each game's pip race and blot exposure, and
     the dice. The page is one self-contained file with no external links.
@@ -50,7 +54,7 @@ def report(path, out, match_number, luck, strict):
              "(--match N for another)")
     from ..report import match_html  # here: it loads pandas and scipy
 
-    page = match_html(loaded, match_number, luck=luck)
+    page = match_html(loaded, match_number, luck=luck, jobs=jobs or cores())
     if out == "-":
         click.echo(page, nl=False)
     else:

@@ -353,6 +353,10 @@ class Position:
     def __setattr__(self, name, value):
         raise AttributeError("Position is immutable")
 
+    def __reduce__(self):
+        """Pickled as its board and turn (for worker processes and clusters)."""
+        return Position, (self.board, self.turn)
+
     def __eq__(self, other):
         return (isinstance(other, Position) and self._hash == other._hash
                 and self.board == other.board and self.turn == other.turn)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from ..analysis.audit import ABOUT, ALPHA, audit_dice
 from ..analysis.luck import luck_frame
@@ -22,6 +23,7 @@ from ..errors import InvalidArgument, NardyError, RecordWarning
 from ..game.position import Position
 from ..game.svg import board_svg
 from ..load import LoadedFile
+from ..parallel import map_files
 from ..notation.records import CubeRecord, TurnRecord
 from ..replay import ReplayedGame, ReplayedMatch
 from .templates import template
@@ -35,7 +37,7 @@ _CUBE = {"double": "doubles to {value}", "beaver": "beavers to {value}",
 
 
 def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool = True,
-               evaluator=None) -> str:
+               evaluator=None, jobs: int = 1) -> str:
     """The HTML page of one replayed match.
 
     Parameters
@@ -52,6 +54,9 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         installed the page says how to install one instead.
     evaluator : Evaluator, optional
         For the luck; default :func:`~nardy_analysis.analysis.engine.default_evaluator`.
+    jobs : int
+        Worker processes for the luck, game by game (the default engine only): the same
+        numbers, sooner (the luck is most of the page's cost: 21 best plays a roll).
 
     Returns
     -------
@@ -74,7 +79,7 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     lines: dict[str, int] = {}
     steps: list[dict] = []
     games = []
-    luck_by_turn, luck_note = (_luck(replayed, evaluator) if luck
+    luck_by_turn, luck_note = (_luck(replayed, evaluator, jobs) if luck
                                else ({}, "Luck is not shown (not asked for)."))
     unread_games = sorted(unread, key=lambda e: e.game)
     for game in replayed.games:
@@ -265,11 +270,24 @@ def _facts(tags: dict) -> list[tuple[str, str]]:
     return [(key, value) for key, value in facts if value]
 
 
-def _luck(match: ReplayedMatch, evaluator) -> tuple[dict, str]:
+def _game_luck(game: ReplayedMatch) -> pd.DataFrame:
+    """The luck frame of a match of one game (run in worker processes; a game's luck does
+    not depend on the other games)."""
+    return luck_frame(game)
+
+
+def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, str]:
     """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}``, and a note for the
-    page (how to install an engine when none is)."""
+    page (how to install an engine when none is); with ``jobs`` > 1 game by game on that
+    many worker processes (the default engine only)."""
     try:
-        frame = luck_frame(match, evaluator)
+        if jobs > 1 and evaluator is None and len(match.games) > 1:
+            frame = pd.concat(map_files(_game_luck, [ReplayedMatch(match.record, match.rules,
+                                                                   [game])
+                                                     for game in match.games], jobs=jobs),
+                              ignore_index=True)
+        else:
+            frame = luck_frame(match, evaluator)
     except NardyError as error:  # no engine (EngineError), a match longer than 25 points
         return {}, f"Luck is not shown: {error}"
     unit = "normalised match equity" if match.record.length else "points per game at cube 1"
