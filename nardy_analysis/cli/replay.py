@@ -93,7 +93,8 @@ def _result_line(result: dict) -> str:
                    "warnings for violations.")
 @click.option("--rules", type=click.Choice(sorted(VARIANTS)), default=None,
               help="Variant to apply instead of the files' Variation tag (their Crawford, "
-                   "Jacoby, Beaver and CubeLimit tags still apply).")
+                   "Jacoby, Beaver and CubeLimit tags still apply); backgammon and standard "
+                   "are the same rules.")
 @jobs_option
 @dask_option
 @click.option("--progress/--no-progress", default=None,
