@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 PYTHON = os.environ.get("NARDY_GNUBG_PYTHON", "/work/gnubgvenv/bin/python")
@@ -56,6 +57,19 @@ def gnubg_seconds(timed: list[str], setup: tuple[str, ...] = (),
             _, seconds, version = line.split()
             return float(seconds), version
     raise RuntimeError(f"gnubg failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+
+
+def cold_seconds(work, matches) -> tuple[float, int]:
+    """Seconds for ``work(matches, evaluator=engine)`` on a fresh gnubg-nn engine with the
+    luck cache empty (ours, cold), and the rows of the frame it gave."""
+    from nardy_analysis.analysis.engine import GnubgNN
+    from nardy_analysis.analysis.luck import _best_equities
+
+    _best_equities.cache_clear()
+    engine = GnubgNN()
+    start = time.perf_counter()
+    frame = work(matches, evaluator=engine)
+    return time.perf_counter() - start, len(frame)
 
 
 def timed_against_gnubg(ours, path: Path, setup: tuple[str, ...], repeat: int):

@@ -13,10 +13,9 @@ run of ours by internal time.
 
 import cProfile
 import pstats
-import time
 from pathlib import Path
 
-from gnubg_peer import match_argument, timed_against_gnubg
+from gnubg_peer import cold_seconds, match_argument, timed_against_gnubg
 
 from nardy_analysis import replay_file
 from nardy_analysis.analysis.engine import GnubgNN
@@ -29,19 +28,10 @@ GNUBG_SETUP = ("set analysis chequerplay evaluation plies 0",
                "set analysis luckanalysis plies 0", "set analysis luckanalysis cubeful off")
 
 
-def ours(matches) -> tuple[float, int]:
-    """Seconds for the luck of every roll with empty caches, and the rolls."""
-    _best_equities.cache_clear()
-    engine = GnubgNN()
-    start = time.perf_counter()
-    frame = luck_frame(matches, engine)
-    return time.perf_counter() - start, len(frame)
-
-
 def main() -> None:
     path, repeat, args = match_argument(DEFAULT)
     matches = replay_file(path)
-    mine, rolls, theirs, version = timed_against_gnubg(lambda: ours(matches), path,
+    mine, rolls, theirs, version = timed_against_gnubg(lambda: cold_seconds(luck_frame, matches), path,
                                                        GNUBG_SETUP, repeat)
     print(f"{path.name}: {rolls} rolls; best of {repeat}")
     print(f"nardy luck      {mine:6.2f} s ({rolls / mine:,.0f} rolls/s)")

@@ -18,14 +18,12 @@ Goal (issue 13): ours <= 1.5 x gnubg's.
 
 import cProfile
 import pstats
-import time
 from pathlib import Path
 
-from gnubg_peer import match_argument, timed_against_gnubg
+from gnubg_peer import cold_seconds, match_argument, timed_against_gnubg
 
 from nardy_analysis import replay_file
 from nardy_analysis.analysis.engine import GnubgNN
-from nardy_analysis.analysis.luck import _best_equities
 from nardy_analysis.analysis.skill import skill_frame, skill_summary
 
 DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "luck" / \
@@ -37,24 +35,15 @@ GNUBG_WITH_LUCK = (*GNUBG_SETUP[:2], "set analysis luck on",
                    "set analysis luckanalysis cubeful off")
 
 
-def ours(matches, work=skill_frame) -> tuple[float, int]:
-    """Seconds for ``work(matches, engine)`` with empty caches, and the rows it gave."""
-    _best_equities.cache_clear()
-    engine = GnubgNN()
-    start = time.perf_counter()
-    frame = work(matches, evaluator=engine)
-    return time.perf_counter() - start, len(frame)
-
-
 def main() -> None:
     path, repeat, args = match_argument(DEFAULT)
     matches = replay_file(path)
-    mine, decisions, theirs, version = timed_against_gnubg(lambda: ours(matches), path,
+    mine, decisions, theirs, version = timed_against_gnubg(lambda: cold_seconds(skill_frame, matches), path,
                                                            GNUBG_SETUP, repeat)
     rolls = sum(len(game.turns) for match in matches for game in match.games)
     print(f"{path.name}: {rolls} rolls, {decisions} decisions; best of {repeat}")
     print(f"skill_frame            {mine:6.2f} s ({rolls / mine:,.0f} rolls/s)")
-    full, _, theirs_full, _ = timed_against_gnubg(lambda: ours(matches, skill_summary), path,
+    full, _, theirs_full, _ = timed_against_gnubg(lambda: cold_seconds(skill_summary, matches), path,
                                                   GNUBG_WITH_LUCK, repeat)
     print(f"skill_summary (+ luck) {full:6.2f} s")
     if version:

@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Iterator, NamedTuple, NoReturn
 import click
 from tqdm import tqdm
 
-from ..errors import NardyError, RecordProblem
+from ..errors import EngineError, NardyError, RecordProblem
 from ..game.ids import MatchState, match_from_id
 from ..game.position import Position
 from ..load import LoadedFile, MatchFiles, load_file, match_files
@@ -409,6 +409,31 @@ def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
     warnings = sorted(_error_line(w, "", " (warning)") for w in loaded.warnings)
     return FileErrors(loaded.path, tuple(line for *_, line in sorted(found)), not_a_match,
                       tuple(line for *_, line in warnings))
+
+
+def analysed_file(path: Path, strict: bool, analyse: Callable) -> dict:
+    """One file through an engine analysis (the work of a worker process or Dask worker):
+    ``file``, ``frame`` and ``summary`` (None without a match, or when the analysis
+    refused the file), ``errors`` (:class:`FileErrors`; a refusal is one more line) and
+    ``violations`` (rule violations in the file).
+
+    ``analyse(matches)`` returns ``(frame, summary)``; an ``EngineError`` (no engine)
+    is raised, any other ``NardyError`` (a match longer than 25 points) refuses the file.
+    """
+    loaded = load_file(path, strict=strict)
+    errors = file_errors(loaded, "the rest of game {game} is not analysed")
+    result = {"file": str(path), "frame": None, "summary": None, "errors": errors,
+              "violations": sum(len(m.errors) for m in loaded.matches)}
+    if loaded.matches:
+        try:
+            frame, summary = analyse(loaded.matches)
+        except EngineError:
+            raise
+        except NardyError as error:
+            return result | {"errors": errors._replace(lines=(*errors.lines,
+                                                              f"{path}: {error}"))}
+        result |= {"frame": frame, "summary": summary}
+    return result
 
 
 def _error_line(error: NardyError, consequence: str, label: str = "") -> tuple[int, int, str]:

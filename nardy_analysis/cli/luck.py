@@ -10,30 +10,18 @@ import pandas as pd
 
 from ..analysis.engine import ENGINES, EngineError, default_evaluator
 from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summary
-from ..errors import NardyError
-from ..load import load_file
-from .common import (ErrorReport, OutputFile, ParquetOutput, dask_option, file_errors,
+from .common import (ErrorReport, OutputFile, ParquetOutput, analysed_file, dask_option,
                      file_results, found_files, jobs_option, parquet_parts, quiet_option,
                      strict_option, write_output)
 
 
 def _analyse_file(path: Path, ply: int, engine: str, strict: bool) -> dict:
-    """Per-roll frame, summary and errors of one file (the work of a worker process or Dask
-    worker)."""
-    loaded = load_file(path, strict=strict)
-    errors = file_errors(loaded, "the rest of game {game} is not analysed")
-    result = {"file": str(path), "frame": None, "summary": None, "errors": errors,
-              "violations": sum(len(m.errors) for m in loaded.matches)}
-    if loaded.matches:
-        try:
-            frame = luck_frame(loaded.matches, default_evaluator(ply, engine))
-        except EngineError:
-            raise
-        except NardyError as error:
-            lines = (*errors.lines, f"{path}: {error}")
-            return result | {"errors": errors._replace(lines=lines)}
-        result |= {"frame": frame, "summary": luck_summary(loaded.matches, frame)}
-    return result
+    """Per-roll frame, summary and errors of one file (:func:`analysed_file`)."""
+    def analyse(matches):
+        frame = luck_frame(matches, default_evaluator(ply, engine))
+        return frame, luck_summary(matches, frame)
+
+    return analysed_file(path, strict, analyse)
 
 
 def _sign(value: float, digits: int) -> str:

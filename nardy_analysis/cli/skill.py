@@ -11,9 +11,7 @@ import pandas as pd
 
 from ..analysis.engine import EngineError, default_evaluator
 from ..analysis.skill import NO_RATING, skill_frame, skill_rating, skill_summary
-from ..errors import NardyError
-from ..load import load_file
-from .common import (ErrorReport, OutputFile, dask_option, file_errors, file_results,
+from .common import (ErrorReport, OutputFile, analysed_file, dask_option, file_results,
                      found_files, jobs_option, quiet_option, strict_option, write_output)
 
 _SUMS = ["total_moves", "unforced_moves", "unmarked_moves", "marked_doubtful", "marked_bad",
@@ -23,21 +21,12 @@ _SUMS = ["total_moves", "unforced_moves", "unmarked_moves", "marked_doubtful", "
 
 
 def _analyse_file(path: Path, strict: bool) -> dict:
-    """Decision frame, summary and errors of one file (run in worker processes)."""
-    loaded = load_file(path, strict=strict)
-    errors = file_errors(loaded, "the rest of game {game} is not analysed")
-    result = {"file": str(path), "frame": None, "summary": None, "errors": errors}
-    if loaded.matches:
-        try:
-            frame = skill_frame(loaded.matches)
-            summary = skill_summary(loaded.matches, frame)
-        except EngineError:
-            raise
-        except NardyError as error:
-            lines = (*errors.lines, f"{path}: {error}")
-            return result | {"errors": errors._replace(lines=lines)}
-        result |= {"frame": frame, "summary": summary}
-    return result
+    """Decision frame, summary and errors of one file (:func:`analysed_file`)."""
+    def analyse(matches):
+        frame = skill_frame(matches)
+        return frame, skill_summary(matches, frame)
+
+    return analysed_file(path, strict, analyse)
 
 
 def by_player(summary: pd.DataFrame) -> pd.DataFrame:
