@@ -56,3 +56,24 @@ def brute_force_shots(position: Position) -> int:
     return sum(1 if roll.is_double else 2 for roll in ALL_ROLLS
                if any(move.hit for play, _ in position.legal_plays(roll)
                       for move in play.moves))
+
+
+def run_in(folder: Path, args: list, monkeypatch, clean=None) -> dict:
+    """Run ``nardy ARGS`` in ``folder`` (made here): the exit status, stdout, stderr and every
+    file written there by relative path: bytes, or text passed through ``clean`` (with the
+    stdout) when given, to take out what differs between runs (a date)."""
+    from click.testing import CliRunner
+
+    from nardy_analysis.cli import main
+
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        result.exception
+    read = (lambda p: p.read_bytes()) if clean is None else (lambda p: clean(p.read_text()))
+    return {"exit": result.exit_code,
+            "stdout": result.stdout if clean is None else clean(result.stdout),
+            "stderr": result.stderr,
+            "files": {str(p.relative_to(folder)): read(p)
+                      for p in sorted(folder.rglob("*")) if p.is_file()}}

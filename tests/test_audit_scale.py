@@ -5,19 +5,16 @@ the output of --jobs 1; audit_files takes jobs and a Client."""
 
 import pickle
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
-from conftest import SAMPLES
+from conftest import SAMPLES, run_in
 from nardy_analysis.analysis.audit import (TESTS, AuditCounts, audit_dice, audit_files,
                                            count_tests, dice_tests, merge_counts, roll_counts,
                                            rolls_frame, simulate_rolls)
-from nardy_analysis.cli import main
 from nardy_analysis.cli.audit import _audit_file
 from nardy_analysis.cli.common import FileErrors
 from nardy_analysis.errors import InvalidArgument
@@ -154,28 +151,16 @@ ARGS = {
 }
 
 
-def run_in(folder: Path, args: list[str], monkeypatch) -> dict:
-    """Run ``nardy audit ARGS`` in ``folder``: exit status, stdout, stderr and the files
-    written there, with the audit's date and time taken out."""
-    folder.mkdir()
-    monkeypatch.chdir(folder)
-    result = CliRunner().invoke(main, ["audit", *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        result.exception
-
-    def undated(text: str) -> str:
-        return re.sub(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d\+00:00)?", "DATE", text)
-
-    return {"exit": result.exit_code, "stdout": undated(result.stdout),
-            "stderr": result.stderr,
-            "files": {str(p.relative_to(folder)): undated(p.read_text())
-                      for p in sorted(folder.rglob("*")) if p.is_file()}}
+def undated(text: str) -> str:
+    """The audit's text with its date and time taken out."""
+    return re.sub(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d\+00:00)?", "DATE", text)
 
 
 def same_as_serial(name, inputs, tmp_path, monkeypatch, *more) -> dict:
     args = ARGS[name] + [str(p) for p in inputs]
-    serial = run_in(tmp_path / "serial", args + ["--jobs", "1"], monkeypatch)
-    other = run_in(tmp_path / "other", args + list(more), monkeypatch)
+    serial = run_in(tmp_path / "serial", ["audit", *args, "--jobs", "1"], monkeypatch,
+                    undated)
+    other = run_in(tmp_path / "other", ["audit", *args, *more], monkeypatch, undated)
     assert other == serial
     return serial
 

@@ -5,13 +5,12 @@ partitioned Parquet datasets of --parquet DIR; the library's turns_frames and lu
 
 import importlib.util
 import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from conftest import CORPUS_FILES, SAMPLES
+from conftest import SAMPLES, run_in
 from nardy_analysis.analysis.luck import ROLL_DTYPES, luck_frame, luck_frames
 from nardy_analysis.analysis.turns import DTYPES, turns_frame, turns_frames
 from nardy_analysis.cli import common, main
@@ -31,19 +30,6 @@ COMMANDS = {  # outputs are relative paths: each run writes into a folder of its
     "luck files": ["luck", "--json", "{input}", "--csv", "r.csv", "--parquet", "rolls"],
     "luck --by player": ["luck", "--by", "player", "{input}", "--csv", "p.csv"],
 }
-
-
-def run_in(folder: Path, args: list[str], monkeypatch) -> dict:
-    """Run ``nardy ARGS`` in ``folder``: the exit status, stdout, stderr and every file it
-    wrote there (bytes by relative path)."""
-    folder.mkdir()
-    monkeypatch.chdir(folder)
-    result = CliRunner().invoke(main, args)
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        result.exception
-    return {"exit": result.exit_code, "stdout": result.stdout, "stderr": result.stderr,
-            "files": {str(p.relative_to(folder)): p.read_bytes()
-                      for p in sorted(folder.rglob("*")) if p.is_file()}}
 
 
 def same_as_serial(name, inputs, tmp_path, monkeypatch, *more) -> dict:
