@@ -361,6 +361,15 @@ class GnubgNN(Evaluator):
         key = self._gnubg.key_of_board(self.board(after))
         return keys.index(key) if key in keys else None
 
+    def play_moves(self, position: Position, roll: Roll, key: str) -> tuple[tuple[int, int], ...]:
+        """The checker steps of the play ``key`` (of :meth:`plays`) as gnubg lists them:
+        ``(start, end)`` points from the mover's side (25 the bar, 0 off), one per die used;
+        ``()`` when ``key`` is not a play of ``roll``."""
+        found = self._gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1,
+                                      b=1)
+        steps = next((play[1] for play in found[2] if play[0] == key), ()) if found[0] else ()
+        return tuple(zip(steps[::2], steps[1::2]))
+
     def position_class(self, key: str) -> tuple[str, int]:
         """GNU Backgammon's class of the position of a play's key (``"contact"`` for its
         contact and crashed classes, ``"race"``, ``"bearoff"`` for its bear-off classes and a

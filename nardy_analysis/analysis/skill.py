@@ -58,7 +58,8 @@ import pandas as pd
 from .engine import Evaluator, GnubgNN, default_evaluator
 from .luck import luck_summary, match_winning_chance
 from .turns import identified_matches, phase
-from ..game.position import Position
+from ..errors import IllegalPlayError
+from ..game.position import Position, play_steps
 from ..notation.records import CubeRecord
 from ..replay import ReplayedMatch
 
@@ -392,46 +393,71 @@ def _state(match: ReplayedMatch, game, side: int, cube: int, owner, jacoby: bool
                      game.crawford, game.post_crawford, jacoby)
 
 
-def _play_name(position: Position, roll, after: Position, rules) -> str:
-    """The notation of the legal play of ``roll`` that reaches ``after``."""
+def _play_name(evaluator: Evaluator, position: Position, roll, key, rules) -> str:
+    """The notation of the play ``key`` (of ``evaluator.plays(position, roll)``); gnubg-nn
+    names its steps, faster than listing the legal plays."""
+    after = evaluator.position_after(key, position.turn)
+    if isinstance(evaluator, GnubgNN):
+        steps = [(start, start - end) for start, end in evaluator.play_moves(position, roll, key)]
+        try:
+            reached, play = play_steps(position, steps, rules)
+        except IllegalPlayError:
+            reached = None
+        if reached == after:
+            return str(play)
     for legal in position.legal_plays(roll, rules):
         if legal.after == after:
             return str(legal.play)
     return "?"
 
 
-def _move_row(evaluator, match, game, turn, state: CubeState) -> dict | None:
-    if turn.after is None:
-        return None  # an unknown play
-    keys, chances = evaluator.plays(turn.before, turn.roll)
+def _by_state(items: list, compute) -> list:
+    """``compute(chances, state, x)`` for each item ``(state, chances (k, 5), x (k,))``, made
+    once per distinct state on the items' rows stacked (a match has few states and many
+    decisions): each item's slice of the result, its rows on the last axis."""
+    groups: dict = {}
+    for index, (state, _, _) in enumerate(items):
+        groups.setdefault(state, []).append(index)
+    found = [None] * len(items)
+    for state, members in groups.items():
+        values = np.asarray(compute(np.concatenate([items[i][1] for i in members]), state,
+                                    np.concatenate([items[i][2] for i in members])))
+        ends = np.cumsum([len(items[i][1]) for i in members])
+        for index, start, end in zip(members, np.concatenate([[0], ends[:-1]]), ends):
+            found[index] = values[..., start:end]
+    return found
+
+
+def _normalised_cube_decision(chances: np.ndarray, state: CubeState, x) -> list:
+    """ND, DT, DP of :func:`cube_decision` as normalised equity."""
+    return [state.normalise(value) for value in cube_decision(chances, state, x)]
+
+
+def _move_row(evaluator, match, turn, keys: tuple, equities: np.ndarray) -> dict | None:
+    """A checker play's row from the mover's cubeful ``equities`` after each of its plays
+    ``keys`` (none: a dance); None when the play made is not among them."""
     if not keys:
         return {"kind": "move", "dice": str(turn.roll), "plays": 1, "play": str(turn.play),
                 "best": str(turn.play), "equity": np.nan, "best_equity": np.nan,
                 "error": 0.0, "mark": "", "category": "", "close": False}
-    equities = _after_play_equities(chances, state, _life_indices(evaluator, keys,
-                                                                   turn.player))
     best = int(np.argmax(equities))
     played = evaluator.play_index(keys, turn.after, turn.player)
     if played is None:
         return None
     error = float(equities[played] - equities[best])
     name = str(turn.play) if played == best else _play_name(
-        turn.before, turn.roll, evaluator.position_after(keys[best], turn.player), match.rules)
+        evaluator, turn.before, turn.roll, keys[best], match.rules)
     return {"kind": "move", "dice": str(turn.roll), "plays": len(keys),
-            "play": str(turn.play),
-            "best": name,
+            "play": str(turn.play), "best": name,
             "equity": float(equities[played]), "best_equity": float(equities[best]),
             "error": error, "mark": move_mark(error) if len(keys) > 1 else "",
             "category": "", "close": False}
 
 
-def _cube_rows(evaluator, position: Position, state: CubeState, doubled: bool,
+def _cube_rows(nd: float, dt: float, dp: float, doubled: bool,
                response: str | None) -> list[dict]:
-    """The roller's cube decision before a roll in ``position`` (and, when doubled, the
+    """The roller's cube decision from its normalised ND, DT, DP (and, when doubled, the
     opponent's take or pass: ``response``)."""
-    chances = np.array([evaluator.evaluate(position)], dtype=float)
-    nd, dt, dp = (float(state.normalise(v)[0])
-                  for v in cube_decision(chances, state, cube_efficiency(position)))
     double = min(dt, dp)
     best, done = max(nd, double), (double if doubled else nd)
     category = ""
@@ -460,49 +486,70 @@ def _uses_jacoby(match: ReplayedMatch) -> bool:
     return match.rules.jacoby or "Jacoby" not in match.record.tags
 
 
-def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch):
-    """The decisions of one match, in order: each roll's cube decision (when the roller may
-    double), then its checker play."""
-    names, jacoby = match.record.names, _uses_jacoby(match)
+def _match_decisions(match: ReplayedMatch):
+    """The decisions of one match, in order, before their equities: ``("cube", game,
+    position, state, side, doubled, number, response)`` for each roll's cube decision (when the
+    roller may double), then ``("move", game, turn, state, number)``."""
+    jacoby = _uses_jacoby(match)
     for game in match.games:
         turns = {id(turn.record): (number, turn) for number, turn in enumerate(game.turns, 1)}
-        base = {"file": match.record.file, "match_id": match_id,
-                "match_length": match.record.length, "game": game.number}
         after, cube, owner, doubler = None, 1, None, None
-
-        def cube_rows(position, side, number, response):
-            state = _state(match, game, side, cube, owner, jacoby)
-            if not state.may_double:
-                return
-            for row in _cube_rows(evaluator, position, state, doubler == side, response):
-                decider = side if row["kind"] == "double" else 1 - side
-                yield base | row | {"turn": number, "player": names[decider], "side": decider,
-                                    "dice": "", "cube_value": cube, "plays": pd.NA,
-                                    "mark": "", "error_mwc": row["error"] * state.mwc_scale()}
-
         for action in game.record.actions:
             if isinstance(action, CubeRecord):
                 if action.action == "double":
                     doubler = action.player
                 elif action.action == "drop" and after is not None and doubler is not None:
-                    yield from cube_rows(after, doubler, pd.NA, "drop")
+                    yield ("cube", game, after, _state(match, game, doubler, cube, owner,
+                                                       jacoby), doubler, True, pd.NA, "drop")
                 continue
             if id(action) not in turns:
                 break  # not replayed: the rest of the game broke a rule
             number, turn = turns[id(action)]
             side = turn.player
             if after is not None:
-                yield from cube_rows(turn.before, side, number, "take" if doubler == side
-                                     else None)
+                yield ("cube", game, turn.before, _state(match, game, side, cube, owner, jacoby),
+                       side, doubler == side, number, "take" if doubler == side else None)
             doubler, after, cube, owner = None, turn.after, turn.cube_value, turn.cube_owner
-            state = _state(match, game, side, cube, owner, jacoby)
-            row = _move_row(evaluator, match, game, turn, state)
-            if row is not None:
-                yield base | row | {"turn": number, "player": names[side], "side": side,
-                                    "cube_value": cube,
-                                    "error_mwc": row["error"] * state.mwc_scale()}
             if after is None:
-                break
+                break  # an unknown play ends the game's analysis
+            yield "move", game, turn, _state(match, game, side, cube, owner, jacoby), number
+
+
+def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[dict]:
+    """The decisions of one match, in order (:func:`_match_decisions`), with their errors;
+    the cubeful equities computed in one batch per cube state."""
+    decisions = [d for d in _match_decisions(match) if d[0] == "move" or d[3].may_double]
+    plays, moves, cubes = [], [], []
+    for kind, _, what, state, *_ in decisions:
+        if kind == "move":
+            keys, chances = evaluator.plays(what.before, what.roll)
+            plays.append(keys)
+            moves.append((state, chances, _life_indices(evaluator, keys, what.player)))
+        else:
+            cubes.append((state, np.array([evaluator.evaluate(what)], dtype=float),
+                          np.array([cube_efficiency(what)])))
+    plays, equities = iter(plays), iter(_by_state(moves, _after_play_equities))
+    values = iter(_by_state(cubes, _normalised_cube_decision))
+    names, rows = match.record.names, []
+    for kind, game, what, state, *rest in decisions:
+        base = {"file": match.record.file, "match_id": match_id,
+                "match_length": match.record.length, "game": game.number,
+                "cube_value": state.cube}
+        if kind == "move":
+            row = _move_row(evaluator, match, what, next(plays), next(equities))
+            if row is not None:
+                rows.append(base | row | {"turn": rest[0], "player": names[what.player],
+                                          "side": what.player,
+                                          "error_mwc": row["error"] * state.mwc_scale()})
+            continue
+        side, doubled, number, response = rest
+        nd, dt, dp = (float(value[0]) for value in next(values))
+        for row in _cube_rows(nd, dt, dp, doubled, response):
+            decider = side if row["kind"] == "double" else 1 - side
+            rows.append(base | row | {"turn": number, "player": names[decider],
+                                      "side": decider, "dice": "", "plays": pd.NA,
+                                      "mark": "", "error_mwc": row["error"] * state.mwc_scale()})
+    return rows
 
 
 def _fibs_difference(result: float, length: int) -> float:
