@@ -32,7 +32,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import mul
+from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
@@ -371,15 +371,26 @@ class GnubgNN(Evaluator):
         return tuple(zip(steps[::2], steps[1::2]))
 
     def position_class(self, key: str) -> tuple[str, int]:
-        """GNU Backgammon's class of the position of a play's key (``"contact"`` for its
-        contact and crashed classes, ``"race"``, ``"bearoff"`` for its bear-off classes and a
-        finished game) and the pip count of the player then on roll, without building the
-        position."""
-        board = [list(side) for side in self._gnubg.board_from_position_key(key)]
-        kind = self._gnubg.classify(board)
-        pips = sum(map(mul, board[1], range(1, BAR + 1)))
-        return ("race" if kind == self._gnubg.c_race else
-                "contact" if kind > self._gnubg.c_race else "bearoff"), pips
+        """The class of the position of a play's key, for the cube life index: ``"contact"``,
+        ``"race"`` (the rearmost checkers of both sides have passed each other),
+        ``"bearoff"`` (every checker of both sides home or off, or the game over), and the
+        pip count of the player then on roll, without building the position."""
+        kinds, pips = self.position_classes((key,))
+        return str(kinds[0]), int(pips[0])
+
+    def position_classes(self, keys: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`position_class` of each of ``keys`` as two arrays of shape (n,): the
+        classes (str) and the pip counts."""
+        boards = np.array([self._gnubg.board_from_position_key(key) for key in keys],
+                          dtype=int).reshape(-1, 2, BAR)
+        occupied = boards > 0
+        rearmost = np.where(occupied.any(axis=2), BAR - 1 - occupied[:, :, ::-1].argmax(axis=2),
+                            -1)  # 0-based from each side's own side; 24 the bar, -1 none
+        home = (rearmost < 6).all(axis=1) | (rearmost < 0).any(axis=1)
+        # my point i + 1 is the opponent's 24 - i: passed when i + j < 23
+        kinds = np.where(home, "bearoff", np.where(rearmost.sum(axis=1) < BAR - 2, "race",
+                                                   "contact"))
+        return kinds, boards[:, 1] @ np.arange(1, BAR + 1)
 
     def _evaluate_uncached(self, position: Position) -> Probabilities:
         if position.is_over:
@@ -421,6 +432,28 @@ class GnubgNN(Evaluator):
             chances = [self._net([list(side) for side in gnubg.board_from_position_key(key)], p)
                        for key, _, p, _ in found[2]]
         return tuple(play[0] for play in found[2]), np.array(chances, dtype=float)
+
+    def best_equities(self, position: Position, rolls: tuple[Roll, ...],
+                      utility: Utility = MONEY) -> tuple[float, ...]:
+        """As :meth:`Evaluator.best_equities`; at 0-ply, when no bear-off can follow, the
+        plays of all ``rolls`` are listed by gnubg-nn and their equities taken in one array
+        operation (the per-roll arrays of :meth:`plays` cost more than the nets here)."""
+        if self.ply or not any(position.opponent[7:BAR + 1]) or position.is_over:
+            return super().best_equities(position, rolls, utility)
+        board, rows, ends, alone = self.board(position), [], [], {}
+        for index, roll in enumerate(rolls):
+            check_roll(roll)
+            found = self._gnubg.best_move(board, roll.high, roll.low, n=0, list=1, b=1)
+            if found[0] and len(found[2]) > 1:
+                rows += [play[2] for play in found[2]]
+                ends.append(len(rows))
+            else:  # a dance or a single play: as the base class does it
+                alone[index] = super().best_equities(position, (roll,), utility)[0]
+        chances = np.fromiter(chain.from_iterable(rows), float, 5 * len(rows)).reshape(-1, 5)
+        best = iter(np.maximum.reduceat(utility.of_opponent(chances), [0, *ends[:-1]]).tolist()
+                    if rows else ())
+        return tuple(alone[index] if index in alone else next(best)
+                     for index in range(len(rolls)))
 
     def _choose(self, position: Position, keys: tuple, chances: np.ndarray,
                 utility: Utility) -> tuple:

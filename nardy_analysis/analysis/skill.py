@@ -123,21 +123,22 @@ def cube_efficiency(position: Position) -> float:
     0.0025 * pips`` of the player on roll, at most 0.8."""
     home = not any(position.board[0][7:]) and not any(position.board[1][7:])
     kind = phase(position)
-    return _life_index("bearoff" if kind == "race" and home else kind, position.pip_count())
+    return float(_life_index("bearoff" if kind == "race" and home else kind,
+                             position.pip_count()))
 
 
-def _life_index(kind: str, pips: int) -> float:
+def _life_index(kind, pips):
     """``x`` for a ``contact``, ``race`` or ``bearoff`` position, the pips of the player on
-    roll."""
-    if kind == "contact":
-        return 0.76
-    return 0.6 if kind == "bearoff" else min(0.8, 0.6 + 0.0025 * pips)
+    roll (numbers, or arrays of shape (n,))."""
+    kind = np.asarray(kind)
+    return np.where(kind == "contact", 0.76,
+                    np.where(kind == "bearoff", 0.6, np.minimum(0.8, 0.6 + 0.0025 * np.asarray(pips))))
 
 
 def _life_indices(evaluator: Evaluator, keys: tuple, mover: int) -> np.ndarray:
-    """:func:`cube_efficiency` after each play (gnubg-nn: from its classes, faster)."""
+    """:func:`cube_efficiency` after each play (gnubg-nn: from its keys, faster)."""
     if isinstance(evaluator, GnubgNN):
-        return np.array([_life_index(*evaluator.position_class(key)) for key in keys])
+        return _life_index(*evaluator.position_classes(keys))
     return np.array([cube_efficiency(evaluator.position_after(key, mover)) for key in keys])
 
 
