@@ -143,6 +143,7 @@ def test_plays_are_our_legal_plays(backend):
     boards are turned round for the opponent (moves() boards are not)."""
     engine = backend()
     for position in sample_positions():
+        one_by_one = []
         for roll in ALL_ROLLS:
             legal = {after for _, after in position.legal_plays(roll)}
             listed = {engine._position_after(key, position.turn)
@@ -152,6 +153,10 @@ def test_plays_are_our_legal_plays(backend):
             best = engine.best_play(position, roll)
             assert best.after in legal
             assert engine.best_equities(position, (roll,)) == (best.equity,)
+            one_by_one.append(best.equity)
+        # all rolls at once (gnubg-nn: one array of every roll's plays) as roll by roll
+        assert engine.best_equities(position, ALL_ROLLS) == pytest.approx(one_by_one,
+                                                                          abs=1e-12)
 
 
 @needs_engine

@@ -332,26 +332,34 @@ def test_plot_skill_luck():
 @needs_engine
 def test_engine_play_index_and_classes_agree_with_positions():
     """gnubg-nn's fast play index and position classes give what the positions give: the
-    base Evaluator's play index and cube_efficiency() of each position after a play."""
+    base Evaluator's play index, cube_efficiency() of each position after a play and GNU
+    Backgammon's own class of it (gnubg-nn's classify: contact and crashed above race, the
+    bear-off classes and over below)."""
+    import gnubg_nn
+
     from nardy_analysis.analysis.engine import Evaluator, GnubgNN
     from nardy_analysis.analysis.skill import _life_index
 
     engine = GnubgNN()
-    match = replay_file(DATA / "BackgammonGalaxy_113817.mat")[0]
     checked = set()
-    for game in match.games:
-        for turn in game.turns:
-            keys, _ = engine.plays(turn.before, turn.roll)
-            if not keys or turn.after is None:
-                continue
-            assert engine.play_index(keys, turn.after, turn.player) == \
-                Evaluator.play_index(engine, keys, turn.after, turn.player)
-            for key in keys:
-                after = engine.position_after(key, turn.player)
-                kind, pips = engine.position_class(key)
-                assert pips == after.pip_count()
-                assert _life_index(kind, pips) == cube_efficiency(after)
-                checked.add(kind)
+    for name in ("BackgammonGalaxy_113817.mat", "BackgammonGalaxy_1404339.mat"):
+        for game in replay_file(DATA / name)[0].games:
+            for turn in game.turns:
+                keys, _ = engine.plays(turn.before, turn.roll)
+                if not keys or turn.after is None:
+                    continue
+                assert engine.play_index(keys, turn.after, turn.player) == \
+                    Evaluator.play_index(engine, keys, turn.after, turn.player)
+                kinds, all_pips = engine.position_classes(keys)
+                for key, kind, pips in zip(keys, kinds, all_pips):
+                    after = engine.position_after(key, turn.player)
+                    assert engine.position_class(key) == (kind, pips)
+                    assert pips == after.pip_count()
+                    assert _life_index(kind, pips) == cube_efficiency(after)
+                    board = [list(side) for side in gnubg_nn.board_from_position_key(key)]
+                    race = gnubg_nn.classify(board) - gnubg_nn.c_race
+                    assert kind == ("race" if race == 0 else "contact" if race > 0 else "bearoff")
+                    checked.add(kind)
     assert checked == {"contact", "race", "bearoff"}
 
 

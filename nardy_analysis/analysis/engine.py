@@ -381,8 +381,9 @@ class GnubgNN(Evaluator):
     def position_classes(self, keys: tuple) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`position_class` of each of ``keys`` as two arrays of shape (n,): the
         classes (str) and the pip counts."""
-        boards = np.array([self._gnubg.board_from_position_key(key) for key in keys],
-                          dtype=int).reshape(-1, 2, BAR)
+        boards = np.fromiter(chain.from_iterable(chain.from_iterable(
+            map(self._gnubg.board_from_position_key, keys))), int, 2 * BAR * len(keys))
+        boards = boards.reshape(-1, 2, BAR)
         occupied = boards > 0
         rearmost = np.where(occupied.any(axis=2), BAR - 1 - occupied[:, :, ::-1].argmax(axis=2),
                             -1)  # 0-based from each side's own side; 24 the bar, -1 none

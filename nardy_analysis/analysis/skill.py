@@ -50,6 +50,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
@@ -135,11 +136,15 @@ def _life_index(kind, pips):
                     np.where(kind == "bearoff", 0.6, np.minimum(0.8, 0.6 + 0.0025 * np.asarray(pips))))
 
 
-def _life_indices(evaluator: Evaluator, keys: tuple, mover: int) -> np.ndarray:
-    """:func:`cube_efficiency` after each play (gnubg-nn: from its keys, faster)."""
+def _life_indices(evaluator: Evaluator, plays: list[tuple[tuple, int]]) -> list[np.ndarray]:
+    """:func:`cube_efficiency` after each play ``keys`` of each ``(keys, mover)`` of
+    ``plays`` (gnubg-nn: from its keys, all at once, faster)."""
     if isinstance(evaluator, GnubgNN):
-        return _life_index(*evaluator.position_classes(keys))
-    return np.array([cube_efficiency(evaluator.position_after(key, mover)) for key in keys])
+        x = _life_index(*evaluator.position_classes(
+            tuple(chain.from_iterable(keys for keys, _ in plays))))
+        return np.split(x, np.cumsum([len(keys) for keys, _ in plays])[:-1])
+    return [np.array([cube_efficiency(evaluator.position_after(key, mover)) for key in keys])
+            for keys, mover in plays]
 
 
 # --- cubeful equity -----------------------------------------------------------------------
@@ -524,12 +529,15 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
     for kind, _, what, state, *_ in decisions:
         if kind == "move":
             keys, chances = evaluator.plays(what.before, what.roll)
-            plays.append(keys)
-            moves.append((state, chances, _life_indices(evaluator, keys, what.player)))
+            plays.append((keys, what.player))
+            moves.append((state, chances))
         else:
             cubes.append((state, np.array([evaluator.evaluate(what)], dtype=float),
                           np.array([cube_efficiency(what)])))
-    plays, equities = iter(plays), iter(_by_state(moves, _after_play_equities))
+    moves = [(state, chances, x) for (state, chances), x in
+             zip(moves, _life_indices(evaluator, plays))]
+    plays = iter(keys for keys, _ in plays)
+    equities = iter(_by_state(moves, _after_play_equities))
     values = iter(_by_state(cubes, _normalised_cube_decision))
     names, rows = match.record.names, []
     for kind, game, what, state, *rest in decisions:
