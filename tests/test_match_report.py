@@ -1,5 +1,5 @@
 """The match page (report/match.py, ``nardy report``): its steps, boards, escaping, errors,
-luck and the command."""
+luck and skill, and the command."""
 
 import html
 import json
@@ -178,6 +178,35 @@ def test_with_the_engine_each_roll_has_its_luck():
     assert [s["luck"]["value"] for s in steps] == [round(v, 4) for v in frame["luck"]]
     assert [s["luck"]["mark"] for s in steps] == list(frame["mark"])
     assert all(s["luck"]["mwc"] is not None for s in steps)  # match play
+
+
+def test_with_the_engine_each_decision_has_its_error_beside_its_luck():
+    """Each roll step has its checker play's error and mark from skill_frame (itself checked
+    against GNU Backgammon, tests/test_skill.py) next to its luck; each double and take its
+    cube error; a close or wrong "no double" is on the roll it came before."""
+    pytest.importorskip("gnubg_nn")
+    from nardy_analysis.analysis.skill import CUBE_ERRORS, skill_frame
+
+    match = load_file(STUDIO).matches[0]
+    steps = data(match_html(match))["steps"]
+    frame = skill_frame(match)
+    moves = frame[frame["kind"] == "move"]
+    rolls = [s for s in steps if s["kind"] == "roll"]
+    assert all("luck" in s for s in rolls)
+    assert [s["error"]["value"] for s in rolls] == [round(v, 4) for v in moves["error"]]
+    assert [s["error"]["mark"] for s in rolls] == list(moves["mark"])
+    assert [s["error"]["best"] for s in rolls] == list(moves["best"])
+    assert sum(bool(s["error"]["mark"]) for s in rolls) >= 2
+    actions = frame[(frame["kind"] == "take") | (frame["play"] == "double")]
+    cube_steps = [s for s in steps if s["kind"] == "cube"]
+    assert [s["cube"]["play"] for s in cube_steps] == list(actions["play"]) == \
+        ["double", "take", "double", "take"]
+    assert [s["cube"]["value"] for s in cube_steps] == [round(v, 4) for v in actions["error"]]
+    assert cube_steps[2]["cube"]["category"] == CUBE_ERRORS["wrong_double_below_dp"]
+    waited = frame[(frame["play"] == "no double") & (frame["close"] | (frame["error"] < 0))]
+    shown = {s["turn"]: s["cube"] for s in rolls if "cube" in s}
+    assert list(shown) == list(waited["turn"]) and shown
+    assert all(cube["play"] == "no double" for cube in shown.values())
 
 
 def test_the_dice_table_has_the_tests_over_all_rolls(studio_page):

@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..analysis.audit import ABOUT, ALPHA, audit_dice
 from ..analysis.luck import luck_frame
+from ..analysis.skill import CUBE_ERRORS, skill_frame
 from ..analysis.shots import shots, throws
 from ..errors import InvalidArgument, NardyError, RecordWarning
 from ..game.position import Position
@@ -50,13 +51,18 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         shows one match.
     luck : bool
         Show each roll's luck (:func:`~nardy_analysis.analysis.luck.luck_frame`: the
-        roller's equity gained by the roll over the average roll, 0-ply). Without an engine
-        installed the page says how to install one instead.
+        roller's equity gained by the roll over the average roll, 0-ply) and beside it each
+        decision's error (:func:`~nardy_analysis.analysis.skill.skill_frame`: the checker
+        play's error and mark, the best play, and the cube decision before the roll when it
+        was close or wrong; on a double, take or drop step that decision's error). Without
+        an engine installed the page says how to install one instead.
     evaluator : Evaluator, optional
-        For the luck; default :func:`~nardy_analysis.analysis.engine.default_evaluator`.
+        For the luck and errors; default
+        :func:`~nardy_analysis.analysis.engine.default_evaluator`.
     jobs : int
-        Worker processes for the luck, game by game (the default engine only): the same
-        numbers, sooner (the luck is most of the page's cost: 21 best plays a roll).
+        Worker processes for the luck and errors, game by game (the default engine only):
+        the same numbers, sooner (the luck is most of the page's cost: 21 best plays a
+        roll).
 
     Returns
     -------
@@ -65,7 +71,8 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         header (players, match length, result, date, site and other tags), the games' scores,
         the board with first/previous/next/last buttons (and the arrow, Home and End keys)
         and a game menu, for each step the game and move, the roll, the play, both pip
-        counts (pips), the opponent's shots at the blots left (throws of 36) and the luck,
+        counts (pips), the opponent's shots at the blots left (throws of 36), the luck and
+        the error (normalised equity, EMG),
         charts of the game's pip race and blot exposure, and the match's dice tests
         (:func:`~nardy_analysis.analysis.audit.audit_dice`, :data:`AUDIT_COLUMNS`).
 
@@ -79,13 +86,13 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     lines: dict[str, int] = {}
     steps: list[dict] = []
     games = []
-    luck_by_turn, luck_note = (_luck(replayed, evaluator, jobs) if luck
-                               else ({}, "Luck is not shown (not asked for)."))
+    luck_by_turn, skill, luck_note = (_luck(replayed, evaluator, jobs) if luck else
+                                      ({}, _Skill(), "Luck is not shown (not asked for)."))
     unread_games = sorted(unread, key=lambda e: e.game)
     for game in replayed.games:
         while unread_games and unread_games[0].game < game.number:
             games.append(_unread_game(unread_games.pop(0), steps, lines, names))
-        games.append(_game(replayed, game, steps, lines, luck_by_turn))
+        games.append(_game(replayed, game, steps, lines, luck_by_turn, skill))
     for error in unread_games:
         games.append(_unread_game(error, steps, lines, names))
     if not steps:
@@ -159,7 +166,8 @@ def _step(game, kind: str, text: str, position: Position, lines, names, **fields
             "pips": [position.pip_count(0), position.pip_count(1)], **fields}
 
 
-def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_turn) -> _Game:
+def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_turn,
+          skill: "_Skill") -> _Game:
     """Add the steps of one game to ``steps``; its row of the score table."""
     names, number = match.record.names, game.number
     first = len(steps)
@@ -181,11 +189,12 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
                 stopped = True
                 break
             position = turn.after or turn.before
-            steps.append(_turn_step(match, number, index, turn, lines, luck_by_turn))
+            steps.append(_turn_step(match, number, index, turn, lines, luck_by_turn, skill))
         elif isinstance(action, CubeRecord):
             text = f"{names[action.player]} " + _CUBE[action.action].format(value=action.value)
             steps.append(_step(number, "cube", text, position, lines, names,
-                               move=action.move, player=action.player))
+                               move=action.move, player=action.player,
+                               **skill.of_cube_action(number, action)))
         else:
             continue
         steps[-1]["notes"] = _notes(action.line, action.column,
@@ -223,7 +232,8 @@ def _notes(line: int, start: int, end: float, problems: dict) -> list[str]:
             + _where(problems.pop(key)) for key in found]
 
 
-def _turn_step(match: ReplayedMatch, game: int, index: int, turn, lines, luck_by_turn) -> dict:
+def _turn_step(match: ReplayedMatch, game: int, index: int, turn, lines, luck_by_turn,
+               skill: "_Skill") -> dict:
     """The step of one roll: the position after its play (before it when unknown)."""
     names, player = match.record.names, turn.player
     play = "??? (the play is not recorded)" if turn.play is None else str(turn.play)
@@ -237,6 +247,7 @@ def _turn_step(match: ReplayedMatch, game: int, index: int, turn, lines, luck_by
                                            for point, rolls in found.blots.items())}
     if (game, index) in luck_by_turn:
         fields["luck"] = luck_by_turn[game, index]
+    fields |= skill.of_turn(game, index)
     return _step(game, "roll", text, turn.after or turn.before, lines, names, **fields)
 
 
@@ -270,34 +281,79 @@ def _facts(tags: dict) -> list[tuple[str, str]]:
     return [(key, value) for key, value in facts if value]
 
 
-def _game_luck(game: ReplayedMatch) -> pd.DataFrame:
-    """The luck frame of a match of one game (run in worker processes; a game's luck does
-    not depend on the other games)."""
-    return luck_frame(game)
+def _game_luck(game: ReplayedMatch) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The luck and skill frames of a match of one game (run in worker processes; a game's
+    luck and errors do not depend on the other games)."""
+    return luck_frame(game), skill_frame(game)
 
 
-def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, str]:
-    """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}``, and a note for the
-    page (how to install an engine when none is); with ``jobs`` > 1 game by game on that
-    many worker processes (the default engine only)."""
+def _number(value: float) -> float | None:
+    """``value`` rounded for the page, None for NaN."""
+    return None if np.isnan(value) else round(float(value), 4)
+
+
+class _Skill:
+    """The errors of a match's decisions (:func:`skill_frame` rows), for the page's steps."""
+
+    def __init__(self, frame: pd.DataFrame | None = None):
+        self._moves, self._before, self._actions = {}, {}, {}
+        for row in ([] if frame is None else frame.to_dict("records")):
+            error = {"value": _number(row["error"]), "mwc": _number(row["error_mwc"]),
+                     "best": row["best"], "play": row["play"],
+                     "category": CUBE_ERRORS.get(row["category"], "")}
+            if row["kind"] == "move":
+                self._moves[row["game"], row["turn"]] = error | {
+                    "mark": row["mark"], "forced": row["plays"] == 1}
+            elif row["kind"] == "double" and row["play"] == "no double":
+                if row["close"] or row["error"] < 0:
+                    self._before[row["game"], row["turn"]] = error
+            else:  # a double given or its take or pass, matched to the cube actions in turn
+                self._actions.setdefault((row["game"], row["side"], row["kind"]),
+                                         []).append(error)
+
+    def of_turn(self, game: int, turn: int) -> dict:
+        """The step fields of a roll: ``error`` (its checker play), ``cube`` (the roller's
+        cube decision before it, when close or wrong)."""
+        found = {}
+        if (game, turn) in self._moves:
+            found["error"] = self._moves[game, turn]
+        if (game, turn) in self._before:
+            found["cube"] = self._before[game, turn]
+        return found
+
+    def of_cube_action(self, game: int, action: CubeRecord) -> dict:
+        """The step field ``cube`` of a double, take or drop: that decision's error."""
+        kind = {"double": "double", "take": "take", "drop": "take"}.get(action.action)
+        waiting = self._actions.get((game, action.player, kind))
+        return {"cube": waiting.pop(0)} if waiting else {}
+
+
+def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, _Skill, str]:
+    """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}``, the errors of the
+    decisions, and a note for the page (how to install an engine when none is); with
+    ``jobs`` > 1 game by game on that many worker processes (the default engine only)."""
     try:
         if jobs > 1 and evaluator is None and len(match.games) > 1:
-            frame = pd.concat(map_files(_game_luck, [ReplayedMatch(match.record, match.rules,
-                                                                   [game])
-                                                     for game in match.games], jobs=jobs),
-                              ignore_index=True)
+            parts = list(map_files(_game_luck, [ReplayedMatch(match.record, match.rules,
+                                                              [game])
+                                                for game in match.games], jobs=jobs))
+            frame = pd.concat([luck for luck, _ in parts], ignore_index=True)
+            skill = pd.concat([skill for _, skill in parts], ignore_index=True)
         else:
-            frame = luck_frame(match, evaluator)
+            frame, skill = luck_frame(match, evaluator), skill_frame(match, evaluator)
     except NardyError as error:  # no engine (EngineError), a match longer than 25 points
-        return {}, f"Luck is not shown: {error}"
+        return {}, _Skill(), f"Luck is not shown: {error}"
     unit = "normalised match equity" if match.record.length else "points per game at cube 1"
     found = {}
     for row in frame.itertuples():
         mwc = None if np.isnan(row.luck_mwc) else round(float(row.luck_mwc), 4)
         found[row.game, row.turn] = {"value": round(float(row.luck), 4), "mwc": mwc,
                                      "mark": row.mark}
-    return found, f"Luck: the roller's equity ({unit}) gained by the roll over the average " \
-                  "roll, by the engine at 0-ply (as GNU Backgammon's luck analysis)."
+    return found, _Skill(skill), (
+        f"Luck: the roller's equity ({unit}) gained by the roll over the average roll. Error: "
+        "the equity the decision gave away against the best choice (normalised equity, EMG, "
+        "cubeful), marked as GNU Backgammon marks it. Both by the engine at 0-ply, as GNU "
+        "Backgammon's analysis.")
 
 
 def _dice(match: ReplayedMatch) -> dict:
