@@ -365,10 +365,12 @@ class GnubgNN(Evaluator):
         """The checker steps of the play ``key`` (of :meth:`plays`) as gnubg lists them:
         ``(start, end)`` points from the mover's side (25 the bar, 0 off), one per die used;
         ``()`` when ``key`` is not a play of ``roll``."""
-        found = self._gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1,
-                                      b=1)
-        steps = next((play[1] for play in found[2] if play[0] == key), ()) if found[0] else ()
-        return tuple(zip(steps[::2], steps[1::2]))
+        gnubg = self._gnubg
+        after = gnubg.board_from_position_key(key)  # turned round: moves() keys are not
+        wanted = gnubg.key_of_board([list(after[1]), list(after[0])])
+        return next((tuple(steps) for found, steps in
+                     gnubg.moves(self.board(position), roll.high, roll.low, 1)
+                     if found == wanted), ())
 
     def position_class(self, key: str) -> tuple[str, int]:
         """The class of the position of a play's key, for the cube life index: ``"contact"``,
