@@ -131,9 +131,8 @@ def cube_efficiency(position: Position) -> float:
 def _life_index(kind, pips):
     """``x`` for a ``contact``, ``race`` or ``bearoff`` position, the pips of the player on
     roll (numbers, or arrays of shape (n,))."""
-    kind = np.asarray(kind)
-    return np.where(kind == "contact", 0.76,
-                    np.where(kind == "bearoff", 0.6, np.minimum(0.8, 0.6 + 0.0025 * np.asarray(pips))))
+    kind, race = np.asarray(kind), np.minimum(0.8, 0.6 + 0.0025 * np.asarray(pips))
+    return np.where(kind == "contact", 0.76, np.where(kind == "bearoff", 0.6, race))
 
 
 def _life_indices(evaluator: Evaluator, plays: list[tuple[tuple, int]]) -> list[np.ndarray]:
@@ -494,8 +493,9 @@ def _uses_jacoby(match: ReplayedMatch) -> bool:
 
 def _match_decisions(match: ReplayedMatch):
     """The decisions of one match, in order, before their equities: ``("cube", game,
-    position, state, side, doubled, number, response)`` for each roll's cube decision (when the
-    roller may double), then ``("move", game, turn, state, number)``."""
+    position, state, side, doubled, number, response)`` for each roll's cube decision (the
+    roller's state; it counts when they may double), then ``("move", game, turn, state,
+    number)``."""
     jacoby = _uses_jacoby(match)
     for game in match.games:
         turns = {id(turn.record): (number, turn) for number, turn in enumerate(game.turns, 1)}
