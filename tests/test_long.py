@@ -340,6 +340,19 @@ def test_random_games(seed, rules):
     assert ending(final, rules)[0] in ("oin", "mars", "home_mars")
 
 
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32))
+def test_blocked_rolls_are_the_legal_plays(seed):
+    """blocked_rolls counts, on positions of a random game, the throws whose legal plays all
+    use fewer dice than the roll has, unless they end the game."""
+    turns, _ = random_game(seed)
+    for position, *_ in turns[::7]:
+        assert blocked_rolls(position) == sum(
+            1 if roll.is_double else 2 for roll in ALL_ROLLS
+            if not any(len(play) == len(roll.dice) or after.is_over
+                       for play, after in position.legal_plays(roll)))
+
+
 def _dice_orders(play, roll):
     """Each assignment of the roll's dice to the play's moves that fits them."""
     for dice in dict.fromkeys(permutations(roll.dice, len(play))):

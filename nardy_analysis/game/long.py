@@ -21,7 +21,7 @@ a gnubg Position ID, which is a backgammon format.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from ..errors import IllegalPlayError, InvalidArgument, PositionIdError
 from .position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, point_str
@@ -63,10 +63,12 @@ def _land(me: list[int], opp: list[int], start: int, die: int, rules: Rules) -> 
     return OFF
 
 
-def _unpassed_block(me: Iterable[int], opp: Iterable[int]) -> int | None:
+def _unpassed_block(me: Sequence[int], opp: Sequence[int]) -> int | None:
     """The lowest point, in the opponent's numbering, of six points in a row that ``me`` holds
     with no checker of ``opp`` past them (on a lower point of its own, or borne off); None when
     there is none (RULES.md, "Long nardy", six-point block)."""
+    if me[1:25].count(0) > 18:                 # fewer than six points held
+        return None
     run = 0
     for q, point in enumerate(_PATH, 1):
         if me[point]:
@@ -233,47 +235,69 @@ class LongPosition(Position):
             every play, the empty one included, leaves an unpassed six-point block (a position
             no legal game reaches).
         """
-        me, opp = self.lists()
-        head = me[HEAD] - _head_limit(roll, rules, first_turn)
-        found: dict[tuple, tuple[tuple[int, int], tuple[Move, ...]]] = {}
-        seen: set = set()
+        found = _search(self, roll, rules, first_turn)
+        opp = self.opponent
+        keys = sorted({key for key, _ in found.values()}, reverse=True) if rules.forced_play \
+            else [None]
+        for best in keys:                          # the best key some allowed play has
+            chosen = {board: steps for board, (key, steps) in found.items()
+                      if best in (None, key) and _unpassed_block(board, opp) is None}
+            if chosen:
+                break
+        return tuple(LegalPlay(Play(tuple(Move(*step) for step in steps)),
+                               LongPosition.after(board, opp, self.turn))
+                     for board, steps in chosen.items())
 
-        def search(remaining: tuple[int, ...], steps: list[Move], used: list[int]):
-            board = tuple(me)
-            if (board, remaining) in seen:
-                return
-            seen.add((board, remaining))
-            key = (len(steps), max(used, default=0))
-            if board not in found or found[board][0] < key:
-                found[board] = (key, tuple(steps))
-            for i, die in enumerate(remaining):
-                if die in remaining[:i]:
+
+class _Full(Exception):
+    """Raised by :func:`_search` asked to stop at the first full play."""
+
+
+def _search(position: LongPosition, roll: Roll, rules: Rules, first_turn: bool,
+            stop_at_full: bool = False) -> dict[tuple, tuple[tuple[int, int], tuple]]:
+    """Every board the player on roll can reach with single-die steps of ``roll`` (closed
+    points, the head rule and bearing off checked; the six-point block not yet): board ->
+    ``((steps, largest die), steps)``, the best way the forced-play rules rank to reach it,
+    steps as ``(start, end)``. With ``stop_at_full``, raise :class:`_Full` at the first play
+    of all the dice (or off to the last checker) that leaves no unpassed six-point block."""
+    me, opp = position.lists()
+    head = me[HEAD] - _head_limit(roll, rules, first_turn)
+    dice = len(roll.dice)
+    found: dict[tuple, tuple[tuple[int, int], tuple]] = {}
+    seen: set = set()
+
+    def search(remaining: tuple[int, ...], steps: list[tuple[int, int]], biggest: int):
+        board = tuple(me)
+        if (board, remaining) in seen:
+            return
+        seen.add((board, remaining))
+        key = (len(steps), biggest)               # the forced-play rules' order
+        if board not in found or found[board][0] < key:
+            found[board] = (key, tuple(steps))
+        if stop_at_full and (len(steps) == dice or me[OFF] == CHECKERS) \
+                and _unpassed_block(board, opp) is None:
+            raise _Full
+        points = [p for p in range(24, 0, -1) if me[p]]
+        for i, die in enumerate(remaining):
+            if die in remaining[:i]:
+                continue
+            rest = remaining[:i] + remaining[i + 1:]
+            for start in points:
+                if start == HEAD and me[HEAD] <= head:
                     continue
-                rest = remaining[:i] + remaining[i + 1:]
-                for start in [p for p in range(24, 0, -1) if me[p]]:
-                    if start == HEAD and me[HEAD] <= head:
-                        continue
-                    end = _land(me, opp, start, die, rules)
-                    if type(end) is str:
-                        continue
-                    me[start] -= 1
-                    me[end] += 1
-                    steps.append(Move(start, end))
-                    used.append(die)
-                    search(rest, steps, used)
-                    steps.pop()
-                    used.pop()
-                    me[end] -= 1
-                    me[start] += 1
+                end = _land(me, opp, start, die, rules)
+                if type(end) is str:
+                    continue
+                me[start] -= 1
+                me[end] += 1
+                steps.append((start, end))
+                search(rest, steps, max(biggest, die))
+                steps.pop()
+                me[end] -= 1
+                me[start] += 1
 
-        search(roll.dice, [], [])
-        allowed = {board: value for board, value in found.items()
-                   if _unpassed_block(board, opp) is None}
-        if rules.forced_play and allowed:
-            best = max(key for key, _ in allowed.values())
-            allowed = {board: value for board, value in allowed.items() if value[0] == best}
-        return tuple(LegalPlay(Play(steps), LongPosition.after(board, opp, self.turn))
-                     for board, (_, steps) in allowed.items())
+    search(roll.dice, [], 0)
+    return found
 
 
 _CELL = re.compile(r"(\d{1,2})(?:x(\d{1,2}))?")
@@ -367,10 +391,10 @@ def check_play(position: LongPosition, roll: Roll, steps: Iterable[tuple[int, in
 def blocked_rolls(position: LongPosition, rules: Rules = LONG, first_turn: bool = False) -> int:
     """How many of the 36 rolls leave the player on roll unable to play fully.
 
-    A roll counts when its legal plays (:meth:`LongPosition.legal_plays`) use fewer dice than
-    it has (2, or 4 for a double) and do not end the game (bearing off the last checker with
-    the first die is a full play). Exact: each of the 21 distinct rolls is weighed by its
-    throws, 1 for a double, 2 otherwise.
+    A roll counts when no legal play (:meth:`LongPosition.legal_plays`) uses all its dice (2,
+    or 4 for a double) or ends the game (bearing off the last checker with the first die is a
+    full play). Exact: the legal plays' search, stopped at the first full play, for each of the
+    21 distinct rolls, weighed by its throws, 1 for a double, 2 otherwise.
 
     Returns
     -------
@@ -379,7 +403,9 @@ def blocked_rolls(position: LongPosition, rules: Rules = LONG, first_turn: bool 
     """
     count = 0
     for roll in ALL_ROLLS:
-        if not any(len(play) == len(roll.dice) or after.is_over
-                   for play, after in position.legal_plays(roll, rules, first_turn)):
-            count += 1 if roll.is_double else 2
+        try:
+            _search(position, roll, rules, first_turn, stop_at_full=True)
+        except _Full:
+            continue
+        count += 1 if roll.is_double else 2
     return count
