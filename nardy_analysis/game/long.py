@@ -111,18 +111,9 @@ class LongPosition(Position):
     """The game the position belongs to (``Rules.game``)."""
 
     def __init__(self, board, turn: int = 0):
-        board = (tuple(board[0]), tuple(board[1]))
-        for player, side in enumerate(board):
-            if len(side) != 26 or any(n < 0 for n in side) or sum(side) != CHECKERS \
-                    or side[BAR]:
-                raise InvalidArgument(f"player {player} needs 26 non-negative counts summing "
-                                      f"to 15, none on 25 (no bar in long nardy), got {side}")
-        for point in range(1, 25):
-            if board[0][point] and board[1][_FACING[point]]:
-                raise InvalidArgument(f"both players have checkers on player 0's point {point}")
-        if turn not in (0, 1):
-            raise InvalidArgument(f"turn must be 0 or 1, got {turn!r}")
-        self._set(board, int(turn))
+        super().__init__(board, turn)
+        if self.board[0][BAR] or self.board[1][BAR]:
+            raise InvalidArgument(f"no bar in long nardy: checkers on 25 in {self.board}")
 
     @classmethod
     def start(cls, turn: int = 0) -> "LongPosition":

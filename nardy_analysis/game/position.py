@@ -334,7 +334,7 @@ class Position:
                 raise InvalidArgument(f"player {player} needs 26 non-negative counts summing "
                                       f"to 15, got {side}")
         for point in range(1, 25):
-            if board[0][point] and board[1][25 - point]:
+            if board[0][point] and board[1][self.facing(point)]:
                 raise InvalidArgument(f"both players have checkers on player 0's point {point}")
         if turn not in (0, 1):
             raise InvalidArgument(f"turn must be 0 or 1, got {turn!r}")
