@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from xml.etree import ElementTree
 from collections import Counter
 from itertools import permutations
 
@@ -440,3 +441,33 @@ def test_notation_round_trip(mine, turn, data):
     text = position.notation()
     assert LongPosition.from_notation(text) == position and position.id() == text
     assert eval(repr(position)) == position
+
+
+# --- boards -----------------------------------------------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.parametrize("turn", [0, 1])
+def test_svg_board_shows_both_heads(turn):
+    # One checker each left on its head: the viewer's (on roll) on their 24, top right; the
+    # opponent's on the viewer's 12, bottom left; the bar empty; the notation in the title.
+    position = LongPosition.from_notation(f"24,1/24,1/{turn}")
+    root = ElementTree.fromstring(position._repr_svg_())
+    numbers = {int(t.text): (float(t.get("x")), float(t.get("y")))
+               for t in root.iter(SVG + "text") if t.get("class") == "point-number"}
+    assert sorted(numbers) == list(range(1, 25))
+    middle = (numbers[13][1] + numbers[12][1]) / 2
+
+    def points(player):
+        """The viewer's points the checkers of ``player`` are drawn on."""
+        return {p for c in root.iter(SVG + "circle") if c.get("class") == f"checker player{player}"
+                for p, (x, y) in numbers.items()
+                if x == float(c.get("cx")) and (y < middle) == (float(c.get("cy")) < middle)}
+
+    assert points(turn) == {24, 1} and points(1 - turn) == {12, 13}
+    assert numbers[24][1] < middle < numbers[12][1]                  # 24 top, 12 bottom
+    assert numbers[24][0] > numbers[13][0] and numbers[12][0] < numbers[1][0]  # right, left
+    assert f"24,1/24,1/{turn}" in root.find(SVG + "title").text
+    captions = [t.text for t in root.iter(SVG + "text") if t.get("class") == "caption"]
+    assert all("25 pips, 13 off" in c for c in captions)
