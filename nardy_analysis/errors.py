@@ -108,7 +108,26 @@ class PositionIdError(InvalidArgument):
 
 
 class IllegalPlayError(InvalidArgument):
-    """A play or step that the rules do not allow in the given position."""
+    """A play or step that the rules do not allow in the given position.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, naming the points.
+    kind : str
+        The rule broken: ``illegal_play`` (no checker there, beyond the board, bearing off too
+        early, a die not rolled), ``closed_point``, ``head_rule``, ``six_block`` or
+        ``forced_play``.
+    step : int or None
+        Index of the offending step in the play as written; None when the whole play is at
+        fault (a six-point block, the forced-play rules).
+    """
+
+    def __init__(self, message: str, kind: str = "illegal_play", step: int | None = None):
+        self.message = message
+        self.kind = kind
+        self.step = step
+        super().__init__(message)
 
 
 class RecordProblem(NardyError):

@@ -23,6 +23,13 @@ reads them as their writers meant them and reports each as a
 - ``result``: a result line that the board contradicts (the winner, or points no ending can
   give): the game keeps the board's result.
 
+Long nardy (``rules.game == "long"``; RULES.md, "Long nardy") starts from
+:meth:`~nardy_analysis.game.long.LongPosition.start` and checks each play with
+:func:`~nardy_analysis.game.long.check_play` (its violations: ``head_rule``,
+``closed_point``, ``six_block``, ``forced_play``, ``illegal_play``); any opening roll is
+allowed, a cube action is a ``cube`` violation, and nothing is hit, so none of the
+conventions above about hits arise.
+
 Lenient mode (the default) records the violation, stops replaying that game and goes on
 with the next; strict mode raises the first violation, and each warning as a violation of
 the same kind.
@@ -32,13 +39,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import islice
+from typing import NoReturn
 
-from .errors import InvalidArgument, RecordWarning, RuleViolation
+from .errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation
+from .game.long import LongPosition, check_play
 from .game.position import (Play, Position, Roll, apply_step, ending, movable_points,
                              undo_step)
 from .game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
-                               WrittenMove)
+                               WrittenMove, variation_tag)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +99,14 @@ class ReplayedGame:
 
     ``winner`` and ``points`` come from the result written in the file (None when the file
     ends before the game does), unless the board contradicts it (then the board's result, and
-    a ``result`` warning); ``ending`` is ``single``, ``gammon`` or ``backgammon`` for a
-    game borne off to the end, ``drop`` for a dropped double, ``resign`` for a game given up,
-    ``forfeit`` for a match given up (the winner is awarded the points they need: sites do
-    this when a player leaves), None for an unfinished game. ``complete`` is True when every
-    play was replayed: False after a violation, an unknown play (``???``) or a roll that
-    ends the file with no play. ``errors`` are the rule violations (the first that stops the
-    game is the last), ``warnings`` the quirks resolved (module docstring).
+    a ``result`` warning); ``ending`` is ``single``, ``gammon`` or ``backgammon`` (long
+    nardy: ``oin``, ``mars`` or ``home_mars``) for a game borne off to the end, ``drop``
+    for a dropped double, ``resign`` for a game given up, ``forfeit`` for a match given up
+    (the winner is awarded the points they need: sites do this when a player leaves), None
+    for an unfinished game. ``complete`` is True when every play was replayed: False after a
+    violation, an unknown play (``???``) or a roll that ends the file with no play.
+    ``errors`` are the rule violations (the first that stops the game is the last),
+    ``warnings`` the quirks resolved (module docstring).
 
     ``crawford`` is True for the Crawford game of a match (the first game in which one
     player, and only one, is one point from winning, when the rules have the Crawford rule:
@@ -256,7 +267,8 @@ class _GameReplayer:
         self.strict = strict
         self.marks_hits = marks_hits
         self.result = ReplayedGame(game, crawford=crawford)
-        self.position = Position.start()
+        self.position = LongPosition.start() if rules.game == "long" else Position.start()
+        self.moved: set[int] = set()  # the players who have rolled in this game (long nardy)
         self.started = False
         self.cube = 1
         self.owner: int | None = None
@@ -332,6 +344,9 @@ class _GameReplayer:
                           "on, so the rest of it cannot be checked", record)
             self.result.complete = False
             return
+        if self.rules.game == "long":
+            self.long_turn(record, following)
+            return
         if record.moves == () and self.rules.forced_play:
             if _dances(self.position, record.roll, self.rules):
                 self.add_turn(record, self.position.with_turn(1 - record.player), Play())
@@ -382,6 +397,62 @@ class _GameReplayer:
                                               self.owner))
         if after is not None:
             self.position = after
+
+    def long_turn(self, record: TurnRecord, following) -> None:
+        """A long nardy roll: the written hops as single-die steps, checked by
+        :func:`~nardy_analysis.game.long.check_play` (the player's first roll of the game
+        may take two checkers off the head); the first reading of the hops that is legal is
+        the play (every reading reaches the same position: nothing is hit in long nardy)."""
+        position, roll = self.position, record.roll
+        first = record.player not in self.moved
+        self.moved.add(record.player)
+        if not record.moves:
+            legal = position.legal_plays(roll, self.rules, first_turn=first)
+            if not legal[0].play.moves:  # no step can be played
+                self.add_turn(record, legal[0].after, legal[0].play)
+                return
+            if self.no_play(record, following, legal):
+                return
+        hops, sources = _hops(record.moves)
+        for (start, end, _), written in zip(hops, sources):
+            if start >= BAR or end >= BAR:
+                self.violation("illegal_play", f"{written.text}: there is no point "
+                               f"{max(start, end)} in long nardy (points are 1..24, off 0; "
+                               "there is no bar)", written.line, written.column, record.text,
+                               position, stop=True)
+        first_error = None
+        for steps, owners in _long_readings(hops, roll.dice):
+            try:
+                play, after = check_play(position, roll, steps, self.rules, first_turn=first)
+            except IllegalPlayError as error:
+                first_error = first_error or (error, owners)
+                continue
+            self.add_turn(record, after, play)
+            return
+        if first_error is None:
+            self.no_long_reading(record, hops, sources)
+        error, owners = first_error
+        where = (sources[owners[error.step]] if error.step is not None
+                 else record.moves[0] if record.moves else record)
+        self.violation(error.kind, str(error), where.line, where.column, record.text,
+                       position, stop=True)
+
+    def no_long_reading(self, record: TurnRecord, hops, sources) -> NoReturn:
+        """The violation of long nardy hops that no dice of the roll can make: the first
+        hop that none can, else the play as a whole (more pips than the roll)."""
+        roll = record.roll
+        for hop, written in zip(hops, sources):
+            if not any(_long_readings([hop], roll.dice, limit=1)):
+                start, end, _ = hop
+                self.violation("illegal_play", f"{written.text}: {_point_name(start)} to "
+                               f"{_point_name(end)} cannot be played with {roll}",
+                               written.line, written.column, record.text, self.position,
+                               stop=True)
+        pips = sum(start - end for start, end, _ in hops)
+        least = "at least " * any(end == OFF for _, end, _ in hops)
+        self.violation("illegal_play", f"the moves take {least}{pips} pips but {roll} "
+                       f"gives {roll.pips}", record.line, record.column, record.text,
+                       self.position, stop=True)
 
     def match_play(self, record: TurnRecord, following) -> tuple[Position, Play]:
         """Find the legal play the written moves describe."""
@@ -516,7 +587,8 @@ class _GameReplayer:
         else:
             self.result.ending = "resign"
             board = winner
-            top = 3 if self.rules.backgammons else 2 if self.rules.gammons else 1
+            top = (max(2, self.rules.home_mars) if self.rules.game == "long"
+                   else 3 if self.rules.backgammons else 2 if self.rules.gammons else 1)
             full = [self.cube * k for k in range(1, top + 1)]
             fact, why = None, "the nearest value a resignation can have"
         self.result.winner, self.result.points = board, record.points
@@ -663,6 +735,40 @@ def _as_written(position: Position, dice: tuple[int, ...], hops, rules: Rules) -
     return {Position.after(me, opp, position.turn): (Play(tuple(steps)), len(steps), agrees)}
 
 
+def _long_readings(hops, dice: tuple[int, ...], limit: int = 100):
+    """The readings of long nardy hops as single-die steps, at most ``limit``: ``(steps,
+    owners)``, ``steps`` the ``(start, die)`` pairs, ``owners`` the index of the hop each
+    step belongs to.
+
+    A hop takes dice whose sum is its length, or, bearing off, at least its length with
+    every step but the last landing on the board; the hops need not use every die. The
+    journeys may interleave (``10/off(2)`` with 55: both checkers reach 5 before either
+    bears off). The first reading plays each hop to its end in the order written, larger
+    dice first; a depth-first search over the journeys and the dice gives the others.
+    """
+    steps, owners = [], []
+
+    def search(journeys, remaining):
+        if all(point == end for point, end in journeys):
+            yield list(steps), list(owners)
+            return
+        for j, (point, end) in enumerate(journeys):
+            if point == end or (point, end) in journeys[:j]:
+                continue
+            for die in sorted(set(remaining), reverse=True):
+                if point - die < end != OFF:
+                    continue
+                i = remaining.index(die)
+                steps.append((point, die))
+                owners.append(j)
+                yield from search(journeys[:j] + ((max(point - die, end), end),)
+                                  + journeys[j + 1:], remaining[:i] + remaining[i + 1:])
+                steps.pop()
+                owners.pop()
+
+    return islice(search(tuple((start, end) for start, end, _ in hops), tuple(dice)), limit)
+
+
 def _dances(position: Position, roll: Roll, rules: Rules) -> bool:
     """Whether the player on roll can play no step of ``roll`` (the one legal play is the
     empty one; :meth:`Position.legal_plays` finds it with a whole search)."""
@@ -740,7 +846,10 @@ def written_record(match: ReplayedMatch) -> MatchRecord:
     are merged (``24/13``, ``13/7*/5``, GNU Backgammon's style) unless the merged text could
     be read as another play (with ``*`` marks trusted when the text written marks any hit),
     and equal journeys are written once with ``(n)``, highest start first. Turns the replay
-    could not follow keep their moves as recorded.
+    could not follow keep their moves as recorded. A long nardy match (nothing is hit, so
+    every reading of a journey is the same play) has its steps always merged, and a
+    ``Variation`` tag (:func:`~nardy_analysis.notation.records.variation_tag`) unless its
+    tags already select long nardy.
 
     Parameters
     ----------
@@ -762,7 +871,10 @@ def written_record(match: ReplayedMatch) -> MatchRecord:
         replace(action, moves=_written_play(turns[action], match.rules, marks))
         if action in turns else action for action in game.actions))
         for game in match.record.games)
-    return replace(match.record, games=games)
+    tags = match.record.tags
+    if match.rules.game == "long" and STANDARD.with_tags(tags).game != "long":
+        tags = {**tags, "Variation": variation_tag(match.rules)}  # read back as long nardy
+    return replace(match.record, games=games, tags=tags)
 
 
 def _written_play(turn: ReplayedTurn, rules: Rules, marks: bool) -> tuple[WrittenMove, ...]:
@@ -770,6 +882,8 @@ def _written_play(turn: ReplayedTurn, rules: Rules, marks: bool) -> tuple[Writte
     play (with ``*`` marks trusted when ``marks``), else one die per move."""
     line, column = turn.record.line, turn.record.column
     merged = _journeys(turn.play.moves)
+    if rules.game == "long":  # nothing is hit: any reading of the journeys is this play
+        return _written_moves(merged, line, column)
     if len(merged) < len(turn.play.moves):
         moves = _written_moves(merged, line, column)
         readings = {position for position, (_, _, agrees)

@@ -16,11 +16,12 @@ from typing import Iterator
 import numpy as np
 
 from .errors import InvalidArgument
+from .game.long import LongPosition
 from .game.position import (LegalPlay, Play, Position, Roll, apply_step, ending,
                              movable_points)
 from .game.rules import STANDARD, Rules
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
-                               WrittenMove)
+                               WrittenMove, variation_tag)
 
 _PAIRS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 _ROLLS = [Roll(a, b) for a, b in _PAIRS]
@@ -141,9 +142,12 @@ def simulate_match(rng: np.random.Generator, *, length: int = 5, games: int = 1,
         cube, matches, house rules").
     rules : Rules
         Gammons, backgammons, Crawford; the opening throw differs unless
-        ``rules.opening_doubles``.
+        ``rules.opening_doubles``. Long nardy (``rules.game == "long"``) starts from
+        :meth:`~nardy_analysis.game.long.LongPosition.start`, draws each play from its legal
+        plays (the first turn of each player with the head rule's exception) and has no cube.
     tags : dict, optional
-        The header tags.
+        The header tags; a long nardy match gets a ``Variation`` tag too
+        (:func:`~nardy_analysis.notation.records.variation_tag`) unless it has one.
 
     Returns
     -------
@@ -162,14 +166,18 @@ def simulate_match(rng: np.random.Generator, *, length: int = 5, games: int = 1,
         score[winner] += points
         if 0 < length <= score[winner]:
             break
-    return MatchRecord(length, dict(tags or {}), tuple(played), 0, 0)
+    tags = dict(tags or {})
+    if rules.game == "long":
+        tags.setdefault("Variation", variation_tag(rules))
+    return MatchRecord(length, tags, tuple(played), 0, 0)
 
 
 def _game(rng, dice, cube, rules, money, score, length) -> tuple[list, tuple[int, int]]:
     """The actions of one game and its (winner, points)."""
     first = dice[0].roll(rng, opening=not rules.opening_doubles)
     turn = int(rng.integers(2))
-    position, value, owner, actions = Position.start(turn), 1, None, []
+    start = LongPosition.start if rules.game == "long" else Position.start
+    position, value, owner, actions, moved = start(turn), 1, None, [], set()
     roll = first
     while True:
         if actions and cube and owner in (None, turn) and rng.random() < 0.05:
@@ -179,7 +187,8 @@ def _game(rng, dice, cube, rules, money, score, length) -> tuple[list, tuple[int
                 return _result(actions, turn, value, score, length)
             actions.append(CubeRecord(1 - turn, "take", None, None, 0, 0, ""))
             value, owner = 2 * value, 1 - turn
-        play, position = _random_play(rng, position, roll, rules)
+        play, position = _random_play(rng, position, roll, rules, turn not in moved)
+        moved.add(turn)
         moves = tuple(WrittenMove((m.start, m.end), (m.hit,), 1, 0, 0, "") for m in play.moves)
         actions.append(TurnRecord(turn, roll, moves, None, 0, 0, ""))
         if position.is_over:
@@ -189,10 +198,16 @@ def _game(rng, dice, cube, rules, money, score, length) -> tuple[list, tuple[int
         roll = dice[turn].roll(rng)
 
 
-def _random_play(rng, position: Position, roll: Roll, rules: Rules) -> LegalPlay:
+def _random_play(rng, position: Position, roll: Roll, rules: Rules,
+                 first_turn: bool) -> LegalPlay:
     """A random legal play: a random walk of steps, which is legal when it uses every die
     (RULES.md, "Forced plays": only a play that cannot use them all is restricted); when the
-    walk gets stuck, one of :meth:`Position.legal_plays` (a dance is its one empty play)."""
+    walk gets stuck, one of :meth:`Position.legal_plays` (a dance is its one empty play).
+    Long nardy: one of :meth:`LongPosition.legal_plays` (``first_turn``: the player's first
+    roll of the game), each distinct position alike."""
+    if rules.game == "long":
+        plays = position.legal_plays(roll, rules, first_turn=first_turn)
+        return plays[rng.integers(len(plays))]
     for _ in range(3):
         me, opp = position.lists()
         dice = list(roll.dice)

@@ -46,6 +46,10 @@ hits_on_blots  Rolls thrown while the opponent has a blot: was the roll one that
                made keeps the player's choice (not hitting) out of a test of the dice.
 ============== ======================================================================
 
+Long nardy (RULES.md, "Long nardy") has no bar and no hitting: its rolls count in the first
+five tests, and bar_entry and hits_on_blots do not apply to them (an audit of long nardy
+rolls only says so in those tests' notes).
+
 Poisson-binomial test (bar_entry, hits_on_blots): ``n`` rolls with success probabilities
 ``p_i``; rolls with ``p_i`` 0 or 1 say nothing and are left out. Up to 10,000 rolls the exact
 distribution of the number of successes is computed by convolving the binomial distributions
@@ -151,7 +155,7 @@ ROLLS_DTYPES = {
     "file": "object", "match": "int64", "game": "int64", "move": "Int64", "side": "int64",
     "player": "object", "site": "object", "dice": "object", "roll_high": "int64",
     "roll_low": "int64", "opening": "bool", "on_bar": "Int64", "closed_points": "Int64",
-    "entered": "boolean", "shots": "Int64", "hitting_roll": "boolean",
+    "entered": "boolean", "shots": "Int64", "hitting_roll": "boolean", "long": "bool",
 }
 """The columns of :func:`rolls_frame` in order, with their pandas dtypes."""
 
@@ -205,7 +209,7 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True) -> pd.
         ``entered`` (the roll enters a checker), ``shots`` (throws out of 36 that can hit,
         when the opponent has a blot), ``hitting_roll`` (the roll can hit). The position
         columns are missing (NA) for rolls not replayed (after a rule violation, or
-        ``positions=False``).
+        ``positions=False``) and for long nardy. ``long``: thrown in long nardy.
 
     Notes
     -----
@@ -221,6 +225,7 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True) -> pd.
         seen_files[file] = seen_files.get(file, 0) + 1
         names = [name or f"player {side + 1}" for side, name in enumerate(record.names)]
         site = record.tags.get("Site", "").strip() or "unknown"
+        long = match.rules.game == "long"
         for game in match.games:
             replayed = {id(t.record): t for t in game.turns}
             for index, turn in enumerate(game.record.turns):
@@ -229,8 +234,8 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True) -> pd.
                        names[turn.player], site, str(roll), roll.high, roll.low, index == 0]
                 done = replayed.get(id(turn))
                 row += (_position_facts(done.before, roll, match.rules, cache)
-                        if positions and done is not None else [pd.NA] * 5)
-                rows.append(row)
+                        if positions and done is not None and not long else [pd.NA] * 5)
+                rows.append(row + [long])
     return pd.DataFrame(rows, columns=list(ROLLS_DTYPES)).astype(ROLLS_DTYPES)
 
 
@@ -362,6 +367,9 @@ class AuditCounts:
         Some roll had a position (False: ``positions=False``, said in the notes).
     tests : tuple of str
         The tests the rolls had the columns for, in :data:`TESTS` order.
+    long : bool
+        Every roll counted was thrown in long nardy (bar_entry and hits_on_blots do not
+        apply: their notes say so).
     """
 
     by: str | None
@@ -373,6 +381,7 @@ class AuditCounts:
     read: int = 0
     replayed: bool = False
     tests: tuple = TESTS[:5]
+    long: bool = False
 
     @property
     def rolls(self) -> int:
@@ -403,7 +412,7 @@ class AuditCounts:
 
     def _key(self) -> tuple:
         return (self.by, self.include_opening, self.player, self.files, self.players,
-                self.read, self.replayed, self.tests)
+                self.read, self.replayed, self.tests, self.long)
 
 
 def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
@@ -423,7 +432,8 @@ def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
     -------
     AuditCounts
         Counts added per group; ``files`` joined in order (each once); ``players`` joined;
-        ``read`` added; ``replayed`` when any part was; ``tests`` those of any part.
+        ``read`` added; ``replayed`` when any part was; ``tests`` those of any part; ``long``
+        when some part is and every part with rolls is.
 
     Raises
     ------
@@ -433,7 +443,7 @@ def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
     groups: dict = {}
     files: dict = {}
     players: set = set()
-    read, replayed, tests = 0, False, set()
+    read, replayed, tests, longs = 0, False, set(), set()
     first = (by, include_opening, player)
     for part in parts:
         settings = (part.by, part.include_opening, part.player)
@@ -447,8 +457,10 @@ def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
         read += part.read
         replayed |= part.replayed
         tests |= set(part.tests)
+        if part.long or part.rolls:
+            longs.add(part.long)
     return AuditCounts(*first, groups, tuple(files), frozenset(players), read, replayed,
-                       tuple(t for t in TESTS if t in tests or not groups))
+                       tuple(t for t in TESTS if t in tests or not groups), longs == {True})
 
 
 def roll_counts(rolls: pd.DataFrame, by: str | None = None, include_opening: bool = False,
@@ -511,9 +523,10 @@ def roll_counts(rolls: pd.DataFrame, by: str | None = None, include_opening: boo
         np.add.at(table, (codes[used], _TRIALS[test].start + j), 1)
         np.add.at(table, (codes[used], _SUCCESSES[test].start + j), hit[used].astype(np.int64))
     replayed = "on_bar" not in rolls.columns or bool(rolls["on_bar"].notna().any())
+    long = "long" in rolls.columns and len(rolls) > 0 and bool(rolls["long"].all())
     return AuditCounts(by, include_opening, player, dict(zip(names, table)),
                        tuple(dict.fromkeys(rolls["file"].astype(str))), players, read,
-                       replayed, tuple(tests))
+                       replayed, tuple(tests), long)
 
 
 def _group_codes(rolls: pd.DataFrame, by: str | None) -> tuple[list[str], np.ndarray]:
@@ -589,7 +602,7 @@ def count_tests(counts: AuditCounts) -> pd.DataFrame:
     parts = [_doubles(classes), _roll_classes(classes), _faces(classes), _pips(classes),
              _serial(table[:, _SERIAL].astype(float))]
     parts += [_poisson_binomial(test, table[:, _TRIALS[test]], table[:, _SUCCESSES[test]],
-                                counts.replayed)
+                                counts.replayed, counts.long)
               for test in counts.tests if test in _TRIALS]
     frame = pd.concat([part.assign(group=names) for part in parts], ignore_index=True)
     frame["n"] = frame["n"].astype(np.int64)
@@ -845,18 +858,20 @@ def _poisson_binomial_pvalues(values: np.ndarray, sizes: np.ndarray,
 
 
 def _poisson_binomial(test: str, trials: np.ndarray, successes: np.ndarray,
-                      replayed: bool = True) -> pd.DataFrame:
+                      replayed: bool = True, long: bool = False) -> pd.DataFrame:
     """Observed successes against their exact probabilities, per group (see the module
     docstring), from the trials and successes of each group by probability ``j/36``
     (:class:`AuditCounts`); trials with probability 0 or 1 are left out. ``replayed``
-    False: no roll has a position (``positions=False``), which the note says."""
+    False: no roll has a position (``positions=False``); ``long``: every roll is long
+    nardy's, where the test does not apply; the note says which."""
     what = "rolls from the bar" if test == "bar_entry" else "rolls at an exposed blot"
     rows = []
     for t, s in zip(trials[:, 1:36], successes[:, 1:36]):
         n = int(t.sum())
         if n == 0:
             rows.append((0, 0.0, 0.0, np.nan, np.nan, np.nan, np.nan, np.nan, "",
-                         f"no {what}" if replayed else
+                         "does not apply to long nardy (no bar, no hitting)" if long
+                         else f"no {what}" if replayed else
                          "not computed: no positions (--no-positions)"))
             continue
         p, used = _OF_36[1:36], t > 0

@@ -5,6 +5,10 @@ plays included; cube actions are not turns) in tidy long form. "The player" is t
 rolled; points are numbered from the player's own side (1..24, bar 25, off 0). Values that
 need the position after the play are missing (``<NA>`` or NaN) for an unknown play.
 
+Long nardy (RULES.md, "Long nardy"): nothing is hit, so the blot and shot columns
+(``phase`` too) are missing; ``home``, ``longest_run`` and ``opponent_blocked_rolls`` are
+filled for long nardy only.
+
 Columns
 -------
 file : str
@@ -65,7 +69,18 @@ hits : Int64
     Opposing checkers this play hit (sent to the bar).
 position_id_before, position_id_after : str
     gnubg Position IDs of the position before the roll (player on roll) and after the play
-    (opponent on roll).
+    (opponent on roll); for long nardy its position notation
+    (:meth:`~nardy_analysis.game.long.LongPosition.notation`).
+home : Int64
+    Long nardy: the player's checkers on points 1..6 after the play (borne-off ones not
+    counted).
+longest_run : Int64
+    Long nardy: the most points in a row the player holds after the play (a point with
+    any of the player's checkers is closed to the opponent), along the opponent's path.
+opponent_blocked_rolls : Int64
+    Long nardy: of the 36 rolls, how many leave the opponent unable to play the whole roll
+    on the next turn (:func:`~nardy_analysis.game.long.blocked_rolls`, exact, through the
+    legal plays).
 """
 
 from __future__ import annotations
@@ -79,6 +94,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidArgument
+from ..game.long import blocked_rolls
 from ..game.position import BAR, OFF, Position
 from ..load import LoadedFile, load_file, match_files
 from ..parallel import map_files
@@ -95,7 +111,8 @@ DTYPES = {
     "opponent_bar": "Int64", "off": "Int64", "opponent_off": "Int64", "phase": "object",
     "blots": "Int64", "blot_points": "object", "opponent_shots": "Int64",
     "opponent_hit": "boolean", "opponent_roll_hits": "boolean", "hits": "Int64",
-    "position_id_before": "object", "position_id_after": "object",
+    "position_id_before": "object", "position_id_after": "object", "home": "Int64",
+    "longest_run": "Int64", "opponent_blocked_rolls": "Int64",
 }
 """The columns of :func:`turns_frame` in order, with their pandas dtypes."""
 
@@ -107,6 +124,7 @@ def phase(position: Position) -> str:
     other (no checker has an opposing one ahead of it on its way home): the rearmost checker
     of the player on roll is nearer home than the opponent's rearmost one, seen along the
     same path. A checker on the bar is the rearmost possible; a finished game is a race.
+    Short nardy only (the turns frame leaves it missing for long nardy).
 
     Parameters
     ----------
@@ -121,6 +139,31 @@ def phase(position: Position) -> str:
     mine = max((p for p in range(1, BAR + 1) if me[p]), default=OFF)
     theirs = min((25 - q for q in range(1, BAR + 1) if opp[q]), default=BAR + 1)
     return "race" if mine < theirs else "contact"
+
+
+def longest_run(position: Position, player: int) -> int:
+    """The most points in a row that ``player`` holds in a long nardy position, along the
+    opponent's path (from the opponent's 1-point up to its head: the run that blocks it).
+
+    A point holds when any of the player's checkers is on it (RULES.md, "Long nardy": a
+    single checker closes a point). Six in a row is a six-point block.
+
+    Parameters
+    ----------
+    position : LongPosition
+    player : int
+        0 or 1.
+
+    Returns
+    -------
+    int
+        0..24 points.
+    """
+    side, run, best = position.board[player], 0, 0
+    for point in range(1, 25):  # the opponent's numbering: 1 up to its head
+        run = run + 1 if side[position.facing(point)] else 0
+        best = max(best, run)
+    return best
 
 
 def turns_frame(source) -> pd.DataFrame:
@@ -300,15 +343,21 @@ def _match_rows(match: ReplayedMatch, match_id):
     """The rows of one match."""
     names = match.record.names
     for game in match.games:
+        rolled = set()
         for index, turn in enumerate(game.turns):
+            rolled.add(turn.player)
             following = game.turns[index + 1] if index + 1 < len(game.turns) else None
-            yield _row(match, match_id, names, game.number, index + 1, turn, following)
+            yield _row(match, match_id, names, game.number, index + 1, turn, following,
+                       1 - turn.player not in rolled)
 
 
 def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: ReplayedTurn,
-         following: ReplayedTurn | None) -> dict:
+         following: ReplayedTurn | None, opponent_first: bool) -> dict:
+    """One turn's row; ``opponent_first``: the opponent has not rolled yet in the game (the
+    head rule's first turn, for the blocked rolls)."""
     side, before, after = turn.player, turn.before, turn.after
     pips, opponent_pips = before.pip_count(side), before.pip_count(1 - side)
+    long = match.rules.game == "long"
     row = {
         "file": match.record.file, "match_id": match_id, "match_length": match.record.length,
         "game": game, "turn": number, "move": turn.record.move, "player": names[side],
@@ -317,23 +366,32 @@ def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: Re
         "play": None if turn.play is None else str(turn.play),
         "cube_value": turn.cube_value, "cube_owner": turn.cube_owner,
         "pips_before": pips, "opponent_pips_before": opponent_pips,
-        "pip_lead": opponent_pips - pips,
-        "phase": phase(before), "position_id_before": before.id(),
-        "opponent_hit": None if following is None or following.play is None
-        else any(move.hit for move in following.play.moves),
+        "pip_lead": opponent_pips - pips, "position_id_before": before.id(),
     }
-    if after is not None:
-        mine, theirs = after.board[side], after.board[1 - side]
-        blots = [p for p in range(1, BAR) if mine[p] == 1]
-        hitting = shots(after, match.rules) if blots else None
-        row.update({
-            "pips_after": after.pip_count(side), "opponent_pips_after": after.pip_count(1 - side),
-            "bar": mine[BAR], "opponent_bar": theirs[BAR], "off": mine[OFF],
-            "opponent_off": theirs[OFF], "blots": len(blots), "blot_points": blots,
-            "opponent_shots": hitting.count if blots else 0,
-            "opponent_roll_hits": None if following is None
-            else bool(blots) and following.roll in hitting.rolls,
-            "hits": sum(move.hit for move in turn.play.moves),
-            "position_id_after": after.id(),
-        })
+    if not long:  # missing for long nardy, as the values of an unknown play are
+        row["phase"] = phase(before)
+        row["opponent_hit"] = None if following is None or following.play is None \
+            else any(move.hit for move in following.play.moves)
+    if after is None:
+        return row
+    mine, theirs = after.board[side], after.board[1 - side]
+    row.update({
+        "pips_after": after.pip_count(side), "opponent_pips_after": after.pip_count(1 - side),
+        "bar": mine[BAR], "opponent_bar": theirs[BAR], "off": mine[OFF],
+        "opponent_off": theirs[OFF], "position_id_after": after.id(),
+    })
+    if long:
+        row.update({"home": sum(mine[1:7]), "longest_run": longest_run(after, side),
+                    "opponent_blocked_rolls": blocked_rolls(after, match.rules,
+                                                            opponent_first)})
+        return row
+    blots = [p for p in range(1, BAR) if mine[p] == 1]
+    hitting = shots(after, match.rules) if blots else None
+    row.update({
+        "blots": len(blots), "blot_points": blots,
+        "opponent_shots": hitting.count if blots else 0,
+        "opponent_roll_hits": None if following is None
+        else bool(blots) and following.roll in hitting.rolls,
+        "hits": sum(move.hit for move in turn.play.moves),
+    })
     return row

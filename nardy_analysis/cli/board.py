@@ -83,9 +83,11 @@ def state_lines(position: Position, state: MatchState | None) -> list[str]:
 def board(position_id, svg_file, png_file):
     """Draw a position given by its ID, as text, SVG or PNG.
 
-    ID is a gnubg Position ID (player 0 on roll), a gnubg PositionID:MatchID or an XGID
+    ID is a gnubg Position ID (player 0 on roll), a gnubg PositionID:MatchID, an XGID
     (with or without its `XGID=` prefix; one that starts with '-' is not taken for an
-    option). Prints an ASCII board from the side of the player on roll (X), with both pip counts,
+    option) or a long nardy position's notation (`24x15/24x15/0`: player 0's checkers,
+    player 1's, who is on roll; the replay's errors quote it), drawn with both heads.
+    Prints an ASCII board from the side of the player on roll (X), with both pip counts,
     and, when the Match ID or XGID gives them, the dice, the cube and the score. --svg and
     --png write a picture instead, seen from the same side, with the dice. A bad ID is a
     usage error (exit status 2).

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,6 +15,7 @@ from tqdm import tqdm
 
 from ..errors import EngineError, NardyError, RecordProblem
 from ..game.ids import MatchState, match_from_id
+from ..game.long import LongPosition
 from ..game.position import Position
 from ..load import LoadedFile, MatchFiles, load_file, match_files
 from ..parallel import cores, map_files
@@ -62,10 +64,15 @@ class CannotWrite(UsageLine):
         super().__init__(f"cannot write {path!r}: {reason}")
 
 
+_LONG_NOTATION = re.compile(r"[0-9x,-]+/[0-9x,-]+/[0-9]+")
+"""What a long nardy position's notation looks like (``24x15/24x15/0``), and no gnubg ID."""
+
+
 def parse_position(text: str) -> tuple[Position, MatchState | None]:
     """The position, and match state when given, of a gnubg Position ID (player 0 on
-    roll), a gnubg ``PositionID:MatchID`` (the Match ID says who is on roll) or an XGID
-    (with or without ``XGID=``).
+    roll), a gnubg ``PositionID:MatchID`` (the Match ID says who is on roll), an XGID
+    (with or without ``XGID=``) or a long nardy position's notation (``24x15/24x15/0``,
+    :meth:`~nardy_analysis.game.long.LongPosition.from_notation`; no match state).
 
     Raises
     ------
@@ -73,6 +80,8 @@ def parse_position(text: str) -> tuple[Position, MatchState | None]:
         ``text`` is none of them: the message quotes it and says what is wrong.
     """
     try:
+        if _LONG_NOTATION.fullmatch(text):
+            return LongPosition.from_notation(text), None
         if text.startswith("XGID=") or text.count(":") >= 8:
             return Position.from_xgid(text)
         if text.count(":") == 1:

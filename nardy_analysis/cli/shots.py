@@ -24,9 +24,14 @@ def shots(positions, as_json, rules):
     POSITION is a gnubg Position ID (the player whose side it is written from is on roll),
     a gnubg PositionID:MatchID, or an XGID (with or without its `XGID=` prefix: one that
     starts with '-' is not taken for an option). Blot points are numbered from the side of
-    the player on roll, who is X on the board. A bad ID is a usage error (exit status 2).
+    the player on roll, who is X on the board. A bad ID is a usage error (exit status 2), and
+    so is long nardy (--rules long, or a long nardy position), where no checker is hit.
     """
-    for position in [parse_position(text)[0] for text in positions]:
+    parsed = [parse_position(text)[0] for text in positions]
+    if VARIANTS[rules].game == "long" or any(p.game == "long" for p in parsed):
+        raise click.UsageError("shots do not apply to long nardy: no checker is ever hit "
+                               "(RULES.md, \"Long nardy\")")
+    for position in parsed:
         result = find_shots(position, VARIANTS[rules])
         if as_json:
             click.echo(json.dumps(result.to_dict()))

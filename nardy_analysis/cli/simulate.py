@@ -66,8 +66,10 @@ def simulate(count, out, dice, loaded, length, games, players, cube, rules, seed
     """Write COUNT random legal matches, one .mat file each, into the folder --out.
 
     Every play is a random legal play of the roll; the dice are fair or loaded as --dice
-    says, for both players or one (--loaded). Useful to test an audit's power and for
-    benchmarks: `nardy simulate 200 --out loaded --dice doubles=0.25 && nardy audit loaded`.
+    says, for both players or one (--loaded). --rules long (or long-federation) simulates
+    long nardy: no cube, and each file gets its Variation tag. Useful to test an audit's
+    power and for benchmarks:
+    `nardy simulate 200 --out loaded --dice doubles=0.25 && nardy audit loaded`.
     Exit status: 0, or 2 for usage errors.
     """
     options = dict(length=length, games=games, players=players, cube=cube,

@@ -324,6 +324,8 @@ class Position:
     """
 
     __slots__ = ("board", "turn", "_hash")
+    game = "short"
+    """The game the position belongs to (``Rules.game``): short nardy here."""
 
     def __init__(self, board, turn: int = 0):
         board = (tuple(board[0]), tuple(board[1]))
@@ -332,7 +334,7 @@ class Position:
                 raise InvalidArgument(f"player {player} needs 26 non-negative counts summing "
                                       f"to 15, got {side}")
         for point in range(1, 25):
-            if board[0][point] and board[1][25 - point]:
+            if board[0][point] and board[1][self.facing(point)]:
                 raise InvalidArgument(f"both players have checkers on player 0's point {point}")
         if turn not in (0, 1):
             raise InvalidArgument(f"turn must be 0 or 1, got {turn!r}")
@@ -355,10 +357,10 @@ class Position:
 
     def __reduce__(self):
         """Pickled as its board and turn (for worker processes and clusters)."""
-        return Position, (self.board, self.turn)
+        return type(self), (self.board, self.turn)
 
     def __eq__(self, other):
-        return (isinstance(other, Position) and self._hash == other._hash
+        return (type(other) is type(self) and self._hash == other._hash
                 and self.board == other.board and self.turn == other.turn)
 
     def __hash__(self):
@@ -445,7 +447,13 @@ class Position:
 
     def with_turn(self, turn: int) -> "Position":
         """The same checkers with ``turn`` on roll."""
-        return self if turn == self.turn else Position._make(self.board, turn)
+        return self if turn == self.turn else type(self)._make(self.board, turn)
+
+    @staticmethod
+    def facing(point: int) -> int:
+        """The opponent's number of my ``point`` (1..24): ``25 - point`` (RULES.md, "Board and
+        numbering")."""
+        return 25 - point
 
     def lists(self) -> tuple[list[int], list[int]]:
         """Mutable copies ``(on_roll, opponent)`` for step-by-step play."""
@@ -534,7 +542,7 @@ class Position:
         me, opp = self.on_roll, self.opponent
 
         def cell(point: int, row: int) -> str:
-            mine, theirs = me[point], opp[25 - point]
+            mine, theirs = me[point], opp[self.facing(point)]
             n, mark = (mine, "X") if mine else (theirs, "O")
             if n > row:
                 return f" {n:>2}" if row == 4 and n > 5 else f"  {mark}"
@@ -553,7 +561,8 @@ class Position:
                          + "".join(cell(p, row) for p in bottom[6:]))
         lines.append(" " + "".join(f"{p:>3}" for p in bottom[:6]) + " |"
                      + "".join(f"{p:>3}" for p in bottom[6:]))
-        lines.append(f" bar: X {me[BAR]} O {opp[BAR]}   off: X {me[OFF]} O {opp[OFF]}   "
+        bar = f" bar: X {me[BAR]} O {opp[BAR]}  " if self.game == "short" else ""
+        lines.append(f"{bar} off: X {me[OFF]} O {opp[OFF]}   "
                      f"pips: X {self.pip_count(self.turn)} O {self.pip_count(1 - self.turn)}")
         return "\n".join(lines)
 
@@ -615,8 +624,11 @@ def ending(position: Position, rules: Rules = STANDARD, *, money: bool = False,
     ending : str
         ``single``, ``gammon`` (the loser has borne off no checker) or ``backgammon`` (a
         gammon with a loser's checker still on the bar or in the winner's home board).
+        Long nardy (``rules.game == "long"``): ``oin`` (the loser has borne off a checker),
+        ``mars`` (none off, not all home) or ``home_mars`` (all home, none off).
     multiple : int
-        1, 2 or 3: the points won are ``multiple * cube``.
+        1, 2 or 3: the points won are ``multiple * cube``. Long nardy: 1, 2 and
+        ``rules.home_mars``.
 
     Raises
     ------
@@ -625,12 +637,17 @@ def ending(position: Position, rules: Rules = STANDARD, *, money: bool = False,
 
     Notes
     -----
-    RULES.md, "End of game and scoring" and "Doubling cube, matches, house rules" (Jacoby).
+    RULES.md, "End of game and scoring" and "Doubling cube, matches, house rules" (Jacoby);
+    long nardy: RULES.md, "Long nardy", "Results" (seed 002).
     """
     if not position.is_over:
         raise InvalidArgument(f"the game is not over in {position!r}")
     winner = 0 if position.borne_off(0) == CHECKERS else 1
     loser = position.board[1 - winner]
+    if rules.game == "long":
+        if loser[OFF]:
+            return "oin", 1
+        return ("home_mars", rules.home_mars) if sum(loser[1:7]) == CHECKERS else ("mars", 2)
     if loser[OFF] or not rules.gammons or (money and rules.jacoby and cube == 1):
         return "single", 1
     if rules.backgammons and (loser[BAR] or any(loser[19:BAR])):

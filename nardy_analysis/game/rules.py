@@ -28,7 +28,17 @@ class Rules:
     Attributes
     ----------
     name : str
-        Variant name (``standard``, ``tavla``, ``lenient``).
+        Variant name (``standard``, ``tavla``, ``lenient``, ``long``, ``long-federation``).
+    game : str
+        Which game: ``"short"`` (short nardy, backgammon) or ``"long"`` (long nardy: no
+        hitting, the head rule, the six-point block; RULES.md, "Long nardy").
+    head_doubles : tuple of int or None
+        Long nardy, a player's first turn: None lets two checkers leave the head with any
+        roll (seed 002); a tuple such as ``(6, 4, 3)`` lets two leave only with those doubles
+        (the federation variant). Later turns: one checker, whatever this says.
+    home_mars : int
+        Long nardy: points of a home mars (the loser all home, none off): 3 per seed 002,
+        2 on the pages that score it as a mars.
     opening_doubles : bool
         The first play of a game may be a double (tavla: the winner of the opening throw
         rolls again). Standard rules: the opening roll is two different dice.
@@ -52,6 +62,9 @@ class Rules:
     """
 
     name: str = "standard"
+    game: str = "short"
+    head_doubles: tuple[int, ...] | None = None
+    home_mars: int = 3
     opening_doubles: bool = False
     gammons: bool = True
     backgammons: bool = True
@@ -119,6 +132,16 @@ TAVLA = Rules(name="tavla", opening_doubles=True, backgammons=False)
 LENIENT = Rules(name="lenient", forced_play=False, bear_off_any_with_larger=True)
 """Some sites' house rules: no forced-play enforcement, any checker bears off with a larger die."""
 
+LONG = Rules(name="long", game="long", opening_doubles=True, cube=False, crawford=False,
+             beavers=False)
+"""Long nardy as seed 002 gives it (RULES.md, "Long nardy"): any first roll, two checkers off
+the head on the first turn, home mars 3, no cube."""
+
+LONG_FEDERATION = replace(LONG, name="long-federation", head_doubles=(6, 4, 3))
+"""Long nardy with the federation's head rule: two checkers leave the head on the first turn
+only with 66, 44 or 33."""
+
 VARIANTS: dict[str, Rules] = {"standard": STANDARD, "backgammon": STANDARD,
-                              "tavla": TAVLA, "lenient": LENIENT}
+                              "tavla": TAVLA, "lenient": LENIENT, "long": LONG,
+                              "longnardy": LONG, "long-federation": LONG_FEDERATION}
 """Variant names (lower case, as in a ``Variation`` tag or ``--rules``) to rules."""

@@ -6,9 +6,13 @@ from the top left round to the bottom right and bear off into the lower tray on 
 Player 0 has light checkers, player 1 dark ones, whoever is on roll. A stack of more than
 five checkers shows five with the count on the outermost.
 
+Long nardy positions (:class:`~nardy_analysis.game.long.LongPosition`) draw on the same board:
+the viewer's head is their 24-point, top right, the opponent's is the viewer's 12-point, bottom
+left, and the bar stays empty.
+
 This module draws what it is given (anything with a position's ``board``, ``turn``, ``id()``,
-``pip_count`` and ``borne_off``) and imports nothing of :mod:`~nardy_analysis.game.position`,
-so that ``Position._repr_svg_`` can import it lazily.
+``facing``, ``pip_count`` and ``borne_off``) and imports nothing of
+:mod:`~nardy_analysis.game.position`, so that ``Position._repr_svg_`` can import it lazily.
 """
 
 from __future__ import annotations
@@ -147,7 +151,7 @@ def board_svg(position: Position, side: int | None = None, names=None,
         label_y = TOP - 12 if top else BOTTOM + 20
         parts.append(f'<text class="point-number" x="{x:g}" y="{label_y}" text-anchor="middle" '
                      f'font-size="13">{point}</text>')
-        for player, count in ((side, me[point]), (1 - side, opp[25 - point])):
+        for player, count in ((side, me[point]), (1 - side, opp[position.facing(point)])):
             if count:
                 start = TOP + RADIUS if top else BOTTOM - RADIUS
                 parts += _checkers(x, count, player, top, start)

@@ -13,6 +13,18 @@ from dataclasses import dataclass, field
 
 from ..errors import NardyError
 from ..game.position import Roll, point_str
+from ..game.rules import VARIANTS, Rules
+
+
+LONG_VARIATION = "LongNardy"
+"""The ``Variation`` tag of a long nardy record: ``; [Variation "LongNardy"]``."""
+
+
+def variation_tag(rules: Rules) -> str:
+    """The ``Variation`` tag value that selects ``rules`` when read back
+    (:meth:`~nardy_analysis.game.rules.Rules.with_tags`): :data:`LONG_VARIATION` for long
+    nardy as seed 002 gives it, else the variant's name (``long-federation``, ``tavla``)."""
+    return LONG_VARIATION if rules == VARIANTS[LONG_VARIATION.lower()] else rules.name
 
 
 @dataclass(frozen=True, slots=True)

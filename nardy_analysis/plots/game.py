@@ -63,7 +63,8 @@ def plot_pip_race(data: pd.DataFrame, ax=None, *, game: int | None = None):
         One line per player (label: the name): x is the turn (0 = the start, t = after the
         t-th roll), y the pip count in pips, missing after an unknown play. A line labelled
         ``hit`` marks with triangles the pip count of the player hit, after the hitting
-        play; dotted vertical lines mark where the cube was turned (before the roll).
+        play (none for long nardy, where nothing is hit); dotted vertical lines mark where
+        the cube was turned (before the roll).
 
     Raises
     ------
@@ -83,9 +84,11 @@ def plot_pip_race(data: pd.DataFrame, ax=None, *, game: int | None = None):
         pips[side] = np.concatenate([[start], pd.array(after, dtype="Float64")
                                      .to_numpy(dtype=float, na_value=np.nan)])
         ax.plot(x, pips[side], label=names[side])
-    hit = (turns["hits"].fillna(0) > 0).to_numpy()
-    victim = np.where(mover == 0, pips[1][1:], pips[0][1:])
-    ax.plot(x[1:][hit], victim[hit], linestyle="none", marker="v", color="black", label="hit")
+    if turns["hits"].notna().any():  # long nardy has no hits
+        hit = (turns["hits"].fillna(0) > 0).to_numpy()
+        victim = np.where(mover == 0, pips[1][1:], pips[0][1:])
+        ax.plot(x[1:][hit], victim[hit], linestyle="none", marker="v", color="black",
+                label="hit")
     cube = turns["cube_value"].to_numpy()
     previous = np.concatenate([[1], cube[:-1]])
     for turn, value in zip(turns["turn"][cube != previous], cube[cube != previous]):
@@ -142,6 +145,52 @@ def plot_blot_exposure(data: pd.DataFrame, ax=None, *, game: int | None = None):
     ax.set_ylabel("opponent's shots (rolls out of 36)")
     _title(ax, turns, "Blot exposure")
     ax.legend()
+    return ax
+
+
+def plot_blocked_rolls(data: pd.DataFrame, ax=None, *, game: int | None = None):
+    """Long nardy: how many rolls each player's play left the opponent unable to play in
+    full, turn by turn.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        A turns frame of long nardy holding one game (or select it with ``game``).
+    ax : matplotlib.axes.Axes, optional
+        Drawn into; the current Axes when None.
+    game : int, optional
+        The game number to draw when ``data`` holds several games of one match.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One bar container per player (label: the name): a bar at each of the player's
+        turns, height the opponent's blocked rolls (of 36) after the play
+        (``opponent_blocked_rolls``).
+
+    Raises
+    ------
+    InvalidArgument
+        ``data`` does not hold exactly one game (with that number), or it is not long
+        nardy (no blocked rolls).
+    """
+    turns = _one_game(data, game)
+    if turns["opponent_blocked_rolls"].isna().all():
+        raise InvalidArgument("no blocked rolls in the turns: they are counted for long "
+                              "nardy games only")
+    ax = ax if ax is not None else plt.gca()
+    names = _names(turns)
+    for side in (0, 1):
+        rows = turns[(turns["side"] == side) & turns["opponent_blocked_rolls"].notna()]
+        ax.bar(rows["turn"], rows["opponent_blocked_rolls"].astype(int), label=names[side],
+               color=f"C{side}", width=1.0)
+    top = int(turns["opponent_blocked_rolls"].max())
+    ax.set_ylim(0, max(4, top) * 1.35)  # room for the legend above the bars
+    ax.set_xlim(0, turns["turn"].max() + 1)
+    ax.set_xlabel("turn (rolls played)")
+    ax.set_ylabel("opponent's blocked rolls (of 36)")
+    _title(ax, turns, "Blocked rolls")
+    ax.legend(loc="upper right", ncols=2)
     return ax
 
 

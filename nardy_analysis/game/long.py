@@ -1,0 +1,402 @@
+"""Long nardy (длинные нарды): positions, legal plays, the check of a written play, and blocked
+rolls.
+
+The rules are those of ``RULES.md``, "Long nardy" (seed 002 and ``../shared/RULES.md``): 15
+checkers each start on the player's own 24-point, the head; both players move the same way
+round, so my point ``p`` is the opponent's point ``((p + 11) mod 24) + 1``
+(:meth:`LongPosition.facing`) and the opponent's head is my 12-point. There is no hitting and
+no bar: a point holding any opposing checker is closed. At most one checker leaves the head
+per turn (two on a player's first turn, with any roll or, in the federation variant, only with
+the doubles ``Rules.head_doubles``). Six points in a row may be held only when an opposing
+checker has already passed them, checked on the position after the whole play. Bearing off,
+the dice and the forced-play rules are those of short nardy.
+
+The value types (:class:`~nardy_analysis.game.position.Roll`, ``Move``, ``Play``,
+``LegalPlay``) and the board layout (``board[player][point]``, 26 entries, 0 borne off, 25 the
+bar, always empty here) are short nardy's. A position's text is its notation
+(:meth:`LongPosition.notation`, documented in RULES.md, "Long nardy position notation"), never
+a gnubg Position ID, which is a backgammon format.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Sequence
+
+from ..errors import IllegalPlayError, InvalidArgument, PositionIdError
+from .position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, point_str
+from .rules import BAR, CHECKERS, LONG, OFF, Rules
+
+HEAD = 24
+"""The head: the point every checker starts on, from its owner's side."""
+
+_FACING = (0,) + tuple((point + 11) % 24 + 1 for point in range(1, 25))
+"""``_FACING[p]``: the opponent's number of my point p (1..24)."""
+
+_PATH = _FACING[1:]
+"""The mover's points in the order the opponent passes them, from the opponent's 1-point
+(my 13) up to its head (my 12): index ``q - 1`` is the opponent's point q."""
+
+
+def _head_limit(roll: Roll, rules: Rules, first_turn: bool) -> int:
+    """How many checkers may leave the head this turn (RULES.md, "Long nardy", head rule)."""
+    if first_turn and (rules.head_doubles is None
+                       or (roll.is_double and roll.high in rules.head_doubles)):
+        return 2
+    return 1
+
+
+def _land(me: list[int], opp: list[int], start: int, die: int, rules: Rules) -> int | str:
+    """Where a checker of ``me`` from ``start`` lands with ``die`` (0 when borne off), or why it
+    cannot: ``empty`` (no checker there), ``closed`` (an opposing checker holds the point),
+    ``not_home`` (bearing off with a checker outside 1..6) or ``higher`` (a larger die while a
+    checker stands higher). The head rule is the caller's."""
+    if not 1 <= start <= 24 or not me[start]:
+        return "empty"
+    end = start - die
+    if end > 0:
+        return "closed" if opp[_FACING[end]] else end
+    if any(me[7:25]):
+        return "not_home"
+    if end < 0 and not rules.bear_off_any_with_larger and any(me[start + 1:7]):
+        return "higher"
+    return OFF
+
+
+def _unpassed_block(me: Sequence[int], opp: Sequence[int]) -> int | None:
+    """The lowest point, in the opponent's numbering, of six points in a row that ``me`` holds
+    with no checker of ``opp`` past them (on a lower point of its own, or borne off); None when
+    there is none (RULES.md, "Long nardy", six-point block)."""
+    if me[1:25].count(0) > 18:                 # fewer than six points held
+        return None
+    run = 0
+    for q, point in enumerate(_PATH, 1):
+        if me[point]:
+            run += 1
+            if run == 6 and not any(opp[:q - 5]):
+                return q - 5
+        else:
+            run = 0
+    return None
+
+
+class LongPosition(Position):
+    """A long nardy position: both players' checkers and who is on roll. Immutable, hashable,
+    pickles.
+
+    Parameters
+    ----------
+    board : pair of 26-tuples of int
+        ``board[player][point]``: checkers of ``player`` (0 or 1) on ``point``, numbered from
+        that player's side, 1..24, 0 borne off; 25 (the bar) is always 0. 15 checkers each.
+    turn : int
+        The player on roll (0 or 1).
+
+    Raises
+    ------
+    InvalidArgument
+        Wrong shape, negative counts, not 15 checkers, a checker on 25, or both players on one
+        point (my point p is the opponent's ``((p + 11) mod 24) + 1``).
+
+    Notes
+    -----
+    ``str()`` is an ASCII board and ``_repr_svg_`` an SVG board (both heads show: mine on my
+    24-point, top right, the opponent's on my 12-point, bottom left); :meth:`id` is the
+    position's notation, :meth:`notation`, and ``repr()`` is
+    ``LongPosition.from_notation('24x15/24x15/0')``.
+    """
+
+    __slots__ = ()
+    game = "long"
+    """The game the position belongs to (``Rules.game``)."""
+
+    def __init__(self, board, turn: int = 0):
+        super().__init__(board, turn)
+        if self.board[0][BAR] or self.board[1][BAR]:
+            raise InvalidArgument(f"no bar in long nardy: checkers on 25 in {self.board}")
+
+    @classmethod
+    def start(cls, turn: int = 0) -> "LongPosition":
+        """The starting position: 15 checkers each on their own 24-point (360 pips each)."""
+        side = [0] * 26
+        side[HEAD] = CHECKERS
+        return cls._make((tuple(side), tuple(side)), turn)
+
+    @staticmethod
+    def facing(point: int) -> int:
+        """The opponent's number of my ``point`` (1..24): ``((point + 11) mod 24) + 1``; the
+        map is its own inverse (RULES.md, "Long nardy")."""
+        return _FACING[point]
+
+    def notation(self) -> str:
+        """The position's text: ``<player 0>/<player 1>/<turn>``, each side its checkers from
+        its own side as ``point`` or ``pointxcount``, highest point first, joined by commas
+        (``-`` with none on the board; the rest are borne off). The start is
+        ``24x15/24x15/0`` (RULES.md, "Long nardy position notation")."""
+        sides = []
+        for side in self.board:
+            cells = [f"{p}x{side[p]}" if side[p] > 1 else str(p)
+                     for p in range(24, 0, -1) if side[p]]
+            sides.append(",".join(cells) or "-")
+        return f"{sides[0]}/{sides[1]}/{self.turn}"
+
+    @classmethod
+    def from_notation(cls, text: str) -> "LongPosition":
+        """The position :meth:`notation` writes as ``text``.
+
+        Raises
+        ------
+        PositionIdError
+            Text that is not three ``/``-separated parts, a point not 1..24 or written twice,
+            a count not 1..15, more than 15 checkers a side, a turn not 0 or 1, or a point held
+            by both players; the message quotes ``text``.
+        """
+        parts = text.strip().split("/")
+        if len(parts) != 3 or parts[2] not in ("0", "1"):
+            raise PositionIdError(f"not a long nardy position {text!r} (expected "
+                                  "<player 0>/<player 1>/<turn>, as in 24x15/24x15/0)")
+        board = []
+        for player, part in enumerate(parts[:2]):
+            side = [0] * 26
+            for cell in ([] if part == "-" else part.split(",")):
+                match = _CELL.fullmatch(cell)
+                point = int(match[1]) if match else 0
+                count = int(match[2] or 1) if match else 0
+                if not (1 <= point <= 24 and 1 <= count <= CHECKERS) or side[point]:
+                    raise PositionIdError(f"bad point {cell!r} of player {player} in long nardy "
+                                          f"position {text!r} (points 1..24 once each, as "
+                                          "24 or 24x15)")
+                side[point] = count
+            side[OFF] = CHECKERS - sum(side)
+            if side[OFF] < 0:
+                raise PositionIdError(f"player {player} has more than 15 checkers in long "
+                                      f"nardy position {text!r}")
+            board.append(side)
+        try:
+            return cls(board, int(parts[2]))
+        except InvalidArgument as error:
+            raise PositionIdError(f"bad long nardy position {text!r}: {error}") from None
+
+    def id(self) -> str:
+        """The position's :meth:`notation` (errors and reports store it; a gnubg Position ID
+        describes backgammon positions only)."""
+        return self.notation()
+
+    @classmethod
+    def from_id(cls, text: str, turn: int | None = None) -> "LongPosition":
+        """The position of :meth:`id`'s text, with ``turn`` on roll when given (raises
+        PositionIdError as :meth:`from_notation`)."""
+        position = cls.from_notation(text)
+        return position if turn is None else position.with_turn(turn)
+
+    def xgid(self, state) -> str:
+        """Not defined: an XGID describes backgammon positions only (raises InvalidArgument)."""
+        raise InvalidArgument(f"an XGID describes backgammon positions, not long nardy "
+                              f"position {self.notation()!r}")
+
+    def __repr__(self):
+        return f"LongPosition.from_notation({self.notation()!r})"
+
+    def legal_plays(self, roll: Roll, rules: Rules = LONG,
+                    first_turn: bool = False) -> tuple[LegalPlay, ...]:
+        """Every legal play of ``roll`` for the player on roll (RULES.md, "Long nardy").
+
+        A depth-first search over single-die steps on lists: a step lands only on a point no
+        opposing checker holds (intermediate landings of a combined move included), at most
+        one checker leaves the head (two on the first turn, as ``rules.head_doubles`` says),
+        bearing off as in short nardy. A play is refused when the position after it holds six
+        points in a row that no opposing checker has passed. Of the rest, the forced-play
+        rules keep those using the most dice and, among one-die plays, the larger die; with
+        ``rules.forced_play`` off every such play is legal, the empty one included.
+
+        Parameters
+        ----------
+        roll : Roll
+        rules : Rules
+            ``head_doubles``, ``forced_play`` and ``bear_off_any_with_larger`` matter.
+        first_turn : bool
+            The player's first turn of the game (the head rule's exception).
+
+        Returns
+        -------
+        tuple of LegalPlay
+            ``(play, after)`` for each distinct resulting position ``after`` (the opponent on
+            roll), moves with ``hit=False``, in the order the search first reaches them: dice
+            in the order of ``roll.dice``, checkers from the 24-point down. Empty only when
+            every play, the empty one included, leaves an unpassed six-point block (a position
+            no legal game reaches).
+        """
+        found = _search(self, roll, rules, first_turn)
+        opp = self.opponent
+        keys = sorted({key for key, _ in found.values()}, reverse=True) if rules.forced_play \
+            else [None]
+        for best in keys:                          # the best key some allowed play has
+            chosen = {board: steps for board, (key, steps) in found.items()
+                      if best in (None, key) and _unpassed_block(board, opp) is None}
+            if chosen:
+                break
+        return tuple(LegalPlay(Play(tuple(Move(*step) for step in steps)),
+                               LongPosition.after(board, opp, self.turn))
+                     for board, steps in chosen.items())
+
+
+class _Full(Exception):
+    """Raised by :func:`_search` asked to stop at the first full play."""
+
+
+def _search(position: LongPosition, roll: Roll, rules: Rules, first_turn: bool,
+            stop_at_full: bool = False) -> dict[tuple, tuple[tuple[int, int], tuple]]:
+    """Every board the player on roll can reach with single-die steps of ``roll`` (closed
+    points, the head rule and bearing off checked; the six-point block not yet): board ->
+    ``((steps, largest die), steps)``, the best way the forced-play rules rank to reach it,
+    steps as ``(start, end)``. With ``stop_at_full``, raise :class:`_Full` at the first play
+    of all the dice (or off to the last checker) that leaves no unpassed six-point block."""
+    me, opp = position.lists()
+    head = me[HEAD] - _head_limit(roll, rules, first_turn)
+    dice = len(roll.dice)
+    found: dict[tuple, tuple[tuple[int, int], tuple]] = {}
+    seen: set = set()
+
+    def search(remaining: tuple[int, ...], steps: list[tuple[int, int]], biggest: int):
+        board = tuple(me)
+        if (board, remaining) in seen:
+            return
+        seen.add((board, remaining))
+        key = (len(steps), biggest)               # the forced-play rules' order
+        if board not in found or found[board][0] < key:
+            found[board] = (key, tuple(steps))
+        if stop_at_full and (len(steps) == dice or me[OFF] == CHECKERS) \
+                and _unpassed_block(board, opp) is None:
+            raise _Full
+        points = [p for p in range(24, 0, -1) if me[p]]
+        for i, die in enumerate(remaining):
+            if die in remaining[:i]:
+                continue
+            rest = remaining[:i] + remaining[i + 1:]
+            for start in points:
+                if start == HEAD and me[HEAD] <= head:
+                    continue
+                end = _land(me, opp, start, die, rules)
+                if type(end) is str:
+                    continue
+                me[start] -= 1
+                me[end] += 1
+                steps.append((start, end))
+                search(rest, steps, max(biggest, die))
+                steps.pop()
+                me[end] -= 1
+                me[start] += 1
+
+    search(roll.dice, [], 0)
+    return found
+
+
+_CELL = re.compile(r"(\d{1,2})(?:x(\d{1,2}))?")
+
+
+def check_play(position: LongPosition, roll: Roll, steps: Iterable[tuple[int, int]],
+               rules: Rules = LONG, first_turn: bool = False) -> LegalPlay:
+    """Check a written play step by step and return it as a legal play.
+
+    Parameters
+    ----------
+    position : LongPosition
+    roll : Roll
+    steps : iterable of (int, int)
+        ``(start, die)``: the point moved from (1..24, from the mover's side) and the pips,
+        one die per step, in the order written.
+    rules : Rules
+    first_turn : bool
+        The player's first turn of the game (the head rule's exception).
+
+    Returns
+    -------
+    LegalPlay
+        The play as written (moves in that order) and the position after it, the same
+        ``after`` as the matching entry of :meth:`LongPosition.legal_plays`.
+
+    Raises
+    ------
+    IllegalPlayError
+        With ``kind`` and ``step`` (index of the offending step, None for the whole play):
+        ``illegal_play`` (no checker on the start point, a die the roll does not have or has
+        used, bearing off with a checker outside home or a larger die while a checker stands
+        higher), ``head_rule`` (one checker more leaves the head than this turn allows),
+        ``closed_point`` (a step lands on a point an opposing checker holds), ``six_block``
+        (step None: the play leaves six points in a row no opposing checker has passed),
+        ``forced_play`` (step None: a legal play uses more dice, or the larger die).
+
+    Notes
+    -----
+    RULES.md, "Long nardy". The steps are checked directly; the legal plays are enumerated
+    only when the play uses fewer dice than the roll has (to apply the forced-play rules).
+    """
+    me, opp = position.lists()
+    limit = _head_limit(roll, rules, first_turn)
+    dice = list(roll.dice)
+    left = 0
+    moves = []
+    for index, (start, die) in enumerate(steps):
+        written = f"{point_str(start)}/{point_str(max(start - die, 0))}"
+        where = f"in {written} (step {index + 1}) of roll {roll} in {position.notation()!r}"
+        if die not in dice:
+            raise IllegalPlayError(f"no {die} left to play {where}", "illegal_play", index)
+        dice.remove(die)
+        end = _land(me, opp, start, die, rules)
+        if end == "empty":
+            raise IllegalPlayError(f"no checker on {point_str(start)} {where}", "illegal_play",
+                                   index)
+        if start == HEAD and left == limit:
+            raise IllegalPlayError(f"checker {left + 1} off the head this turn, {limit} "
+                                   f"allowed, {where}", "head_rule", index)
+        if end == "closed":
+            raise IllegalPlayError(f"point {start - die} is held by the opponent {where}",
+                                   "closed_point", index)
+        if end == "not_home":
+            raise IllegalPlayError(f"bearing off with checkers outside home {where}",
+                                   "illegal_play", index)
+        if end == "higher":
+            raise IllegalPlayError(f"a {die} bears off from {start} only when no checker is "
+                                   f"higher {where}", "illegal_play", index)
+        left += start == HEAD
+        me[start] -= 1
+        me[end] += 1
+        moves.append(Move(start, end))
+    play = Play(tuple(moves))
+    after = LongPosition.after(me, opp, position.turn)
+    block = _unpassed_block(me, opp)
+    if block is not None:
+        points = ", ".join(str(_FACING[q]) for q in range(block + 5, block - 1, -1))
+        raise IllegalPlayError(f"{play} of roll {roll} in {position.notation()!r} holds six "
+                               f"points in a row ({points}) that no opposing checker has "
+                               "passed", "six_block")
+    if rules.forced_play and len(moves) < len(roll.dice):
+        legal = position.legal_plays(roll, rules, first_turn)
+        if all(other.after != after for other in legal):
+            raise IllegalPlayError(f"{play} of roll {roll} in {position.notation()!r} breaks "
+                                   f"the forced-play rules: {legal[0].play} uses more dice "
+                                   "or the larger one", "forced_play")
+    return LegalPlay(play, after)
+
+
+def blocked_rolls(position: LongPosition, rules: Rules = LONG, first_turn: bool = False) -> int:
+    """How many of the 36 rolls leave the player on roll unable to play fully.
+
+    A roll counts when no legal play (:meth:`LongPosition.legal_plays`) uses all its dice (2,
+    or 4 for a double) or ends the game (bearing off the last checker with the first die is a
+    full play). Exact: the legal plays' search, stopped at the first full play, for each of the
+    21 distinct rolls, weighed by its throws, 1 for a double, 2 otherwise.
+
+    Returns
+    -------
+    int
+        0..36 rolls of 36.
+    """
+    count = 0
+    for roll in ALL_ROLLS:
+        try:
+            _search(position, roll, rules, first_turn, stop_at_full=True)
+        except _Full:
+            continue
+        count += 1 if roll.is_double else 2
+    return count
