@@ -337,12 +337,13 @@ def check_play(position: LongPosition, roll: Roll, steps: Iterable[tuple[int, in
     left = 0
     moves = []
     for index, (start, die) in enumerate(steps):
-        written = f"{point_str(start)}/{point_str(max(start - die, 0))}"
-        where = f"in {written} (step {index + 1}) of roll {roll} in {position.notation()!r}"
         if die not in dice:
+            where = _where(position, roll, index, start, die)
             raise IllegalPlayError(f"no {die} left to play {where}", "illegal_play", index)
         dice.remove(die)
         end = _land(me, opp, start, die, rules)
+        if isinstance(end, str) or (start == HEAD and left == limit):
+            where = _where(position, roll, index, start, die)  # the step is illegal
         if end == "empty":
             raise IllegalPlayError(f"no checker on {point_str(start)} {where}", "illegal_play",
                                    index)
@@ -377,6 +378,12 @@ def check_play(position: LongPosition, roll: Roll, steps: Iterable[tuple[int, in
                                    f"the forced-play rules: {legal[0].play} uses more dice "
                                    "or the larger one", "forced_play")
     return LegalPlay(play, after)
+
+
+def _where(position: LongPosition, roll: Roll, index: int, start: int, die: int) -> str:
+    """Where a step of :func:`check_play` is, for its error message."""
+    return (f"in {point_str(start)}/{point_str(max(start - die, 0))} (step {index + 1}) of roll "
+            f"{roll} in {position.notation()!r}")
 
 
 def blocked_rolls(position: LongPosition, rules: Rules = LONG, first_turn: bool = False) -> int:
