@@ -30,9 +30,9 @@ from pathlib import Path
 
 _GNUBG_SCRIPT = r"""
 import random, sys, gnubg
-out, prefix, first, sessions, games, helped, roll, fraction = sys.argv[1:9]
-first, sessions, games, helped, roll = int(first), int(sessions), int(games), int(helped), int(roll)
-fraction = float(fraction)
+out, prefix = sys.argv[1:3]
+first, sessions, games, helped, roll = map(int, sys.argv[3:8])
+fraction = float(sys.argv[8])
 names = ["helped", "fair"] if helped == 0 else ["fair", "helped"] if helped == 1 else \
     ["player0", "player1"]
 for command in ["set threads 1", "set player 0 human", "set player 1 human",

@@ -78,15 +78,16 @@ The opening roll of standard rules is never in a luck test: it also decides who 
 its luck is not one of the roller's 36 throws. Money and match play can be pooled: each L is
 measured against its own V.
 
-Poisson-binomial test (bar_entry, hits_on_blots, lucky_rolls, unlucky_rolls): ``n`` rolls with success probabilities
-``p_i``; rolls with ``p_i`` 0 or 1 say nothing and are left out. Up to 10,000 rolls the exact
-distribution of the number of successes is computed by convolving the binomial distributions
-of the rolls sharing each ``p_i`` (``scipy.stats.binom.pmf``, ``numpy.convolve``) and the
-two-sided p-value sums the outcomes no more likely than the one observed (the rule of
-``scipy.stats.binomtest``); above 10,000 the normal approximation with continuity correction
-is used. Each ``p_i`` is fixed by the position, which earlier rolls shaped, so the sum of
-``y_i - p_i`` is a martingale under fair dice: the normal approximation holds by the
-martingale central limit theorem, and the exact distribution treats the ``p_i`` as given.
+Poisson-binomial test (bar_entry, hits_on_blots, lucky_rolls, unlucky_rolls): ``n`` rolls
+with success probabilities ``p_i``; rolls with ``p_i`` 0 or 1 say nothing and are left out.
+Up to 10,000 rolls the exact distribution of the number of successes is computed by
+convolving the binomial distributions of the rolls sharing each ``p_i``
+(``scipy.stats.binom.pmf``, ``numpy.convolve``) and the two-sided p-value sums the outcomes
+no more likely than the one observed (the rule of ``scipy.stats.binomtest``); above 10,000
+the normal approximation with continuity correction is used. Each ``p_i`` is fixed by the
+position, which earlier rolls shaped, so the sum of ``y_i - p_i`` is a martingale under fair
+dice: the normal approximation holds by the martingale central limit theorem, and the exact
+distribution treats the ``p_i`` as given.
 
 Columns of the results: ``test``, ``group``, ``n`` (rolls, or dice for ``faces``, or pairs for
 ``serial``), ``observed`` and ``expected`` (see below), ``statistic``, ``p_value``,

@@ -58,9 +58,10 @@ def audit(paths, by, player, as_json, html, include_opening, positions, luck, st
     Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
     entry and hits on exposed blots, with Benjamini-Hochberg adjusted p-values; with
     --player, one player's rolls across all the files; with --luck, the luck of the rolls
-    against its distribution under fair dice at each position (gnubg's engine). Every game that can be read is used;
-    each error is reported on stderr with the game it concerns (a game that cannot be read
-    is left out; every roll of one that breaks a rule counts, its positions end there).
+    against its distribution under fair dice at each position (gnubg's engine). Every game
+    that can be read is used; each error is reported on stderr with the game it concerns (a
+    game that cannot be read is left out; every roll of one that breaks a rule counts, its
+    positions end there).
     Exit status: 0 on success (files in folders that are not match records are only
     counted), 1 when any file had an error, no roll was found or none is the --player's
     (stderr names the players there are, closest first), 2 for usage errors (and --luck
