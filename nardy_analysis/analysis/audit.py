@@ -50,15 +50,48 @@ Long nardy (RULES.md, "Long nardy") has no bar and no hitting: its rolls count i
 five tests, and bar_entry and hits_on_blots do not apply to them (an audit of long nardy
 rolls only says so in those tests' notes).
 
-Poisson-binomial test (bar_entry, hits_on_blots): ``n`` rolls with success probabilities
-``p_i``; rolls with ``p_i`` 0 or 1 say nothing and are left out. Up to 10,000 rolls the exact
-distribution of the number of successes is computed by convolving the binomial distributions
-of the rolls sharing each ``p_i`` (``scipy.stats.binom.pmf``, ``numpy.convolve``) and the
-two-sided p-value sums the outcomes no more likely than the one observed (the rule of
-``scipy.stats.binomtest``); above 10,000 the normal approximation with continuity correction
-is used. Each ``p_i`` is fixed by the position, which earlier rolls shaped, so the sum of
-``y_i - p_i`` is a martingale under fair dice: the normal approximation holds by the
-martingale central limit theorem, and the exact distribution treats the ``p_i`` as given.
+With ``luck=True`` (the engine extra: ``pip install 'nardy-analysis[engine]'``) four tests of
+the dice's luck join them (:data:`LUCK_TESTS`), on every roll with a replayed position,
+luck as :mod:`nardy_analysis.analysis.luck` computes it (GNU Backgammon's: cubeless 0-ply;
+money play in equity per game at cube 1, match play in normalised match equity). Each roll's
+luck ``L`` has, under fair dice, a known distribution given its position: the 36 throws and
+their best-play equities. Its mean is 0 and its variance ``V`` is known
+(:func:`~nardy_analysis.analysis.luck.roll_luck_distribution`). So the luck of manipulated
+dice shows even where the counts of every other test are fair ("the dice give them what
+they need"):
+
+============== ======================================================================
+luck           Z = sum(L) / sqrt(sum(V)), two-sided normal p-value. Each L has
+               conditional mean 0 given every roll before it (the position, made by the
+               earlier rolls, fixes its distribution): the L are a martingale difference
+               sequence, and by the martingale central limit theorem (Hall and Heyde,
+               Martingale Limit Theory and Its Application, 1980, Theorem 3.2; McLeish,
+               Ann. Probab. 2, 1974) sum(L) / sqrt(sum(V)) is approximately standard
+               normal.
+lucky_rolls    Rolls marked lucky or very lucky (L > 0.3) against each position's own
+               chance of such a throw (the throws of 36 with luck > 0.3): Poisson-binomial
+               test (below). Manipulation that avoids extremes (gnubg's
+               ``set cheat player P roll 11``, the median roll) shows here as too few.
+unlucky_rolls  The same for rolls marked unlucky or very unlucky (L < -0.3).
+decisive_luck  The luck test on the decisive rolls: those whose V is in the top decile of
+               the group's V (V at least its 0.9 quantile, ``numpy.quantile``), where the
+               choice of roll matters most.
+============== ======================================================================
+
+The opening roll of standard rules is never in a luck test: it also decides who moves, so
+its luck is not one of the roller's 36 throws. Money and match play can be pooled: each L is
+measured against its own V.
+
+Poisson-binomial test (bar_entry, hits_on_blots, lucky_rolls, unlucky_rolls): ``n`` rolls
+with success probabilities ``p_i``; rolls with ``p_i`` 0 or 1 say nothing and are left out.
+Up to 10,000 rolls the exact distribution of the number of successes is computed by
+convolving the binomial distributions of the rolls sharing each ``p_i``
+(``scipy.stats.binom.pmf``, ``numpy.convolve``) and the two-sided p-value sums the outcomes
+no more likely than the one observed (the rule of ``scipy.stats.binomtest``); above 10,000
+the normal approximation with continuity correction is used. Each ``p_i`` is fixed by the
+position, which earlier rolls shaped, so the sum of ``y_i - p_i`` is a martingale under fair
+dice: the normal approximation holds by the martingale central limit theorem, and the exact
+distribution treats the ``p_i`` as given.
 
 Columns of the results: ``test``, ``group``, ``n`` (rolls, or dice for ``faces``, or pairs for
 ``serial``), ``observed`` and ``expected`` (see below), ``statistic``, ``p_value``,
@@ -81,7 +114,15 @@ serial         doubles after doubles / under          doubles rate after a doubl
                independence                           non-double (Wald)
 bar_entry      rolls that entered / sum of p_i        (observed - expected) / n (normal,
 hits_on_blots  hitting rolls / sum of p_i             sample s.d. of the residuals)
+luck           sum(L) / 0                             mean luck per roll (normal, sample s.d.)
+lucky_rolls    rolls with L > 0.3 / sum of p_i        as bar_entry
+unlucky_rolls  rolls with L < -0.3 / sum of p_i       as bar_entry
+decisive_luck  sum(L) of the decisive rolls / 0       their mean luck per roll, as luck
 ============== ====================================== =======================================
+
+The luck effect is in the luck's unit: equity per game at cube 1 (EMG) in money play, and
+normalised match equity in match play (where winning the cube's value in points is +1 and
+losing it -1; a mix of both in an audit that pools them).
 
 For roll_classes and faces the effect is that of the one cell named in ``cell``, chosen by
 the data, while the chi-square p-value tests all cells together. The cell's interval is
@@ -112,11 +153,16 @@ from ..game.position import ALL_ROLLS, BAR
 from ..load import LoadedFile, load_file, match_files
 from ..parallel import map_files
 from ..replay import ReplayedMatch
+from .engine import Evaluator, default_evaluator
+from .luck import LUCKY, luck_frame
 from .shots import shots, throws
 from .turns import replayed_matches
 
 TESTS = ("doubles", "roll_classes", "faces", "pips", "serial", "bar_entry", "hits_on_blots")
 """The tests, in report order."""
+
+LUCK_TESTS = ("luck", "lucky_rolls", "unlucky_rolls", "decisive_luck")
+"""The tests of the dice's luck (``luck=True``), in report order, after :data:`TESTS`."""
 
 ABOUT = {
     "doubles": "Are doubles 1 roll in 6? Exact binomial test of the doubles count; null: "
@@ -134,6 +180,16 @@ ABOUT = {
                  "against k closed points.",
     "hits_on_blots": "With a blot to shoot at, is the roll a hitting roll as often as the "
                      "position allows? Poisson-binomial test; null: probability shots/36.",
+    "luck": "Is the dice's luck zero on average, given each position? z = sum(luck) / "
+            "sqrt(sum(variance)), martingale central limit theorem; null: each roll's luck "
+            "has mean 0 and the variance of its position's 36 throws.",
+    "lucky_rolls": "Are rolls marked lucky (luck > 0.3) as frequent as the positions allow? "
+                   "Poisson-binomial test; null: each position's share of such throws.",
+    "unlucky_rolls": "Are rolls marked unlucky (luck < -0.3) as frequent as the positions "
+                     "allow? Poisson-binomial test; null: each position's share of such "
+                     "throws.",
+    "decisive_luck": "Is the luck zero on average where the roll matters most? The luck test "
+                     "on the rolls whose variance is in the top decile of the group's.",
 }
 """One sentence per test: what it tests, and its null hypothesis (fair dice)."""
 
@@ -145,6 +201,11 @@ EFFECT_UNITS = {
     "serial": "doubles rate after a double minus after a non-double, proportion of rolls",
     "bar_entry": "entering rolls minus expected, per roll from the bar (proportion)",
     "hits_on_blots": "hitting rolls minus expected, per roll at a blot (proportion)",
+    "luck": "mean luck per roll: equity per game at cube 1 (money play) or normalised match "
+            "equity (match play)",
+    "lucky_rolls": "lucky rolls minus expected, per roll (proportion)",
+    "unlucky_rolls": "unlucky rolls minus expected, per roll (proportion)",
+    "decisive_luck": "mean luck per decisive roll, as for luck",
 }
 """What ``effect`` (and its interval) of each test measures, with its unit."""
 
@@ -158,6 +219,12 @@ ROLLS_DTYPES = {
     "entered": "boolean", "shots": "Int64", "hitting_roll": "boolean", "long": "bool",
 }
 """The columns of :func:`rolls_frame` in order, with their pandas dtypes."""
+
+LUCK_DTYPES = {"luck": "float64", "luck_variance": "float64", "p_lucky": "float64",
+               "p_unlucky": "float64"}
+"""The columns :func:`rolls_frame` adds with ``luck=True``: those of
+:func:`~nardy_analysis.analysis.luck.luck_frame` (NaN for a roll not replayed and for the
+opening roll of standard rules)."""
 
 ALPHA = 0.05
 """Level of the notes and of the flags in summaries and plots."""
@@ -186,7 +253,8 @@ _Z = stats.norm.ppf(1 - ALPHA / 2)
 
 # -- the rolls ---------------------------------------------------------------------------------
 
-def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True) -> pd.DataFrame:
+def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True, luck: bool = False,
+                evaluator: Evaluator | None = None) -> pd.DataFrame:
     """One row per roll written in the replayed matches.
 
     Parameters
@@ -195,6 +263,12 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True) -> pd.
     positions : bool
         Fill the columns that need the replayed position before each roll (bar entry and
         shots). Shots cost a legal-play search per roll, so this is the slow part.
+    luck : bool
+        Add the columns of :data:`LUCK_DTYPES`: each roll's luck and its distribution under
+        fair dice (an engine evaluation of each position; the engine extra).
+    evaluator : Evaluator, optional
+        With ``luck``: default :func:`~nardy_analysis.analysis.engine.default_evaluator`
+        (0-ply, as GNU Backgammon's luck analysis).
 
     Returns
     -------
@@ -209,7 +283,13 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True) -> pd.
         ``entered`` (the roll enters a checker), ``shots`` (throws out of 36 that can hit,
         when the opponent has a blot), ``hitting_roll`` (the roll can hit). The position
         columns are missing (NA) for rolls not replayed (after a rule violation, or
-        ``positions=False``) and for long nardy. ``long``: thrown in long nardy.
+        ``positions=False``) and for long nardy. ``long``: thrown in long nardy. With
+        ``luck``, then :data:`LUCK_DTYPES` (not for long nardy: NaN).
+
+    Raises
+    ------
+    EngineError
+        ``luck`` without the engine extra.
 
     Notes
     -----
@@ -219,6 +299,9 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True) -> pd.
     rows = []
     seen_files: dict[str, int] = {}
     cache: dict = {}
+    dtypes = ROLLS_DTYPES | (LUCK_DTYPES if luck else {})
+    if luck:
+        evaluator = evaluator or default_evaluator()
     for match in matches:
         record = match.record
         file = record.file or ""
@@ -226,6 +309,7 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True) -> pd.
         names = [name or f"player {side + 1}" for side, name in enumerate(record.names)]
         site = record.tags.get("Site", "").strip() or "unknown"
         long = match.rules.game == "long"
+        lucks = _turn_lucks(match, evaluator) if luck and not long else {}
         for game in match.games:
             replayed = {id(t.record): t for t in game.turns}
             for index, turn in enumerate(game.record.turns):
@@ -235,8 +319,18 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True) -> pd.
                 done = replayed.get(id(turn))
                 row += (_position_facts(done.before, roll, match.rules, cache)
                         if positions and done is not None and not long else [pd.NA] * 5)
-                rows.append(row + [long])
-    return pd.DataFrame(rows, columns=list(ROLLS_DTYPES)).astype(ROLLS_DTYPES)
+                row.append(long)
+                if luck:
+                    row += lucks.get(id(turn), [np.nan] * len(LUCK_DTYPES))
+                rows.append(row)
+    return pd.DataFrame(rows, columns=list(dtypes)).astype(dtypes)
+
+
+def _turn_lucks(match: ReplayedMatch, evaluator: Evaluator) -> dict[int, list[float]]:
+    """The :data:`LUCK_DTYPES` of each replayed roll of ``match``, by ``id`` of its record."""
+    frame = luck_frame(match, evaluator)
+    turns = [turn.record for game in match.games for turn in game.turns]
+    return dict(zip(map(id, turns), frame[list(LUCK_DTYPES)].to_numpy().tolist()))
 
 
 def _position_facts(before, roll, rules, cache) -> list:
@@ -366,10 +460,18 @@ class AuditCounts:
     replayed : bool
         Some roll had a position (False: ``positions=False``, said in the notes).
     tests : tuple of str
-        The tests the rolls had the columns for, in :data:`TESTS` order.
+        The tests the rolls had the columns for, in :data:`TESTS` then :data:`LUCK_TESTS`
+        order.
     long : bool
         Every roll counted was thrown in long nardy (bar_entry and hits_on_blots do not
         apply: their notes say so).
+    luck : dict of str to numpy.ndarray
+        With the luck tests: per group, one row per roll tested (in the order of the rolls),
+        four floats: the roll's luck ``L``, its variance ``V`` under fair dice, and the
+        throws of 36 that would be lucky (L > 0.3) and unlucky (L < -0.3) in its position.
+        The decisive-rolls test needs the top decile of ``V`` over a whole group, so the
+        rolls themselves are kept (32 bytes a roll), not a sum: an audit counted file by
+        file has exactly the luck tests of all rolls together.
     """
 
     by: str | None
@@ -382,6 +484,7 @@ class AuditCounts:
     replayed: bool = False
     tests: tuple = TESTS[:5]
     long: bool = False
+    luck: dict = field(default_factory=dict)
 
     @property
     def rolls(self) -> int:
@@ -393,6 +496,13 @@ class AuditCounts:
         if group == "all":
             return sum(self.groups.values(), np.zeros(_WIDTH, dtype=np.int64))
         return self.groups[group]
+
+    def luck_rolls(self, group: str = "all") -> np.ndarray:
+        """The luck rows of ``group`` (see ``luck``; ``all``: every group's, groups in
+        sorted order), shape (rolls, 4); none without the luck tests."""
+        parts = ([self.luck[name] for name in sorted(self.luck)] if group == "all"
+                 else [self.luck.get(group, _NO_LUCK)])
+        return np.concatenate([_NO_LUCK, *parts])
 
     def __add__(self, other: "AuditCounts") -> "AuditCounts":
         return merge_counts([self, other], self.by, self.include_opening, self.player)
@@ -406,13 +516,18 @@ class AuditCounts:
         if not isinstance(other, AuditCounts):
             return NotImplemented
         return (self._key() == other._key() and self.groups.keys() == other.groups.keys()
-                and all(np.array_equal(v, other.groups[k]) for k, v in self.groups.items()))
+                and all(np.array_equal(v, other.groups[k]) for k, v in self.groups.items())
+                and self.luck.keys() == other.luck.keys()
+                and all(np.array_equal(v, other.luck[k]) for k, v in self.luck.items()))
 
     __hash__ = None  # the counts are arrays
 
     def _key(self) -> tuple:
         return (self.by, self.include_opening, self.player, self.files, self.players,
                 self.read, self.replayed, self.tests, self.long)
+
+
+_NO_LUCK = np.zeros((0, 4))
 
 
 def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
@@ -433,7 +548,8 @@ def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
     AuditCounts
         Counts added per group; ``files`` joined in order (each once); ``players`` joined;
         ``read`` added; ``replayed`` when any part was; ``tests`` those of any part; ``long``
-        when some part is and every part with rolls is.
+        when some part is and every part with rolls is; the rolls of ``luck`` joined per
+        group, in order.
 
     Raises
     ------
@@ -441,6 +557,7 @@ def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
         A part counted with other settings (the message quotes both).
     """
     groups: dict = {}
+    luck: dict = {}
     files: dict = {}
     players: set = set()
     read, replayed, tests, longs = 0, False, set(), set()
@@ -452,6 +569,8 @@ def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
                                   f"player) = {settings!r} to counts made with {first!r}")
         for name, table in part.groups.items():
             groups[name] = groups[name] + table if name in groups else table.copy()
+        for name, rolls in part.luck.items():
+            luck.setdefault(name, []).append(rolls)
         files.update(dict.fromkeys(part.files))
         players |= part.players
         read += part.read
@@ -460,7 +579,9 @@ def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
         if part.long or part.rolls:
             longs.add(part.long)
     return AuditCounts(*first, groups, tuple(files), frozenset(players), read, replayed,
-                       tuple(t for t in TESTS if t in tests or not groups), longs == {True})
+                       tuple(t for t in TESTS + LUCK_TESTS
+                             if t in tests or (not groups and t in TESTS)),
+                       longs == {True}, {name: np.concatenate(rolls) for name, rolls in luck.items()})
 
 
 def roll_counts(rolls: pd.DataFrame, by: str | None = None, include_opening: bool = False,
@@ -473,7 +594,8 @@ def roll_counts(rolls: pd.DataFrame, by: str | None = None, include_opening: boo
         One row per roll with at least the columns of :data:`ROLL_COLUMNS` (as made by
         :func:`rolls_frame` or :func:`simulate_rolls`). With ``entered``/``closed_points``
         the bar_entry test is counted, with ``hitting_roll``/``shots`` the hits_on_blots
-        test.
+        test, with the columns of :data:`LUCK_DTYPES` the luck tests (on the rolls with a
+        variance).
     by : str, optional
         A column to group by as well as ``all`` (``"player"`` or ``"site"``).
     include_opening : bool
@@ -522,11 +644,18 @@ def roll_counts(rolls: pd.DataFrame, by: str | None = None, include_opening: boo
         j = of_36[used].astype(np.int64)
         np.add.at(table, (codes[used], _TRIALS[test].start + j), 1)
         np.add.at(table, (codes[used], _SUCCESSES[test].start + j), hit[used].astype(np.int64))
+    luck = {}
+    if set(LUCK_DTYPES) <= set(rolls.columns):
+        tests += LUCK_TESTS
+        values = rolls[list(LUCK_DTYPES)].to_numpy(float, na_value=np.nan)
+        values[:, 2:] = np.rint(values[:, 2:] * 36)  # throws of 36
+        used = ~np.isnan(values).any(axis=1)
+        luck = {name: values[used & (codes == code)] for code, name in enumerate(names)}
     replayed = "on_bar" not in rolls.columns or bool(rolls["on_bar"].notna().any())
     long = "long" in rolls.columns and len(rolls) > 0 and bool(rolls["long"].all())
     return AuditCounts(by, include_opening, player, dict(zip(names, table)),
                        tuple(dict.fromkeys(rolls["file"].astype(str))), players, read,
-                       replayed, tuple(tests), long)
+                       replayed, tuple(tests), long, luck)
 
 
 def _group_codes(rolls: pd.DataFrame, by: str | None) -> tuple[list[str], np.ndarray]:
@@ -593,8 +722,8 @@ def count_tests(counts: AuditCounts) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per test and group, tests in :data:`TESTS` order, ``all`` first; columns as
-        in the module docstring.
+        One row per test and group, tests in :data:`TESTS` then :data:`LUCK_TESTS` order,
+        ``all`` first; columns as in the module docstring.
     """
     names = ["all"] + (sorted(counts.groups) if counts.by else [])
     table = np.array([counts.table(name) for name in names])
@@ -604,6 +733,8 @@ def count_tests(counts: AuditCounts) -> pd.DataFrame:
     parts += [_poisson_binomial(test, table[:, _TRIALS[test]], table[:, _SUCCESSES[test]],
                                 counts.replayed, counts.long)
               for test in counts.tests if test in _TRIALS]
+    if "luck" in counts.tests:
+        parts += _luck_tests([counts.luck_rolls(name) for name in names])
     frame = pd.concat([part.assign(group=names) for part in parts], ignore_index=True)
     frame["n"] = frame["n"].astype(np.int64)
     frame["p_adjusted"] = np.nan
@@ -857,6 +988,11 @@ def _poisson_binomial_pvalues(values: np.ndarray, sizes: np.ndarray,
     return [min(1.0, pmf[pmf <= pmf[int(k)] * (1 + 1e-7)].sum()) for k in counts], "exact"
 
 
+_TRIALS_ARE = {"bar_entry": "rolls from the bar", "hits_on_blots": "rolls at an exposed blot",
+               "lucky_rolls": "rolls that can be lucky",
+               "unlucky_rolls": "rolls that can be unlucky"}
+
+
 def _poisson_binomial(test: str, trials: np.ndarray, successes: np.ndarray,
                       replayed: bool = True, long: bool = False) -> pd.DataFrame:
     """Observed successes against their exact probabilities, per group (see the module
@@ -864,7 +1000,7 @@ def _poisson_binomial(test: str, trials: np.ndarray, successes: np.ndarray,
     (:class:`AuditCounts`); trials with probability 0 or 1 are left out. ``replayed``
     False: no roll has a position (``positions=False``); ``long``: every roll is long
     nardy's, where the test does not apply; the note says which."""
-    what = "rolls from the bar" if test == "bar_entry" else "rolls at an exposed blot"
+    what = _TRIALS_ARE[test]
     rows = []
     for t, s in zip(trials[:, 1:36], successes[:, 1:36]):
         n = int(t.sum())
@@ -888,6 +1024,45 @@ def _poisson_binomial(test: str, trials: np.ndarray, successes: np.ndarray,
         rows.append((n, observed, expected, residual / np.sqrt(t @ (p * (1 - p))),
                      p_value, effect, low, high,
                      f"Poisson-binomial test, {how}", note))
+    return _frame(test, *zip(*rows))
+
+
+def _luck_tests(rolls: list[np.ndarray]) -> list[pd.DataFrame]:
+    """The luck tests (:data:`LUCK_TESTS`) of each group's luck rows (see
+    :class:`AuditCounts`)."""
+    parts = [_luck_z("luck", rolls, "")]
+    for test, column, sign in (("lucky_rolls", 2, 1), ("unlucky_rolls", 3, -1)):
+        trials, successes = np.zeros((2, len(rolls), 37), dtype=np.int64)
+        for g, group in enumerate(rolls):
+            j = group[:, column].astype(np.int64)
+            np.add.at(trials[g], j, 1)
+            np.add.at(successes[g], j, sign * group[:, 0] > LUCKY)
+        parts.append(_poisson_binomial(test, trials, successes))
+    decisive = [group[group[:, 1] >= np.quantile(group[:, 1], 0.9)] if len(group) else group
+                for group in rolls]
+    parts.append(_luck_z("decisive_luck", decisive,
+                         "; the rolls with variance in the top decile of the group's"))
+    return parts
+
+
+def _luck_z(test: str, rolls: list[np.ndarray], what: str) -> pd.DataFrame:
+    """z = sum(L) / sqrt(sum(V)) per group, two-sided normal p-value; the effect is the mean
+    luck per roll with a normal 95% interval from the sample s.d. (see the module
+    docstring)."""
+    rows = []
+    for group in rolls:
+        n, luck, variance = len(group), group[:, 0], group[:, 1]
+        total, spread = luck.sum(), np.sqrt(variance.sum())
+        note = ("no rolls" if n == 0 else
+                "too few rolls for the normal approximation (fewer than 30)" if n < 30 else
+                "no roll could change the equity (variance 0)" if spread == 0 else "")
+        z = np.nan if note else total / spread
+        effect = total / n if n else np.nan
+        half = _Z * luck.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+        rows.append((n, total, 0.0 if n else np.nan, z, 2 * stats.norm.sf(abs(z)), effect,
+                     effect - half, effect + half,
+                     "z-test, z = sum(luck) / sqrt(sum(variance)), martingale central limit "
+                     f"theorem (scipy.stats.norm){what}", note))
     return _frame(test, *zip(*rows))
 
 
@@ -1121,7 +1296,8 @@ def _groups(frame: pd.DataFrame, by: str, shown: int = 20) -> list[str]:
 
 
 def audit_dice(source, by: str | None = None, include_opening: bool = False,
-               positions: bool = True, player: str | None = None) -> DiceAudit:
+               positions: bool = True, player: str | None = None,
+               luck: bool = False) -> DiceAudit:
     """Audit the dice of replayed matches, of a rolls frame or of audit counts.
 
     Parameters
@@ -1139,6 +1315,9 @@ def audit_dice(source, by: str | None = None, include_opening: bool = False,
         Replay positions for the bar_entry and hits_on_blots tests (slower).
     player : str, optional
         Audit only this player's rolls, across every file (the name as the files write it).
+    luck : bool
+        Run the luck tests as well (:data:`LUCK_TESTS`; matches only: a rolls frame or
+        counts have them when they hold the luck). Needs the engine extra.
 
     Returns
     -------
@@ -1151,6 +1330,8 @@ def audit_dice(source, by: str | None = None, include_opening: bool = False,
         ``source`` holds something else (such as a path: load it first, or use
         :func:`audit_files`), counts made with other ``by``/``include_opening``/``player``,
         or no roll is ``player``'s (the message names the players there are, closest first).
+    EngineError
+        ``luck`` without the engine extra.
     """
     rolls = None
     if isinstance(source, AuditCounts):
@@ -1163,7 +1344,7 @@ def audit_dice(source, by: str | None = None, include_opening: bool = False,
                                   f"not {asked!r}")
     else:
         rolls = source if isinstance(source, pd.DataFrame) else rolls_frame(
-            replayed_matches(source), positions)
+            replayed_matches(source), positions, luck)
         counts = roll_counts(rolls, by, include_opening, player)
         if player is not None:
             rolls = rolls[(rolls["player"].astype(str) == player).to_numpy()]
@@ -1176,8 +1357,8 @@ def audit_dice(source, by: str | None = None, include_opening: bool = False,
 
 
 def audit_files(paths, by: str | None = None, include_opening: bool = False,
-                positions: bool = True, player: str | None = None, *, jobs: int = 1,
-                client=None, **options) -> DiceAudit:
+                positions: bool = True, player: str | None = None, luck: bool = False, *,
+                jobs: int = 1, client=None, **options) -> DiceAudit:
     """Audit the dice of match files, counted file by file on worker processes or a Dask
     cluster: only each file's :class:`AuditCounts` travel back, never matches or rolls, and
     the tests run once on their sum, so the result is that of :func:`audit_dice` of all the
@@ -1187,8 +1368,9 @@ def audit_files(paths, by: str | None = None, include_opening: bool = False,
     ----------
     paths : str or path-like, or an iterable of them
         Files and folders (:func:`nardy_analysis.load.match_files`).
-    by, include_opening, positions, player
-        As for :func:`audit_dice`.
+    by, include_opening, positions, player, luck
+        As for :func:`audit_dice` (with ``luck`` each file's luck rows travel back too,
+        32 bytes a roll).
     jobs, client
         As for :func:`nardy_analysis.parallel.map_files`: ``jobs`` worker processes, or the
         workers of a ``distributed.Client``.
@@ -1208,12 +1390,12 @@ def audit_files(paths, by: str | None = None, include_opening: bool = False,
     """
     parts = map_files(file_counts, match_files(paths).files, jobs=jobs, client=client,
                       by=by, include_opening=include_opening, positions=positions,
-                      player=player, **options)
+                      player=player, luck=luck, **options)
     return audit_dice(merge_counts(parts, by, include_opening, player))
 
 
 def file_counts(source, by: str | None = None, include_opening: bool = False,
-                positions: bool = True, player: str | None = None,
+                positions: bool = True, player: str | None = None, luck: bool = False,
                 **options) -> AuditCounts:
     """The :class:`AuditCounts` of one match file (the work of a worker process or Dask
     worker in :func:`audit_files` and ``nardy audit``).
@@ -1222,13 +1404,14 @@ def file_counts(source, by: str | None = None, include_opening: bool = False,
     ----------
     source : str or path-like, or LoadedFile
         The file, or the file already loaded.
-    by, include_opening, positions, player
+    by, include_opening, positions, player, luck
         As for :func:`audit_dice`.
     **options
         For a path: as for :func:`nardy_analysis.load.load_file`.
     """
     loaded = source if isinstance(source, LoadedFile) else load_file(source, **options)
-    return roll_counts(rolls_frame(loaded.matches, positions), by, include_opening, player)
+    return roll_counts(rolls_frame(loaded.matches, positions, luck), by, include_opening,
+                       player)
 
 
 def _no_such_player(counts: AuditCounts, shown: int = 10) -> NoReturn:

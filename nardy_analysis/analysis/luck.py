@@ -28,6 +28,15 @@ as a change of the match-winning chance (0..1). These are the numbers GNU Backga
 in its ``LU[...]`` SGF properties and its luck statistics; tests/data/luck holds its numbers
 for real matches, and the tests check every roll against them.
 
+Fair dice. The same 21 equities give the distribution of a roll's luck at its position before
+it is thrown: the 36 equally likely throws, each with luck ``e_i - mean``. Its mean is 0 by
+construction; :func:`roll_luck_distribution` gives its variance (``sum((e_i - mean)^2) / 36``,
+equity squared) and the throws of 36 whose luck a roll would be marked lucky (> +0.3) or
+unlucky (< -0.3), the input of the fairness tests of
+:mod:`nardy_analysis.analysis.audit` (``luck``, ``lucky_rolls``, ``unlucky_rolls``,
+``decisive_luck``). The opening roll of standard rules also decides who moves: its luck is
+not one of the 36 throws of the roller, so it has no such distribution (NaN).
+
 Marks (the thresholds GNU Backgammon 1.1's ``show analysis`` prints): a roll is ``very
 lucky`` above +0.6, ``lucky`` above +0.3, ``unlucky`` below -0.3 and ``very unlucky`` below
 -0.6. The rating of a player's luck rate (luck per roll, every roll counted, dances
@@ -41,7 +50,7 @@ from __future__ import annotations
 from functools import lru_cache
 from os import PathLike
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 import pandas as pd
 
@@ -55,12 +64,16 @@ from ..replay import ReplayedMatch
 from ..game.rules import Rules
 from .shots import throws
 
-__all__ = ["MARKS", "OPENING_ROLLS", "RATINGS", "RATING_SHOWN", "luck_by_player", "luck_frame",
-           "luck_frames", "luck_mark", "luck_rating", "luck_summary", "match_utility",
-           "match_winning_chance", "roll_luck"]
+__all__ = ["LUCKY", "MARKS", "OPENING_ROLLS", "RATINGS", "RATING_SHOWN", "RollLuck",
+           "luck_by_player", "luck_frame", "luck_frames", "luck_mark", "luck_rating",
+           "luck_summary", "match_utility", "match_winning_chance", "roll_luck",
+           "roll_luck_distribution"]
 
 OPENING_ROLLS: tuple[Roll, ...] = tuple(r for r in ALL_ROLLS if not r.is_double)
 """The 15 non-double rolls an opening can be."""
+
+LUCKY = 0.3
+"""Luck (equity) above which GNU Backgammon marks a roll lucky; below ``-LUCKY`` unlucky."""
 
 MARKS = ("very lucky", "lucky", "unlucky", "very unlucky")
 """GNU Backgammon's marks of a roll's luck (thresholds: :func:`luck_mark`)."""
@@ -239,6 +252,70 @@ _OPENINGS = tuple(ALL_ROLLS.index(r) for r in OPENING_ROLLS)
 _THROWS = tuple(throws((r,)) for r in ALL_ROLLS)  # 1 for a double, 2 for any other roll
 
 
+class RollLuck(NamedTuple):
+    """The luck of one roll and the distribution of the luck of its position's 36 throws
+    under fair dice (:func:`roll_luck_distribution`).
+
+    Attributes
+    ----------
+    luck, equity : float
+        As :func:`roll_luck` returns them (the roller's equity units).
+    variance : float
+        Variance of the luck of the 36 equally likely throws (equity squared; their mean is
+        0); NaN for the opening roll of standard rules.
+    lucky, unlucky : float
+        Probability (0..1, a multiple of 1/36) of a throw whose luck exceeds :data:`LUCKY`
+        (marked lucky or very lucky), or is below ``-LUCKY``; NaN for a standard opening.
+    """
+
+    luck: float
+    equity: float
+    variance: float
+    lucky: float
+    unlucky: float
+
+
+def roll_luck_distribution(position: Position, roll: Roll, utility: Utility = MONEY,
+                           evaluator: Evaluator | None = None, opening: bool = False,
+                           opponent_utility: Utility | None = None) -> RollLuck:
+    """The luck of ``roll`` in ``position``, with the variance of the luck of the position's
+    36 throws and their chances of a lucky or unlucky mark, from the same 21 best-play
+    equities (no further evaluation).
+
+    Parameters
+    ----------
+    position, roll, utility, evaluator, opening, opponent_utility
+        As for :func:`roll_luck`.
+
+    Returns
+    -------
+    RollLuck
+        ``variance = sum_i w_i (e_i - m)^2 / 36`` over the 21 rolls ``i`` (``w_i`` their
+        throws of 36, ``e_i`` the equity after their best play, ``m = sum_i w_i e_i / 36``);
+        ``lucky`` the share of the 36 throws with ``e_i - m > LUCKY``, ``unlucky`` with
+        ``e_i - m < -LUCKY`` (GNU Backgammon's marks, :func:`luck_mark`).
+
+    Raises
+    ------
+    EngineError
+        As for :func:`roll_luck`.
+    """
+    evaluator = evaluator or default_evaluator()
+    mine = _best_equities(evaluator, position, utility)
+    equity = mine[ALL_ROLLS.index(roll)]
+    if opening:
+        theirs = _best_equities(evaluator, position.with_turn(1 - position.turn),
+                                opponent_utility or utility)
+        mean = sum(mine[i] - theirs[i] for i in _OPENINGS) / (2 * len(_OPENINGS))
+        nan = float("nan")
+        return RollLuck(equity - mean, equity, nan, nan, nan)
+    mean = sum(e * w for e, w in zip(mine, _THROWS)) / 36
+    lucks = [e - mean for e in mine]
+    return RollLuck(equity - mean, equity, sum(w * x * x for x, w in zip(lucks, _THROWS)) / 36,
+                    sum(w for x, w in zip(lucks, _THROWS) if x > LUCKY) / 36,
+                    sum(w for x, w in zip(lucks, _THROWS) if x < -LUCKY) / 36)
+
+
 def roll_luck(position: Position, roll: Roll, utility: Utility = MONEY,
               evaluator: Evaluator | None = None, opening: bool = False,
               opponent_utility: Utility | None = None) -> tuple[float, float]:
@@ -263,7 +340,8 @@ def roll_luck(position: Position, roll: Roll, utility: Utility = MONEY,
     Returns
     -------
     (luck, equity) : pair of float
-        In the roller's equity units (see the module docstring).
+        In the roller's equity units (see the module docstring); the first two fields of
+        :func:`roll_luck_distribution`.
 
     Raises
     ------
@@ -271,28 +349,20 @@ def roll_luck(position: Position, roll: Roll, utility: Utility = MONEY,
         No engine installed (the message names ``pip install nardy-analysis[engine]``), or a
         position the engine cannot take.
     """
-    evaluator = evaluator or default_evaluator()
-    mine = _best_equities(evaluator, position, utility)
-    equity = mine[ALL_ROLLS.index(roll)]
-    if opening:
-        theirs = _best_equities(evaluator, position.with_turn(1 - position.turn),
-                                opponent_utility or utility)
-        mean = sum(mine[i] - theirs[i] for i in _OPENINGS) / (2 * len(_OPENINGS))
-    else:
-        mean = sum(e * w for e, w in zip(mine, _THROWS)) / 36
-    return equity - mean, equity
+    return roll_luck_distribution(position, roll, utility, evaluator, opening,
+                                  opponent_utility)[:2]
 
 
 def luck_mark(luck: float) -> str:
     """GNU Backgammon's mark of a roll's luck (equity): ``very lucky`` (> 0.6), ``lucky``
-    (> 0.3), ``unlucky`` (< -0.3), ``very unlucky`` (< -0.6), else ``""``."""
-    if luck > 0.6:
+    (> 0.3, :data:`LUCKY`), ``unlucky`` (< -0.3), ``very unlucky`` (< -0.6), else ``""``."""
+    if luck > 2 * LUCKY:
         return "very lucky"
-    if luck > 0.3:
+    if luck > LUCKY:
         return "lucky"
-    if luck < -0.6:
+    if luck < -2 * LUCKY:
         return "very unlucky"
-    if luck < -0.3:
+    if luck < -LUCKY:
         return "unlucky"
     return ""
 
@@ -337,6 +407,12 @@ ROLL_COLUMNS = {
                 "(0..1); NaN in money play",
     "luck_points": "money play: the luck in points (luck times cube value); NaN in match play",
     "mark": "very lucky, lucky, unlucky, very unlucky, or '' (see MARKS)",
+    "luck_variance": "variance of the luck of the position's 36 throws under fair dice "
+                     "(equity squared; their mean is 0); NaN for a standard opening roll",
+    "p_lucky": "probability (0..1) under fair dice of a throw marked lucky or very lucky "
+               "(luck > 0.3) in this position; NaN for a standard opening roll",
+    "p_unlucky": "probability (0..1) of a throw marked unlucky or very unlucky (luck < -0.3); "
+                 "NaN for a standard opening roll",
 }
 """The columns of :func:`luck_frame`, with their units. ``file``, ``match_id``, ``game`` and
 ``turn`` are those of :func:`nardy_analysis.analysis.turns.turns_frame`: merge on them to add
@@ -347,6 +423,7 @@ ROLL_DTYPES = {
     "turn": "int64", "move": "Int64", "player": "object", "side": "int64", "dice": "object",
     "dance": "bool", "cube_value": "int64", "luck": "float64", "equity": "float64",
     "luck_mwc": "float64", "luck_points": "float64", "mark": "object",
+    "luck_variance": "float64", "p_lucky": "float64", "p_unlucky": "float64",
 }
 """The pandas dtypes of the columns of :func:`luck_frame` (``object``: text), what every part
 of a Parquet dataset of luck frames has, also for a file without rolls."""
@@ -415,8 +492,8 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
                 utility = situation.utility(side, cube)
                 opening = number == 1 and not match.rules.opening_doubles
                 other = situation.utility(1 - side, cube) if opening else None
-                luck, equity = roll_luck(turn.before, turn.roll, utility, evaluator, opening,
-                                         other)
+                luck, equity, variance, lucky, unlucky = roll_luck_distribution(
+                    turn.before, turn.roll, utility, evaluator, opening, other)
                 play = turn.play
                 if play is None:  # unknown play: a dance if the roll has only the empty play
                     play = turn.before.legal_plays(turn.roll, match.rules)[0].play
@@ -425,7 +502,8 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
                 rows.append((match.record.file, match_id, match.record.length, game.number,
                              number, turn.record.move, names[side], side, str(turn.roll),
                              len(play) == 0, cube, luck, equity, luck * scale,
-                             luck * cube if money else float("nan"), luck_mark(luck)))
+                             luck * cube if money else float("nan"), luck_mark(luck),
+                             variance, lucky, unlucky))
     frame = pd.DataFrame(rows, columns=list(ROLL_COLUMNS))
     return frame.astype({"move": "Int64", "dance": bool})
 

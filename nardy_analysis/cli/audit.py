@@ -10,9 +10,10 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.audit import AuditCounts, audit_dice, file_counts, merge_counts
-from ..errors import InvalidArgument
+from ..analysis.engine import default_evaluator
+from ..errors import EngineError, InvalidArgument
 from ..load import load_file
-from .common import (ErrorReport, FileErrors, OutputFile, dask_option, file_errors,
+from .common import (ErrorReport, FileErrors, OutputFile, UsageLine, dask_option, file_errors,
                      file_results, found_files, jobs_option, quiet_option, strict_option,
                      write_output)
 
@@ -40,30 +41,43 @@ def _audit_file(path: Path, strict: bool, **counting) -> tuple[FileErrors, bool,
               help="Count the opening roll of each game (variants with opening doubles).")
 @click.option("--positions/--no-positions", default=True,
               help="Replay positions for the bar-entry and hits-on-blots tests (slower).")
+@click.option("--luck", is_flag=True,
+              help="Also test the dice's luck, as gnubg measures it (cubeless 0-ply): mean "
+                   "luck, lucky and unlucky rolls, and the luck of the decisive rolls. Needs "
+                   "the engine extra: pip install 'nardy-analysis[engine]'.")
 @strict_option
 @jobs_option
 @dask_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: several files and stderr a terminal).")
 @quiet_option
-def audit(paths, by, player, as_json, html, include_opening, positions, strict, jobs,
+def audit(paths, by, player, as_json, html, include_opening, positions, luck, strict, jobs,
           dask_address, progress):
     """Audit the dice of match files (or folders of *.mat, *.txt and *.sgf files) for fairness.
 
     Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
     entry and hits on exposed blots, with Benjamini-Hochberg adjusted p-values; with
-    --player, one player's rolls across all the files. Every game that can be read is used;
-    each error is reported on stderr with the game it concerns (a game that cannot be read
-    is left out; every roll of one that breaks a rule counts, its positions end there).
+    --player, one player's rolls across all the files; with --luck, the luck of the rolls
+    against its distribution under fair dice at each position (gnubg's engine). Every game
+    that can be read is used; each error is reported on stderr with the game it concerns (a
+    game that cannot be read is left out; every roll of one that breaks a rule counts, its
+    positions end there).
     Exit status: 0 on success (files in folders that are not match records are only
     counted), 1 when any file had an error, no roll was found or none is the --player's
-    (stderr names the players there are, closest first), 2 for usage errors. With --jobs
+    (stderr names the players there are, closest first), 2 for usage errors (and --luck
+    without the engine extra). With --jobs
     or --dask each file is counted apart and the tests run once on the sums: the output is
     that of --jobs 1.
     """
+    if luck:
+        try:
+            default_evaluator()
+        except EngineError as error:
+            raise UsageLine(f"--luck needs the engine extra: pip install "
+                            f"'nardy-analysis[engine]' ({error})") from None
     files, problems, read = found_files(paths).files, ErrorReport(paths), []
     counting = {"by": by, "include_opening": include_opening, "positions": positions,
-                "player": player}
+                "player": player, "luck": luck}
 
     def counted(results):
         for errors, matches, counts in results:
