@@ -208,6 +208,24 @@ class _Records(Transformer):
         end = rest[-1].end_column if rest else points.end_column + len(" points")
         return ("result", word, end, word == "Wins", int(points), bool(rest))
 
+    def lines(self, children):
+        (token,) = children
+        lines = []
+        for number, text in enumerate(token.split("\n"), token.line):
+            body = text.lstrip(_BLANKS)
+            if not body or body[0] == ";":  # a blank or comment line after the last
+                continue
+            first = len(text) - len(body) + (token.column if number == token.line else 1)
+            close = body.index(")")
+            entries = []
+            for entry in _LINE_ENTRY.finditer(body, close + 1):
+                tokens = [Token(kind, entry[kind], line=number, column=first + entry.start(kind),
+                                end_column=first + entry.end(kind))
+                          for kind in _ENTRY_TOKENS if entry[kind] is not None]
+                entries.append(getattr(self, _ENTRY_RULES[entry.lastgroup])(tokens))
+            lines.append((int(body[:close]), entries))
+        return lines
+
     def line(self, children):
         numbers = [c for c in children if isinstance(c, Token)]
         return (int(numbers[0][:-1]) if numbers else None,
@@ -228,7 +246,8 @@ class _Records(Transformer):
     match_line = game_line
 
     def game(self, children):
-        number, scores, *lines = children
+        number, scores, *parts = children
+        lines = [line for part in parts for line in (part if isinstance(part, list) else [part])]
         names = tuple(s[0] for s in scores) + ("",) * (2 - len(scores))
         values = tuple(s[1] for s in scores) + (0,) * (2 - len(scores))
         ratings = tuple(s[3] for s in scores) + (None,) * (2 - len(scores))
@@ -314,6 +333,26 @@ def _parser() -> Lark:
     state between calls, so threads may parse at the same time."""
     return Lark(grammar("mat.lark"), parser="lalr", lexer="contextual", transformer=_Records(),
                 start=["start", "game", "game_line", "match_line", "tag"])
+
+
+
+
+def _terminal(name: str) -> str:
+    """The regular expression of one of the grammar's terminals."""
+    return _parser().get_terminal(name).pattern.to_regexp()
+
+
+# An entry of a LINES token (its _LINE_ENTRY), one group per token, the last one named by
+# the rule that makes the entry (_ENTRY_RULES).
+_LINE_ENTRY = re.compile(
+    f"(?P<TURN>{_terminal('TURN')})"
+    f"|(?P<ROLL>{_terminal('ROLL')})(?:{_terminal('WS')}(?P<CANNOT_MOVE>{_terminal('CANNOT_MOVE')}))?"
+    f"|(?P<DOUBLES>{_terminal('DOUBLES')})(?:{_terminal('WS')})?=>(?:{_terminal('WS')})?"
+    f"(?P<INT>{_terminal('INT')})"
+    f"|(?P<TAKES>{_terminal('TAKES')})|(?P<DROPS>{_terminal('DROPS')})")
+_ENTRY_TOKENS = ("TURN", "ROLL", "CANNOT_MOVE", "DOUBLES", "INT", "TAKES", "DROPS")
+_ENTRY_RULES = {"TURN": "roll", "ROLL": "roll", "CANNOT_MOVE": "roll", "INT": "double",
+                "TAKES": "take", "DROPS": "drop"}
 
 
 def _parse(text: str, start: str = "start"):
@@ -521,7 +560,8 @@ def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
 
 _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dice 1..6)",
           "TURN": "a roll such as 52: (dice 1..6)",
-          "MOVE_NUMBER": "a move number such as 12)", "INT": "a number (at most 9 digits)",
+          "MOVE_NUMBER": "a move number such as 12)",
+          "LINES": "a move number such as 12)", "INT": "a number (at most 9 digits)",
           "_NL": "end of line",
           "NAME": "a player name", "COLON": "':'", "CANNOT_MOVE": "'Cannot Move'",
           "UNKNOWN": "'???'", "SIGNED": "a number", "SNOWIE_NAME": "a player name",
