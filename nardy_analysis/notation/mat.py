@@ -208,8 +208,8 @@ class _Records(Transformer):
         end = rest[-1].end_column if rest else points.end_column + len(" points")
         return ("result", word, end, word == "Wins", int(points), bool(rest))
 
-    def lines(self, children):
-        (token,) = children
+    def _line_run(self, token):
+        """The lines of a LINES token, each as :meth:`line` gives it."""
         lines = []
         for number, text in enumerate(token.split("\n"), token.line):
             body = text.lstrip(_BLANKS)
@@ -218,8 +218,9 @@ class _Records(Transformer):
             first = len(text) - len(body) + (token.column if number == token.line else 1)
             close = body.index(")")
             entries = []
-            for entry in _LINE_ENTRY.finditer(body, close + 1):
-                tokens = [Token(kind, entry[kind], line=number, column=first + entry.start(kind),
+            for entry in _line_entry().finditer(body, close + 1):
+                tokens = [Token(kind, entry[kind], line=number,
+                                column=first + entry.start(kind),
                                 end_column=first + entry.end(kind))
                           for kind in _ENTRY_TOKENS if entry[kind] is not None]
                 entries.append(getattr(self, _ENTRY_RULES[entry.lastgroup])(tokens))
@@ -227,6 +228,9 @@ class _Records(Transformer):
         return lines
 
     def line(self, children):
+        first = children[0]
+        if isinstance(first, Token) and first.type == "LINES":
+            return self._line_run(first)
         numbers = [c for c in children if isinstance(c, Token)]
         return (int(numbers[0][:-1]) if numbers else None,
                 [c for c in children if not isinstance(c, Token)])
@@ -247,7 +251,8 @@ class _Records(Transformer):
 
     def game(self, children):
         number, scores, *parts = children
-        lines = [line for part in parts for line in (part if isinstance(part, list) else [part])]
+        lines = [line for part in parts  # a LINES token gives a list of lines
+                 for line in (part if isinstance(part, list) else [part])]
         names = tuple(s[0] for s in scores) + ("",) * (2 - len(scores))
         values = tuple(s[1] for s in scores) + (0,) * (2 - len(scores))
         ratings = tuple(s[3] for s in scores) + (None,) * (2 - len(scores))
@@ -336,20 +341,22 @@ def _parser() -> Lark:
 
 
 
+@lru_cache(maxsize=1)
+def _line_entry() -> re.Pattern:
+    """An entry of a LINES token (its _LINE_ENTRY), from the grammar's own terminals: one
+    group per token, the last to match named in _ENTRY_RULES by the rule that makes the
+    entry."""
+    def terminal(name: str) -> str:
+        return _parser().get_terminal(name).pattern.to_regexp()
 
-def _terminal(name: str) -> str:
-    """The regular expression of one of the grammar's terminals."""
-    return _parser().get_terminal(name).pattern.to_regexp()
+    blank = f"(?:{terminal('WS')})"
+    return re.compile(
+        f"(?P<TURN>{terminal('TURN')})"
+        f"|(?P<ROLL>{terminal('ROLL')})(?:{blank}(?P<CANNOT_MOVE>{terminal('CANNOT_MOVE')}))?"
+        f"|(?P<DOUBLES>{terminal('DOUBLES')}){blank}?=>{blank}?(?P<INT>{terminal('INT')})"
+        f"|(?P<TAKES>{terminal('TAKES')})|(?P<DROPS>{terminal('DROPS')})")
 
 
-# An entry of a LINES token (its _LINE_ENTRY), one group per token, the last one named by
-# the rule that makes the entry (_ENTRY_RULES).
-_LINE_ENTRY = re.compile(
-    f"(?P<TURN>{_terminal('TURN')})"
-    f"|(?P<ROLL>{_terminal('ROLL')})(?:{_terminal('WS')}(?P<CANNOT_MOVE>{_terminal('CANNOT_MOVE')}))?"
-    f"|(?P<DOUBLES>{_terminal('DOUBLES')})(?:{_terminal('WS')})?=>(?:{_terminal('WS')})?"
-    f"(?P<INT>{_terminal('INT')})"
-    f"|(?P<TAKES>{_terminal('TAKES')})|(?P<DROPS>{_terminal('DROPS')})")
 _ENTRY_TOKENS = ("TURN", "ROLL", "CANNOT_MOVE", "DOUBLES", "INT", "TAKES", "DROPS")
 _ENTRY_RULES = {"TURN": "roll", "ROLL": "roll", "CANNOT_MOVE": "roll", "INT": "double",
                 "TAKES": "take", "DROPS": "drop"}
