@@ -102,9 +102,9 @@ def shots(position: Position, rules: Rules = STANDARD) -> Shots:
             if distances.isdisjoint(_reach(roll.dice)):
                 continue
             found = None
-            if rules.forced_play and not (me[BAR] and roll.is_double):
-                fast = _entering_hits if me[BAR] else \
-                    _double_hits if roll.is_double else _two_dice_hits
+            if rules.forced_play:
+                fast = _double_hits if roll.is_double else \
+                    _entering_hits if me[BAR] else _two_dice_hits
                 found = fast(me, opp, roll, blots, rules)
             hit, double = found or _hits(position, me, opp, roll, blots, rules)
             if hit:
@@ -260,16 +260,23 @@ def _entering_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
 
 
 def _double_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
-    """:func:`_hits` for a double with no checker of the roller on the bar (forced-play
-    rules on), without a search; None when it cannot tell: a hitting journey after which
-    the rest of the four steps cannot be played, or hits on two or more blots (which might
-    be hit in one play).
+    """:func:`_hits` for a double (forced-play rules on), without a search; None when it
+    cannot tell: one to three checkers on the bar, a hitting journey after which the rest
+    of the four steps cannot be played, or hits on two or more blots (which might be hit in
+    one play). With four or more on the bar every step enters, on the point ``25 - d``;
+    with its entry point closed no step can be played.
 
     A blot on ``t`` is hit by a checker on ``t + k*d`` (``k`` of the four steps) whose
     points on the way are open; when the other ``4 - k`` steps can be played after it, the
     play uses all four and is legal (playing them first instead does not help: the journey
     only moves a checker nearer home)."""
     d = roll.high
+    if me[BAR]:  # the steps enter while checkers are on the bar
+        if opp[d] >= 2:
+            return set(), False  # no step at all
+        if me[BAR] < 4:
+            return None
+        return ({25 - d} if opp[d] == 1 else set()), False  # four entries, on one point
     hit: set[int] = set()
     for t in blots:
         for k in range(1, 5):
