@@ -2,6 +2,7 @@
 GNU Backgammon's own importer on the same files, and print the ratio.
 
 Usage: python benchmarks/replay_corpus.py [FOLDER] [--runs N] [--gnubg PYTHON] [--profile]
+(FOLDER defaults to $NARDY_CORPUS, else the shared corpus next to the checkout.)
 
 nardy reads and replays every ``*.mat`` file (:func:`nardy_analysis.load_file`, in this
 process). The peer is GNU Backgammon's C importer (the ``gnubg`` Python package, GPL, run
@@ -25,7 +26,8 @@ from pathlib import Path
 
 from nardy_analysis import load_file
 
-DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "mat"
+DEFAULT = Path(os.environ.get("NARDY_CORPUS") or Path(__file__).resolve().parents[2] / "shared"
+               / "corpus" / "mat")
 GNUBG_PYTHON = os.environ.get("GNUBG_PYTHON", "/work/gnubgvenv/bin/python")
 
 # Run by gnubg's Python: import every file given on stdin, print the seconds the loop took.

@@ -1,9 +1,12 @@
 """The .mat reader: quirks of real exporters, records, and syntax errors with line:column."""
 
 import codecs
+from functools import lru_cache
 from dataclasses import FrozenInstanceError
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from concurrent.futures import ThreadPoolExecutor
 
@@ -476,3 +479,64 @@ def test_illegal_play_is_written_back_and_read_in_any_case():
         [t.recorded_position for t in match.games[0].turns]
     upper = parse_mat(text.replace("Illegal play", "ILLEGAL  PLAY"), strict=True).matches[0]
     assert upper.games[0].turns[2].recorded_position == match.games[0].turns[2].recorded_position
+
+
+# --- the LINES token: a run of common lines read as their separate tokens would be -----------
+
+@lru_cache(maxsize=1)
+def _token_by_token():
+    """A reader's parser from the grammar without its LINES token (every line token by
+    token, as before it)."""
+    from lark import Lark
+
+    from nardy_analysis.notation import grammar, mat
+
+    text = grammar("mat.lark").replace("\n    | LINES\n", "\n")
+    assert text != grammar("mat.lark")
+    return Lark(text, parser="lalr", lexer="contextual", transformer=mat._Records(),
+                start=["start", "game", "game_line", "match_line", "tag"])
+
+
+def _both_ways(text, monkeypatch):
+    """The ParsedFile of ``text`` with the LINES token and without: its matches and its
+    errors as text (the errors are exceptions, which compare by identity)."""
+    from nardy_analysis.notation import mat
+
+    fast = mat.parse_mat(text, "f.mat")
+    with monkeypatch.context() as patched:
+        patched.setattr(mat, "_parser", _token_by_token)
+        slow = mat.parse_mat(text, "f.mat")
+    return [(f.matches, [repr(e) for e in f.errors]) for f in (fast, slow)]
+
+
+def test_lines_token_reads_the_bundled_files_as_the_tokens_do(monkeypatch):
+    files = sorted(SAMPLES.glob("*.mat")) + sorted((ROOT / "tests" / "malformed").glob("*.mat"))
+    assert len(files) > 40
+    for path in files:
+        try:
+            text = decode(path.read_bytes())
+        except DecodeError:
+            continue
+        fast, slow = _both_ways(text, monkeypatch)
+        assert fast == slow, path
+
+
+_ENTRIES = ["52: 13/8 6/4", "31: 8/5* 6/5", "66: 24/18(2) 13/7*(2)", "43:", "43: Cannot Move",
+            "43: Cannot  Move", "Doubles => 2", "Doubles=>4", "Takes", "Drops", "52: ???",
+            "52: 13/8 6/4x", "61: bar/24 13/7", "21: 6/off 5/off", "Wins 1 point", "12)", "77: 1/2",
+            " Beavers => 4"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 99), st.lists(st.sampled_from(_ENTRIES), max_size=3),
+                          st.sampled_from(["", " ", "  ", "\t", " \f"]),
+                          st.sampled_from(["", " ", "        ", "\t"]),
+                          st.sampled_from(["", "\n", "\n; a comment", "\n   \n"])),
+                min_size=1, max_size=6))
+def test_lines_token_reads_random_lines_as_the_tokens_do(lines):
+    text = "1 point match\n\n Game 1\n alice : 0           bob : 0\n"
+    for number, entries, lead, gap, after in lines:
+        text += f"{lead}{number}) " + gap.join(entries) + after + "\n"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        fast, slow = _both_ways(text, monkeypatch)
+    assert fast == slow

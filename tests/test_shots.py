@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from conftest import side
 from nardy_analysis import ALL_ROLLS, LENIENT, STANDARD, InvalidArgument, Position, Roll
 from nardy_analysis.cli import main
+from nardy_analysis.analysis import shots as S
 from nardy_analysis.analysis.shots import entering_rolls, shots, throws
 
 # Shots at a lone blot d pips from a lone hitter with nothing in between, out of 36 (the
@@ -138,6 +139,42 @@ def test_blocked_boards_agree_with_brute_force(data):
     by_blot, double = brute_force(position, STANDARD)
     assert {p: set(r) for p, r in result.blots.items() if r} == by_blot
     assert set(result.double_hits) == double
+
+
+def random_board(data, bar_checkers: int):
+    """A position drawn by hypothesis: the mover with ``bar_checkers`` on the bar, blots and
+    blocks anywhere (not only reachable positions)."""
+    me, opp = [0] * 26, [0] * 26
+    me[25] = bar_checkers
+    for counts, left in ((me, 15 - bar_checkers), (opp, 15)):
+        for _ in range(left):
+            counts[data.draw(st.sampled_from([0] + list(range(1, 25))))] += 1
+    for point in range(1, 25):  # no point shared
+        if me[point] and opp[25 - point]:
+            loser = me if me[point] < opp[25 - point] else opp
+            index = point if loser is me else 25 - point
+            loser[0] += loser[index]
+            loser[index] = 0
+    return Position.from_mover(me, opp)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fast_paths_agree_with_the_search(data):
+    """The searches without a search (two dice, entering, doubles) give the search's hits
+    whenever they answer, on random boards and rolls."""
+    position = random_board(data, data.draw(st.sampled_from([0, 0, 1, 2, 3, 4, 5])))
+    me, opp = position.lists()
+    blots = [p for p in range(1, 25) if opp[25 - p] == 1]
+    if not blots:
+        return
+    for roll in ALL_ROLLS:
+        fast = S._double_hits if roll.is_double else \
+            S._entering_hits if me[25] else S._two_dice_hits
+        found = fast(me, opp, roll, blots, STANDARD)
+        assert (me, opp) == position.lists()  # the lists are left as they were
+        if found is not None:
+            assert found == S._hits(position, me, opp, roll, blots, STANDARD), (position, roll)
 
 
 def test_double_hits():

@@ -95,8 +95,18 @@ def shots(position: Position, rules: Rules = STANDARD) -> Shots:
     by_blot: dict[int, list[Roll]] = {p: [] for p in blots}
     rolls, double_hits = [], []
     if blots:
+        # A checker hits the blot on t only by covering s - t pips from its point s: rolls
+        # that cover none of these distances hit nothing and need no search.
+        distances = {s - t for s in range(1, BAR + 1) if me[s] for t in blots if s > t}
         for roll in ALL_ROLLS:
-            hit, double = _hits(position, me, opp, roll, blots, rules)
+            if distances.isdisjoint(_reach(roll.dice)):
+                continue
+            found = None
+            if rules.forced_play:
+                fast = _double_hits if roll.is_double else \
+                    _entering_hits if me[BAR] else _two_dice_hits
+                found = fast(me, opp, roll, blots, rules)
+            hit, double = found or _hits(position, me, opp, roll, blots, rules)
             if hit:
                 rolls.append(roll)
                 for point in hit:
@@ -169,6 +179,132 @@ def _hits(position, me, opp, roll, blots, rules) -> tuple[set[int], bool]:
             hit |= ends
             double = double or len(ends) > 1
     return hit, double
+
+
+def _two_dice_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
+    """:func:`_hits` for a roll of two different dice with no checker of the roller on the
+    bar (forced-play rules on), without a search; None when a hit cannot be told legal
+    this way (a hitting step after which the other die cannot be played).
+
+    With two different dice every play using both is legal, and every step of a hitting
+    journey lands on a blot or an open point, which hits leave open. A blot on ``t`` is hit
+    by one die ``x`` from ``t + x`` (legal when the other die can be played after it: by
+    any checker; playing it first instead does not help, as the hit only adds a checker
+    nearer home), or by both dice from ``t + a + b`` through an open point. A play hits
+    two blots when one die hits one and the other die, after it, the other (the second
+    hitter may be the first one going on)."""
+    a, b = roll.high, roll.low
+    hit: set[int] = set()
+    direct = []  # (blot, die, other die, from)
+    for t in blots:
+        for x, y in ((a, b), (b, a)):
+            s = t + x
+            if s <= 24 and me[s]:
+                direct.append((t, x, y, s))
+        s = t + a + b
+        if s <= 24 and me[s] and (opp[25 - t - b] < 2 or opp[25 - t - a] < 2):
+            hit.add(t)
+    for t, x, y, s in direct:
+        if t in hit:
+            continue
+        move = apply_step(me, opp, s, x, rules)
+        finish = _playable(me, opp, y, rules)
+        undo_step(me, opp, move)
+        if not finish:
+            return None
+        hit.add(t)
+    if len(hit) > 1:
+        for t1, x, y, s1 in direct:
+            for t2 in blots:
+                s2 = t2 + y
+                if t2 != t1 and s2 <= 24 and me[s2] - (s2 == s1) + (s2 == t1) > 0:
+                    return hit, True
+    return hit, False
+
+
+def _entering_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
+    """:func:`_hits` for a roll of two different dice with checkers of the roller on the
+    bar (forced-play rules on), without a search; None when it cannot tell (a hitting entry
+    after which the other die cannot be played).
+
+    The first step enters, with either die, on the opponent's home board (hitting a blot
+    there). With one checker on the bar, the other die then moves any checker, and a play
+    using both dice is legal; with two or more, the other die must enter a second checker
+    (when it cannot, the entry is the whole play, and it is legal: no other step exists)."""
+    a, b = roll.high, roll.low
+    hit: set[int] = set()
+    double = False
+    for x, y in ((a, b), (b, a)):
+        entry = apply_step(me, opp, BAR, x, rules)
+        if entry is None:
+            continue
+        if me[BAR]:  # more on the bar: the other die can only enter one
+            second = apply_step(me, opp, BAR, y, rules)
+            hits = {m.end for m in (entry, second) if m is not None and m.hit}
+            if second is not None:
+                undo_step(me, opp, second)
+        else:
+            hits = {entry.end} if entry.hit else set()
+            if hits and not _playable(me, opp, y, rules):
+                undo_step(me, opp, entry)
+                return None
+            for t in blots:
+                s = t + y
+                if t not in hits and s <= 24 and me[s] and opp[25 - t] == 1:
+                    hit.add(t)
+                    double = double or entry.hit
+        undo_step(me, opp, entry)
+        hit |= hits
+        double = double or len(hits) > 1
+    return hit, double
+
+
+def _double_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
+    """:func:`_hits` for a double (forced-play rules on), without a search; None when it
+    cannot tell: one to three checkers on the bar, a hitting journey after which the rest
+    of the four steps cannot be played, or hits on two or more blots (which might be hit in
+    one play). With four or more on the bar every step enters, on the point ``25 - d``;
+    with its entry point closed no step can be played.
+
+    A blot on ``t`` is hit by a checker on ``t + k*d`` (``k`` of the four steps) whose
+    points on the way are open; when the other ``4 - k`` steps can be played after it, the
+    play uses all four and is legal (playing them first instead does not help: the journey
+    only moves a checker nearer home)."""
+    d = roll.high
+    if me[BAR]:  # the steps enter while checkers are on the bar
+        if opp[d] >= 2:
+            return set(), False  # no step at all
+        if me[BAR] < 4:
+            return None
+        return ({25 - d} if opp[d] == 1 else set()), False  # four entries, on one point
+    hit: set[int] = set()
+    for t in blots:
+        for k in range(1, 5):
+            s = t + k * d
+            if s > 24 or opp[25 - s + d] >= 2 and k > 1:
+                break
+            if not me[s]:
+                continue
+            moves = [apply_step(me, opp, s - j * d, d, rules) for j in range(k)]
+            finish = _can_finish(me, opp, (d,) * (4 - k), rules)
+            for move in reversed(moves):
+                undo_step(me, opp, move)
+            if not finish:
+                return None
+            hit.add(t)
+            break
+    return (hit, False) if len(hit) < 2 else None
+
+
+def _playable(me, opp, die, rules) -> bool:
+    """Whether some checker of ``me`` can move ``die`` pips (the lists are left as they
+    were)."""
+    for start in movable_points(me):
+        move = apply_step(me, opp, start, die, rules)
+        if move is not None:
+            undo_step(me, opp, move)
+            return True
+    return False
 
 
 def _can_finish(me, opp, remaining, rules) -> bool:

@@ -208,7 +208,29 @@ class _Records(Transformer):
         end = rest[-1].end_column if rest else points.end_column + len(" points")
         return ("result", word, end, word == "Wins", int(points), bool(rest))
 
+    def _line_run(self, token):
+        """The lines of a LINES token, each as :meth:`line` gives it."""
+        lines = []
+        for number, text in enumerate(token.split("\n"), token.line):
+            body = text.lstrip(_BLANKS)
+            if not body or body[0] == ";":  # a blank or comment line after the last
+                continue
+            first = len(text) - len(body) + (token.column if number == token.line else 1)
+            close = body.index(")")
+            entries = []
+            for entry in _line_entry().finditer(body, close + 1):
+                tokens = [Token(kind, entry[kind], line=number,
+                                column=first + entry.start(kind),
+                                end_column=first + entry.end(kind))
+                          for kind in _ENTRY_TOKENS if entry[kind] is not None]
+                entries.append(getattr(self, _ENTRY_RULES[entry.lastgroup])(tokens))
+            lines.append((int(body[:close]), entries))
+        return lines
+
     def line(self, children):
+        first = children[0]
+        if isinstance(first, Token) and first.type == "LINES":
+            return self._line_run(first)
         numbers = [c for c in children if isinstance(c, Token)]
         return (int(numbers[0][:-1]) if numbers else None,
                 [c for c in children if not isinstance(c, Token)])
@@ -228,7 +250,9 @@ class _Records(Transformer):
     match_line = game_line
 
     def game(self, children):
-        number, scores, *lines = children
+        number, scores, *parts = children
+        lines = [line for part in parts  # a LINES token gives a list of lines
+                 for line in (part if isinstance(part, list) else [part])]
         names = tuple(s[0] for s in scores) + ("",) * (2 - len(scores))
         values = tuple(s[1] for s in scores) + (0,) * (2 - len(scores))
         ratings = tuple(s[3] for s in scores) + (None,) * (2 - len(scores))
@@ -314,6 +338,28 @@ def _parser() -> Lark:
     state between calls, so threads may parse at the same time."""
     return Lark(grammar("mat.lark"), parser="lalr", lexer="contextual", transformer=_Records(),
                 start=["start", "game", "game_line", "match_line", "tag"])
+
+
+
+@lru_cache(maxsize=1)
+def _line_entry() -> re.Pattern:
+    """An entry of a LINES token (its _LINE_ENTRY), from the grammar's own terminals: one
+    group per token, the last to match named in _ENTRY_RULES by the rule that makes the
+    entry."""
+    def terminal(name: str) -> str:
+        return _parser().get_terminal(name).pattern.to_regexp()
+
+    blank = f"(?:{terminal('WS')})"
+    return re.compile(
+        f"(?P<TURN>{terminal('TURN')})"
+        f"|(?P<ROLL>{terminal('ROLL')})(?:{blank}(?P<CANNOT_MOVE>{terminal('CANNOT_MOVE')}))?"
+        f"|(?P<DOUBLES>{terminal('DOUBLES')}){blank}?=>{blank}?(?P<INT>{terminal('INT')})"
+        f"|(?P<TAKES>{terminal('TAKES')})|(?P<DROPS>{terminal('DROPS')})")
+
+
+_ENTRY_TOKENS = ("TURN", "ROLL", "CANNOT_MOVE", "DOUBLES", "INT", "TAKES", "DROPS")
+_ENTRY_RULES = {"TURN": "roll", "ROLL": "roll", "CANNOT_MOVE": "roll", "INT": "double",
+                "TAKES": "take", "DROPS": "drop"}
 
 
 def _parse(text: str, start: str = "start"):
@@ -521,7 +567,8 @@ def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
 
 _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dice 1..6)",
           "TURN": "a roll such as 52: (dice 1..6)",
-          "MOVE_NUMBER": "a move number such as 12)", "INT": "a number (at most 9 digits)",
+          "MOVE_NUMBER": "a move number such as 12)",
+          "LINES": "a move number such as 12)", "INT": "a number (at most 9 digits)",
           "_NL": "end of line",
           "NAME": "a player name", "COLON": "':'", "CANNOT_MOVE": "'Cannot Move'",
           "UNKNOWN": "'???'", "SIGNED": "a number", "SNOWIE_NAME": "a player name",
