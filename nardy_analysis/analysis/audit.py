@@ -56,9 +56,9 @@ luck as :mod:`nardy_analysis.analysis.luck` computes it (GNU Backgammon's: cubel
 money play in equity per game at cube 1, match play in normalised match equity). Each roll's
 luck ``L`` has, under fair dice, a known distribution given its position: the 36 throws and
 their best-play equities. Its mean is 0, and its variance ``V`` and fourth central moment
-``M4`` are known (:func:`~nardy_analysis.analysis.luck.roll_luck_distribution`). So the luck of manipulated
-dice shows even where the counts of every other test are fair ("the dice give them what
-they need"):
+``M4`` are known (:func:`~nardy_analysis.analysis.luck.roll_luck_distribution`). So the
+luck of manipulated dice shows even where the counts of every other test are fair ("the
+dice give them what they need"):
 
 ============== ======================================================================
 luck           Z = sum(L) / sqrt(sum(V)), two-sided normal p-value. Each L has
