@@ -15,7 +15,7 @@ player 0's turns (``--fraction``) for N = 1.
 Calibration: per fair session, each player's luck tests (``by="player"``); the share with
 p < 0.05 is the false-alarm rate (the issue asks 5% +- 2%). Power: per manipulated session,
 the share in which the manipulated player's test has p < 0.05 and p < 0.001; "any" is the
-share where at least one of the four luck tests has p < 0.001.
+share where at least one of the five luck tests has p < 0.001.
 
 Cost: the work of ``nardy audit --luck`` (the rolls frame with positions and luck, and its
 counts) against that of ``nardy luck`` (``luck_frame``) on the same replayed sessions, in the
@@ -70,7 +70,7 @@ def luck_p_values(files: list[Path], jobs: int) -> pd.DataFrame:
 
 def rates(tests: pd.DataFrame, level: float) -> pd.Series:
     """Share of (file, player) with p below ``level``, per luck test (NaN p: not counted as
-    a rejection), and for any of the four."""
+    a rejection), and for any of them."""
     wide = tests.pivot_table(index=["file", "group"], columns="test", values="p_value")
     shares = (wide < level).mean()
     shares["any"] = (wide < level).any(axis=1).mean()

@@ -237,7 +237,8 @@ def rolls(*rows, length=5, file="a.mat", match_id="a"):
                            "luck_mwc": float("nan") if length == 0 else in_unit,
                            "luck_points": in_unit if length == 0 else float("nan"),
                            "mark": luck_mark(luck), "luck_variance": float("nan"),
-                           "p_lucky": float("nan"), "p_unlucky": float("nan")}
+                           "p_lucky": float("nan"), "p_unlucky": float("nan"),
+                           "luck_fourth_moment": float("nan")}
                           for turn, (game, side, player, luck, in_unit) in enumerate(rows, 1)])
     return frame[list(ROLL_COLUMNS)]
 

@@ -50,15 +50,15 @@ Long nardy (RULES.md, "Long nardy") has no bar and no hitting: its rolls count i
 five tests, and bar_entry and hits_on_blots do not apply to them (an audit of long nardy
 rolls only says so in those tests' notes).
 
-With ``luck=True`` (the engine extra: ``pip install 'nardy-analysis[engine]'``) four tests of
+With ``luck=True`` (the engine extra: ``pip install 'nardy-analysis[engine]'``) five tests of
 the dice's luck join them (:data:`LUCK_TESTS`), on every roll with a replayed position,
 luck as :mod:`nardy_analysis.analysis.luck` computes it (GNU Backgammon's: cubeless 0-ply;
 money play in equity per game at cube 1, match play in normalised match equity). Each roll's
 luck ``L`` has, under fair dice, a known distribution given its position: the 36 throws and
-their best-play equities. Its mean is 0 and its variance ``V`` is known
-(:func:`~nardy_analysis.analysis.luck.roll_luck_distribution`). So the luck of manipulated
-dice shows even where the counts of every other test are fair ("the dice give them what
-they need"):
+their best-play equities. Its mean is 0, and its variance ``V`` and fourth central moment
+``M4`` are known (:func:`~nardy_analysis.analysis.luck.roll_luck_distribution`). So the
+luck of manipulated dice shows even where the counts of every other test are fair ("the
+dice give them what they need"):
 
 ============== ======================================================================
 luck           Z = sum(L) / sqrt(sum(V)), two-sided normal p-value. Each L has
@@ -68,6 +68,14 @@ luck           Z = sum(L) / sqrt(sum(V)), two-sided normal p-value. Each L has
                Martingale Limit Theory and Its Application, 1980, Theorem 3.2; McLeish,
                Ann. Probab. 2, 1974) sum(L) / sqrt(sum(V)) is approximately standard
                normal.
+luck_spread    Z = sum(D) / sqrt(sum(M4 - V^2)) with D = L^2 - V, two-sided normal
+               p-value: D too has conditional mean 0 (V is L's conditional variance), and
+               conditional variance M4 - V^2, so the same martingale central limit theorem
+               applies; rolls with M4 - V^2 = 0 add nothing. It sees dice too regular (the
+               luck's spread below its fair-dice variance) or too wild (above), whatever
+               the mean: gnubg's ``set cheat player P roll 11`` gives gnubg's median roll,
+               a little below the mean throw, so that the luck test hardly sees it but
+               this one does.
 lucky_rolls    Rolls marked lucky or very lucky (L > 0.3) against each position's own
                chance of such a throw (the throws of 36 with luck > 0.3): Poisson-binomial
                test (below). Manipulation that avoids extremes (gnubg's
@@ -97,8 +105,8 @@ Columns of the results: ``test``, ``group``, ``n`` (rolls, or dice for ``faces``
 ``serial``), ``observed`` and ``expected`` (see below), ``statistic``, ``p_value``,
 ``p_adjusted`` (Benjamini-Hochberg over every p-value of the report,
 ``scipy.stats.false_discovery_control``), ``effect`` with a 95% confidence interval
-``ci_low``..``ci_high``, ``cell``, ``method`` and ``note``. ``effect`` is always observed minus
-expected per roll (a difference of rates, or of pips per roll):
+``ci_low``..``ci_high``, ``cell``, ``method`` and ``note``. ``effect`` is observed minus
+expected per roll (a difference of rates, or of pips per roll), but for luck_spread's ratio:
 
 ============== ====================================== =======================================
 test           observed / expected                    effect (95% CI)
@@ -115,6 +123,8 @@ serial         doubles after doubles / under          doubles rate after a doubl
 bar_entry      rolls that entered / sum of p_i        (observed - expected) / n (normal,
 hits_on_blots  hitting rolls / sum of p_i             sample s.d. of the residuals)
 luck           sum(L) / 0                             mean luck per roll (normal, sample s.d.)
+luck_spread    sum(L^2) / sum(V)                      sum(L^2) / sum(V), a ratio, 1 = fair
+                                                      (+- 1.96 sqrt(sum(D^2)) / sum(V))
 lucky_rolls    rolls with L > 0.3 / sum of p_i        as bar_entry
 unlucky_rolls  rolls with L < -0.3 / sum of p_i       as bar_entry
 decisive_luck  sum(L) of the decisive rolls / 0       their mean luck per roll, as luck
@@ -161,7 +171,7 @@ from .turns import replayed_matches
 TESTS = ("doubles", "roll_classes", "faces", "pips", "serial", "bar_entry", "hits_on_blots")
 """The tests, in report order."""
 
-LUCK_TESTS = ("luck", "lucky_rolls", "unlucky_rolls", "decisive_luck")
+LUCK_TESTS = ("luck", "luck_spread", "lucky_rolls", "unlucky_rolls", "decisive_luck")
 """The tests of the dice's luck (``luck=True``), in report order, after :data:`TESTS`."""
 
 ABOUT = {
@@ -183,6 +193,10 @@ ABOUT = {
     "luck": "Is the dice's luck zero on average, given each position? z = sum(luck) / "
             "sqrt(sum(variance)), martingale central limit theorem; null: each roll's luck "
             "has mean 0 and the variance of its position's 36 throws.",
+    "luck_spread": "Does the luck vary as much as fair dice make it, neither too regular nor "
+                   "too wild? z = sum(luck^2 - variance) / sqrt(sum(fourth moment - "
+                   "variance^2)), martingale central limit theorem; null: each roll's squared "
+                   "luck has mean the variance of its position's 36 throws.",
     "lucky_rolls": "Are rolls marked lucky (luck > 0.3) as frequent as the positions allow? "
                    "Poisson-binomial test; null: each position's share of such throws.",
     "unlucky_rolls": "Are rolls marked unlucky (luck < -0.3) as frequent as the positions "
@@ -203,6 +217,8 @@ EFFECT_UNITS = {
     "hits_on_blots": "hitting rolls minus expected, per roll at a blot (proportion)",
     "luck": "mean luck per roll: equity per game at cube 1 (money play) or normalised match "
             "equity (match play)",
+    "luck_spread": "spread ratio sum(luck^2) / sum(variance): ratio, 1 = fair (below 1 too "
+                   "regular, above 1 too wild)",
     "lucky_rolls": "lucky rolls minus expected, per roll (proportion)",
     "unlucky_rolls": "unlucky rolls minus expected, per roll (proportion)",
     "decisive_luck": "mean luck per decisive roll, as for luck",
@@ -221,7 +237,7 @@ ROLLS_DTYPES = {
 """The columns of :func:`rolls_frame` in order, with their pandas dtypes."""
 
 LUCK_DTYPES = {"luck": "float64", "luck_variance": "float64", "p_lucky": "float64",
-               "p_unlucky": "float64"}
+               "p_unlucky": "float64", "luck_fourth_moment": "float64"}
 """The columns :func:`rolls_frame` adds with ``luck=True``: those of
 :func:`~nardy_analysis.analysis.luck.luck_frame` (NaN for a roll not replayed and for the
 opening roll of standard rules)."""
@@ -467,10 +483,11 @@ class AuditCounts:
         apply: their notes say so).
     luck : dict of str to numpy.ndarray
         With the luck tests: per group, one row per roll tested (in the order of the rolls),
-        four floats: the roll's luck ``L``, its variance ``V`` under fair dice, and the
-        throws of 36 that would be lucky (L > 0.3) and unlucky (L < -0.3) in its position.
+        five floats: the roll's luck ``L``, its variance ``V`` under fair dice, the throws
+        of 36 that would be lucky (L > 0.3) and unlucky (L < -0.3) in its position, and the
+        fourth central moment ``M4`` of its luck (the columns of :data:`LUCK_DTYPES`).
         The decisive-rolls test needs the top decile of ``V`` over a whole group, so the
-        rolls themselves are kept (32 bytes a roll), not a sum: an audit counted file by
+        rolls themselves are kept (40 bytes a roll), not a sum: an audit counted file by
         file has exactly the luck tests of all rolls together.
     """
 
@@ -499,7 +516,7 @@ class AuditCounts:
 
     def luck_rolls(self, group: str = "all") -> np.ndarray:
         """The luck rows of ``group`` (see ``luck``; ``all``: every group's, groups in
-        sorted order), shape (rolls, 4); none without the luck tests."""
+        sorted order), shape (rolls, 5); none without the luck tests."""
         parts = ([self.luck[name] for name in sorted(self.luck)] if group == "all"
                  else [self.luck.get(group, _NO_LUCK)])
         return np.concatenate([_NO_LUCK, *parts])
@@ -527,7 +544,7 @@ class AuditCounts:
                 self.read, self.replayed, self.tests, self.long)
 
 
-_NO_LUCK = np.zeros((0, 4))
+_NO_LUCK = np.zeros((0, len(LUCK_DTYPES)))
 
 
 def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
@@ -648,7 +665,7 @@ def roll_counts(rolls: pd.DataFrame, by: str | None = None, include_opening: boo
     if set(LUCK_DTYPES) <= set(rolls.columns):
         tests += LUCK_TESTS
         values = rolls[list(LUCK_DTYPES)].to_numpy(float, na_value=np.nan)
-        values[:, 2:] = np.rint(values[:, 2:] * 36)  # throws of 36
+        values[:, 2:4] = np.rint(values[:, 2:4] * 36)  # throws of 36
         used = ~np.isnan(values).any(axis=1)
         luck = {name: values[used & (codes == code)] for code, name in enumerate(names)}
     replayed = "on_bar" not in rolls.columns or bool(rolls["on_bar"].notna().any())
@@ -1030,7 +1047,7 @@ def _poisson_binomial(test: str, trials: np.ndarray, successes: np.ndarray,
 def _luck_tests(rolls: list[np.ndarray]) -> list[pd.DataFrame]:
     """The luck tests (:data:`LUCK_TESTS`) of each group's luck rows (see
     :class:`AuditCounts`)."""
-    parts = [_luck_z("luck", rolls, "")]
+    parts = [_luck_z("luck", rolls, ""), _luck_spread(rolls)]
     for test, column, sign in (("lucky_rolls", 2, 1), ("unlucky_rolls", 3, -1)):
         trials, successes = np.zeros((2, len(rolls), 37), dtype=np.int64)
         for g, group in enumerate(rolls):
@@ -1053,9 +1070,7 @@ def _luck_z(test: str, rolls: list[np.ndarray], what: str) -> pd.DataFrame:
     for group in rolls:
         n, luck, variance = len(group), group[:, 0], group[:, 1]
         total, spread = luck.sum(), np.sqrt(variance.sum())
-        note = ("no rolls" if n == 0 else
-                "too few rolls for the normal approximation (fewer than 30)" if n < 30 else
-                "no roll could change the equity (variance 0)" if spread == 0 else "")
+        note = _luck_note(n, spread, "no roll could change the equity (variance 0)")
         z = np.nan if note else total / spread
         effect = total / n if n else np.nan
         half = _Z * luck.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
@@ -1064,6 +1079,36 @@ def _luck_z(test: str, rolls: list[np.ndarray], what: str) -> pd.DataFrame:
                      "z-test, z = sum(luck) / sqrt(sum(variance)), martingale central limit "
                      f"theorem (scipy.stats.norm){what}", note))
     return _frame(test, *zip(*rows))
+
+
+def _luck_note(n: int, spread: float, constant: str) -> str:
+    """The note of a luck z-test of ``n`` rolls whose sum has s.d. ``spread`` under fair
+    dice (``constant`` when it is 0): why there is no p-value, or ``""``."""
+    return ("no rolls" if n == 0 else
+            "too few rolls for the normal approximation (fewer than 30)" if n < 30 else
+            constant if spread == 0 else "")
+
+
+def _luck_spread(rolls: list[np.ndarray]) -> pd.DataFrame:
+    """z = sum(D) / sqrt(sum(M4 - V^2)), D = L^2 - V, per group, two-sided normal p-value;
+    the effect is the spread ratio sum(L^2) / sum(V) with the self-normalised 95% interval
+    +- 1.96 sqrt(sum(D^2)) / sum(V) (see the module docstring)."""
+    rows = []
+    for group in rolls:
+        n, squares, variance = len(group), group[:, 0] ** 2, group[:, 1]
+        deviation, spread = squares - variance, np.sqrt((group[:, 4] - variance ** 2).sum())
+        note = _luck_note(n, spread, "no roll's squared luck could vary (fourth moment = "
+                                     "variance^2)")
+        z = np.nan if note else deviation.sum() / spread
+        total = variance.sum()
+        effect = squares.sum() / total if n and total > 0 else np.nan
+        half = _Z * np.sqrt((deviation ** 2).sum()) / total if n and total > 0 else np.nan
+        rows.append((n, squares.sum(), total, z, 2 * stats.norm.sf(abs(z)), effect,
+                     effect - half, effect + half,
+                     "z-test, z = sum(luck^2 - variance) / sqrt(sum(fourth moment - "
+                     "variance^2)), martingale central limit theorem (scipy.stats.norm)",
+                     note))
+    return _frame("luck_spread", *zip(*rows))
 
 
 # -- the report --------------------------------------------------------------------------------
@@ -1370,7 +1415,7 @@ def audit_files(paths, by: str | None = None, include_opening: bool = False,
         Files and folders (:func:`nardy_analysis.load.match_files`).
     by, include_opening, positions, player, luck
         As for :func:`audit_dice` (with ``luck`` each file's luck rows travel back too,
-        32 bytes a roll).
+        40 bytes a roll).
     jobs, client
         As for :func:`nardy_analysis.parallel.map_files`: ``jobs`` worker processes, or the
         workers of a ``distributed.Client``.

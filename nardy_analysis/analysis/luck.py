@@ -31,11 +31,12 @@ for real matches, and the tests check every roll against them.
 Fair dice. The same 21 equities give the distribution of a roll's luck at its position before
 it is thrown: the 36 equally likely throws, each with luck ``e_i - mean``. Its mean is 0 by
 construction; :func:`roll_luck_distribution` gives its variance (``sum((e_i - mean)^2) / 36``,
-equity squared) and the throws of 36 whose luck a roll would be marked lucky (> +0.3) or
-unlucky (< -0.3), the input of the fairness tests of
-:mod:`nardy_analysis.analysis.audit` (``luck``, ``lucky_rolls``, ``unlucky_rolls``,
-``decisive_luck``). The opening roll of standard rules also decides who moves: its luck is
-not one of the 36 throws of the roller, so it has no such distribution (NaN).
+equity squared), its fourth central moment (``sum((e_i - mean)^4) / 36``, equity^4) and the
+throws of 36 whose luck a roll would be marked lucky (> +0.3) or unlucky (< -0.3), the input
+of the fairness tests of :mod:`nardy_analysis.analysis.audit` (``luck``, ``luck_spread``,
+``lucky_rolls``, ``unlucky_rolls``, ``decisive_luck``). The opening roll of standard rules
+also decides who moves: its luck is not one of the 36 throws of the roller, so it has no such
+distribution (NaN).
 
 Marks (the thresholds GNU Backgammon 1.1's ``show analysis`` prints): a roll is ``very
 lucky`` above +0.6, ``lucky`` above +0.3, ``unlucky`` below -0.3 and ``very unlucky`` below
@@ -266,6 +267,9 @@ class RollLuck(NamedTuple):
     lucky, unlucky : float
         Probability (0..1, a multiple of 1/36) of a throw whose luck exceeds :data:`LUCKY`
         (marked lucky or very lucky), or is below ``-LUCKY``; NaN for a standard opening.
+    fourth : float
+        Fourth central moment of the luck of the 36 throws (equity^4); the variance of the
+        squared luck is ``fourth - variance**2``. NaN for a standard opening.
     """
 
     luck: float
@@ -273,14 +277,15 @@ class RollLuck(NamedTuple):
     variance: float
     lucky: float
     unlucky: float
+    fourth: float
 
 
 def roll_luck_distribution(position: Position, roll: Roll, utility: Utility = MONEY,
                            evaluator: Evaluator | None = None, opening: bool = False,
                            opponent_utility: Utility | None = None) -> RollLuck:
-    """The luck of ``roll`` in ``position``, with the variance of the luck of the position's
-    36 throws and their chances of a lucky or unlucky mark, from the same 21 best-play
-    equities (no further evaluation).
+    """The luck of ``roll`` in ``position``, with the variance and fourth central moment of
+    the luck of the position's 36 throws and their chances of a lucky or unlucky mark, from
+    the same 21 best-play equities (no further evaluation).
 
     Parameters
     ----------
@@ -293,7 +298,8 @@ def roll_luck_distribution(position: Position, roll: Roll, utility: Utility = MO
         ``variance = sum_i w_i (e_i - m)^2 / 36`` over the 21 rolls ``i`` (``w_i`` their
         throws of 36, ``e_i`` the equity after their best play, ``m = sum_i w_i e_i / 36``);
         ``lucky`` the share of the 36 throws with ``e_i - m > LUCKY``, ``unlucky`` with
-        ``e_i - m < -LUCKY`` (GNU Backgammon's marks, :func:`luck_mark`).
+        ``e_i - m < -LUCKY`` (GNU Backgammon's marks, :func:`luck_mark`);
+        ``fourth = sum_i w_i (e_i - m)^4 / 36``.
 
     Raises
     ------
@@ -308,12 +314,13 @@ def roll_luck_distribution(position: Position, roll: Roll, utility: Utility = MO
                                 opponent_utility or utility)
         mean = sum(mine[i] - theirs[i] for i in _OPENINGS) / (2 * len(_OPENINGS))
         nan = float("nan")
-        return RollLuck(equity - mean, equity, nan, nan, nan)
+        return RollLuck(equity - mean, equity, nan, nan, nan, nan)
     mean = sum(e * w for e, w in zip(mine, _THROWS)) / 36
     lucks = [e - mean for e in mine]
     return RollLuck(equity - mean, equity, sum(w * x * x for x, w in zip(lucks, _THROWS)) / 36,
                     sum(w for x, w in zip(lucks, _THROWS) if x > LUCKY) / 36,
-                    sum(w for x, w in zip(lucks, _THROWS) if x < -LUCKY) / 36)
+                    sum(w for x, w in zip(lucks, _THROWS) if x < -LUCKY) / 36,
+                    sum(w * x ** 4 for x, w in zip(lucks, _THROWS)) / 36)
 
 
 def roll_luck(position: Position, roll: Roll, utility: Utility = MONEY,
@@ -413,6 +420,8 @@ ROLL_COLUMNS = {
                "(luck > 0.3) in this position; NaN for a standard opening roll",
     "p_unlucky": "probability (0..1) of a throw marked unlucky or very unlucky (luck < -0.3); "
                  "NaN for a standard opening roll",
+    "luck_fourth_moment": "fourth central moment of the luck of the position's 36 throws "
+                          "(equity^4); NaN for a standard opening roll",
 }
 """The columns of :func:`luck_frame`, with their units. ``file``, ``match_id``, ``game`` and
 ``turn`` are those of :func:`nardy_analysis.analysis.turns.turns_frame`: merge on them to add
@@ -424,6 +433,7 @@ ROLL_DTYPES = {
     "dance": "bool", "cube_value": "int64", "luck": "float64", "equity": "float64",
     "luck_mwc": "float64", "luck_points": "float64", "mark": "object",
     "luck_variance": "float64", "p_lucky": "float64", "p_unlucky": "float64",
+    "luck_fourth_moment": "float64",
 }
 """The pandas dtypes of the columns of :func:`luck_frame` (``object``: text), what every part
 of a Parquet dataset of luck frames has, also for a file without rolls."""
@@ -492,7 +502,7 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
                 utility = situation.utility(side, cube)
                 opening = number == 1 and not match.rules.opening_doubles
                 other = situation.utility(1 - side, cube) if opening else None
-                luck, equity, variance, lucky, unlucky = roll_luck_distribution(
+                luck, equity, variance, lucky, unlucky, fourth = roll_luck_distribution(
                     turn.before, turn.roll, utility, evaluator, opening, other)
                 play = turn.play
                 if play is None:  # unknown play: a dance if the roll has only the empty play
@@ -503,7 +513,7 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
                              number, turn.record.move, names[side], side, str(turn.roll),
                              len(play) == 0, cube, luck, equity, luck * scale,
                              luck * cube if money else float("nan"), luck_mark(luck),
-                             variance, lucky, unlucky))
+                             variance, lucky, unlucky, fourth))
     frame = pd.DataFrame(rows, columns=list(ROLL_COLUMNS))
     return frame.astype({"move": "Int64", "dance": bool})
 

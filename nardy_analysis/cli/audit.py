@@ -43,7 +43,8 @@ def _audit_file(path: Path, strict: bool, **counting) -> tuple[FileErrors, bool,
               help="Replay positions for the bar-entry and hits-on-blots tests (slower).")
 @click.option("--luck", is_flag=True,
               help="Also test the dice's luck, as gnubg measures it (cubeless 0-ply): mean "
-                   "luck, lucky and unlucky rolls, and the luck of the decisive rolls. Needs "
+                   "luck, its spread, lucky and unlucky rolls, and the luck of the decisive "
+                   "rolls. Needs "
                    "the engine extra: pip install 'nardy-analysis[engine]'.")
 @strict_option
 @jobs_option
