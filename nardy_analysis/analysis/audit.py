@@ -196,7 +196,7 @@ ABOUT = {
     "luck_spread": "Does the luck vary as much as fair dice make it, neither too regular nor "
                    "too wild? z = sum(luck^2 - variance) / sqrt(sum(fourth moment - "
                    "variance^2)), martingale central limit theorem; null: each roll's squared "
-                   "luck has mean the variance of its position's 36 throws.",
+                   "luck has the mean it has over its position's 36 throws (the variance).",
     "lucky_rolls": "Are rolls marked lucky (luck > 0.3) as frequent as the positions allow? "
                    "Poisson-binomial test; null: each position's share of such throws.",
     "unlucky_rolls": "Are rolls marked unlucky (luck < -0.3) as frequent as the positions "
@@ -1298,9 +1298,10 @@ def _table(frame: pd.DataFrame) -> list[str]:
             lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8}  "
                          f"{row.note or 'no data'}")
             continue
+        sign = "" if row.test == "luck_spread" else "+"  # a ratio, not a difference
         effect = (_DASH if np.isnan(row.effect) else
-                  f"{row.effect:+.4f} [{row.ci_low:+.4f}, {row.ci_high:+.4f}]"
-                  .replace("+nan", _DASH))
+                  f"{row.effect:{sign}.4f} [{row.ci_low:{sign}.4f}, {row.ci_high:{sign}.4f}]"
+                  .replace("+nan", _DASH).replace("nan", _DASH))
         lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8}"
                      f"{number(row.observed)}{number(row.expected)}{p(row.p_value)}"
                      f"{p(row.p_adjusted)}  {effect}"
