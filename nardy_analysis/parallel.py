@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from .errors import InvalidArgument
@@ -38,7 +39,9 @@ def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, clien
         1: in this process, one file after the other; more: a pool of that many worker
         processes on this machine. Ignored with ``client``.
     client : distributed.Client, optional
-        Run on this Dask cluster instead (``pip install nardy-analysis[dask]``).
+        Run on this Dask cluster instead (``pip install nardy-analysis[dask]``). Relative
+        paths are made absolute first: the workers have working folders of their own, so
+        ``work`` sees (and names the files by) absolute paths.
     window : int, optional
         Most files in flight at once (default: 4 per worker process or Dask worker thread).
     **options
@@ -62,7 +65,8 @@ def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, clien
         return
     if client is not None:
         workers = sum(client.nthreads().values()) or 1
-        submit = lambda path: client.submit(work, path, pure=False, **options)  # noqa: E731
+        submit = lambda path: client.submit(work, _absolute(path), pure=False,  # noqa: E731
+                                            **options)
         pool = None
     else:
         workers, pool = jobs, ProcessPoolExecutor(jobs)
@@ -80,3 +84,11 @@ def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, clien
             future.cancel()
         if pool:
             pool.shutdown(cancel_futures=True)
+
+
+def _absolute(path):
+    """``path`` made absolute when it is a relative file path (a ``str`` or a ``Path``, kept
+    so); any other item as it is."""
+    if isinstance(path, str):
+        return os.path.abspath(path)
+    return path.absolute() if isinstance(path, Path) else path

@@ -9,6 +9,8 @@ tests/data/README.md): ``fair-*`` with fair dice, ``cheat11-*`` with gnubg's dic
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -20,7 +22,7 @@ from nardy_analysis.analysis import audit as audit_module
 from nardy_analysis.analysis.audit import (LUCK_DTYPES, LUCK_TESTS, TESTS, audit_dice,
                                            audit_files, file_counts, merge_counts, roll_counts,
                                            simulate_rolls)
-from nardy_analysis.analysis.engine import EngineError
+from nardy_analysis.analysis import engine
 from nardy_analysis.analysis.luck import LUCKY, luck_frame, roll_luck, roll_luck_distribution
 from nardy_analysis.load import load_file, load_files
 
@@ -301,13 +303,12 @@ def test_without_the_engine_luck_is_a_usage_error(monkeypatch):
     from nardy_analysis.cli import audit as command
     from nardy_analysis.cli import main
 
-    def missing(*args, **kwargs):
-        raise EngineError("gnubg-nn is not installed")
-
-    monkeypatch.setattr(command, "default_evaluator", missing)
+    monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if not installed
+    monkeypatch.setattr(command, "default_evaluator", engine.default_evaluator.__wrapped__)
     result = CliRunner().invoke(main, ["audit", "--luck", str(FAIR[0])])
     assert result.exit_code == 2
     assert "pip install 'nardy-analysis[engine]'" in result.stderr
+    assert result.stderr.count("pip install") == 2  # the extra, and from a source checkout
     assert CliRunner().invoke(main, ["audit", str(FAIR[0])]).exit_code == 0
 
 
@@ -315,3 +316,12 @@ def test_luck_columns_are_optional():
     frame = audit_module.rolls_frame(load_file(FAIR[0]).matches, positions=False)
     assert not set(LUCK_DTYPES) & set(frame.columns)
     assert not set(LUCK_TESTS) & set(audit_dice(frame).frame["test"])
+
+
+def test_long_nardy_rolls_say_the_luck_tests_do_not_apply():
+    frame = audit_files([ROOT / "sample_games" / "long" / "simulated_match.mat"],
+                        luck=True).frame
+    luck = frame[frame["test"].isin(LUCK_TESTS)]
+    assert len(luck) == len(LUCK_TESTS)
+    assert (luck["n"] == 0).all()
+    assert luck["note"].str.contains("does not apply to long nardy").all()

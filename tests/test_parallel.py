@@ -2,6 +2,7 @@
 of two worker processes on 127.0.0.1 (started and stopped by the test)."""
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -47,7 +48,7 @@ def test_bad_jobs():
     assert cores() >= 1
 
 
-def test_a_real_dask_cluster_gives_the_serial_results():
+def test_a_real_dask_cluster_gives_the_serial_results(monkeypatch):
     distributed = pytest.importorskip("distributed")
     import cloudpickle
 
@@ -59,3 +60,8 @@ def test_a_real_dask_cluster_gives_the_serial_results():
         assert len(client.scheduler_info()["workers"]) == 2
         assert list(map_files(summary, FILES, client=client, window=3)) == \
             list(map_files(summary, FILES))
+        # The workers keep the folder they started in: relative paths are sent absolute.
+        monkeypatch.chdir(SAMPLES)
+        relative = [Path(path.name) for path in FILES]
+        assert list(map_files(summary, relative, client=client)) == \
+            list(map_files(summary, relative))

@@ -754,6 +754,9 @@ def count_tests(counts: AuditCounts) -> pd.DataFrame:
         parts += _luck_tests([counts.luck_rolls(name) for name in names])
     frame = pd.concat([part.assign(group=names) for part in parts], ignore_index=True)
     frame["n"] = frame["n"].astype(np.int64)
+    if counts.long:  # no engine evaluates long nardy: its rolls have no luck
+        unrated = frame["test"].isin(LUCK_TESTS) & (frame["n"] == 0)
+        frame.loc[unrated, "note"] = "does not apply to long nardy (no engine for it)"
     frame["p_adjusted"] = np.nan
     tested = frame["p_value"].notna()
     if tested.any():

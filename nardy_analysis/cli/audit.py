@@ -74,8 +74,7 @@ def audit(paths, by, player, as_json, html, include_opening, positions, luck, st
         try:
             default_evaluator()
         except EngineError as error:
-            raise UsageLine(f"--luck needs the engine extra: pip install "
-                            f"'nardy-analysis[engine]' ({error})") from None
+            raise UsageLine(f"--luck: {error}") from None
     files, problems, read = found_files(paths).files, ErrorReport(paths), []
     counting = {"by": by, "include_opening": include_opening, "positions": positions,
                 "player": player, "luck": luck}
