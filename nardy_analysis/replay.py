@@ -504,6 +504,8 @@ class _GameReplayer:
 
     # -- cube ----------------------------------------------------------------------------
     def cube_action(self, record: CubeRecord):
+        if self.rules.game == "long":
+            self.fail("cube", f"{record.text!r}: long nardy has no doubling cube", record)
         player, action = record.player, record.action
         if action == "double":
             if self.crawford and self.unsure:  # so the Crawford game is behind
@@ -617,10 +619,12 @@ class _GameReplayer:
         if record.points not in expected:
             # The nearest value the rules give (a resignation: at most a backgammon).
             self.result.points = min(full, key=lambda p: (abs(p - record.points), p))
+            scale = (f"oin 1, mars 2, home mars {self.rules.home_mars}"
+                     if self.rules.game == "long" else f"with the cube at {self.cube}")
             self.warn("result", f"{_points(record.points)} is not a possible result here "
-                      f"(expected {' or '.join(map(str, sorted(expected)))} with the cube at "
-                      f"{self.cube}); kept as {_points(self.result.points)} "
-                      f"({self.result.ending}), {why}", record)
+                      f"(expected {' or '.join(map(str, sorted(expected)))}, {scale}); kept "
+                      f"as {_points(self.result.points)} ({self.result.ending}), {why}",
+                      record)
         if record.match_won and self.match.length and \
                 self.game.scores[winner] + self.result.points < self.match.length:
             self.warn("result", "'and the match' but the winner has not reached "

@@ -119,6 +119,24 @@ def test_a_cube_action_in_a_long_record_is_a_violation():
     assert error.kind == "cube" and at(text, error.line, error.column).startswith("Doubles")
 
 
+def test_a_double_and_drop_stop_the_game_and_the_next_game_is_scored_as_written():
+    game2 = f" Game 2\n{' alice : 1':<33}bob : 0\n" + LINES[0] + "\n      Wins 1 point\n"
+    text = (HEADER.replace(" 1 point", " 3 point") + LINES[0]
+            + "\n  2)  Doubles => 2               Drops\n      Wins 1 point\n\n" + game2)
+    match = replay_match(parse_mat(text).matches[0])
+    [error] = match.errors
+    assert (error.kind, error.line) == ("cube", 8) and "no doubling cube" in error.message
+    first, second = match.games
+    assert not first.complete and first.ending != "drop" and first.points == 1
+    assert not second.errors and not match.warnings  # no knock-on score error
+
+
+def test_a_result_warning_in_long_nardy_names_oin_mars_and_home_mars():
+    match, _ = record("      Wins 5 points")
+    [warning] = match.warnings
+    assert "oin 1, mars 2, home mars 3" in warning.message and "cube" not in warning.message
+
+
 def test_the_rules_option_replays_an_untagged_record_as_long_nardy():
     text = HEADER.replace('; [Variation "LongNardy"]\n\n', "") + "\n".join(LINES) + "\n"
     [untagged] = parse_mat(text).matches
