@@ -320,3 +320,63 @@ def test_the_blocked_rolls_chart_and_the_pip_race_of_a_long_game():
     short = turns_frame(load_file(SAMPLES / "BackgammonStudio_6783333.mat"))
     with pytest.raises(InvalidArgument, match="long nardy games only"):
         plot_blocked_rolls(short, Figure().subplots())
+
+
+def test_the_turns_frame_leaves_the_cube_and_the_bar_empty_for_long_nardy():
+    frame = turns_frame(record()[0])
+    for column in ("cube_value", "bar", "opponent_bar"):
+        assert frame[column].isna().all(), column
+    assert frame["off"].notna().all()
+    short = turns_frame(load_file(SAMPLES / "BackgammonStudio_6783333.mat"))
+    assert (short["cube_value"] >= 1).all() and short["bar"].notna().all()
+
+
+def test_luck_skill_and_exposure_refuse_long_nardy():
+    from matplotlib.figure import Figure
+
+    from nardy_analysis.analysis.luck import luck_frame
+    from nardy_analysis.analysis.skill import skill_frame
+    from nardy_analysis.errors import InvalidArgument
+    from nardy_analysis.plots import plot_blot_exposure
+
+    match, _ = record()
+    for analysis, run in (("luck", luck_frame), ("skill", skill_frame)):
+        with pytest.raises(InvalidArgument, match=f"^{analysis} does not apply to long nardy"):
+            run(match)
+    with pytest.raises(InvalidArgument, match="blot exposure does not apply to long nardy"):
+        plot_blot_exposure(turns_frame(match), Figure().subplots())
+
+
+def test_the_commands_that_do_not_apply_refuse_a_long_match(tmp_path):
+    runner = CliRunner()
+    for command in ("luck", "skill"):
+        done = runner.invoke(main, [command, str(SAMPLE)])
+        assert done.exit_code == 1, done.output
+        assert f"{command} does not apply to long nardy" in done.stderr
+        assert "rolls" not in done.stdout and "point 14" not in done.output
+    done = runner.invoke(main, ["plot", str(SAMPLE), "--game", "1", "--kind", "exposure",
+                                "--out", str(tmp_path / "e.png")])
+    assert done.exit_code == 2 and "blot exposure does not apply to long nardy" in done.output
+    assert not (tmp_path / "e.png").exists()
+    done = runner.invoke(main, ["plot", str(SAMPLE), "--game", "1", "--out",
+                                str(tmp_path / "r.png")])
+    assert done.exit_code == 0 and (tmp_path / "r.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("command", ["stats", "audit", "convert", "plot", "report", "luck",
+                                     "skill", "replay"])
+def test_every_command_that_reads_matches_takes_the_rules_option(command, tmp_path):
+    runner = CliRunner()
+    untagged = tmp_path / "untagged.mat"
+    untagged.write_text(SAMPLE.read_text().replace('; [Variation "LongNardy"]\n', ""))
+    extra = {"plot": ["--game", "1", "--out", str(tmp_path / "r.png")],
+             "report": ["-o", str(tmp_path / "r.html"), "--no-luck"]}.get(command, [])
+    help_text = runner.invoke(main, [command, "--help"]).output
+    assert "long (= longnardy)" in " ".join(help_text.split())
+    plain = runner.invoke(main, [command, str(untagged), *extra])
+    assert plain.exit_code == 1 and "illegal_play" in plain.output + plain.stderr
+    done = runner.invoke(main, [command, "--rules", "long", str(untagged), *extra])
+    if command in ("luck", "skill"):
+        assert done.exit_code == 1 and f"{command} does not apply to long nardy" in done.stderr
+    else:
+        assert done.exit_code == 0, done.output

@@ -17,6 +17,7 @@ from ..errors import EngineError, NardyError, RecordProblem
 from ..game.ids import MatchState, match_from_id
 from ..game.long import LongPosition
 from ..game.position import Position
+from ..game.rules import VARIANTS, Rules
 from ..load import LoadedFile, MatchFiles, load_file, match_files
 from ..parallel import cores, map_files
 
@@ -350,6 +351,15 @@ def file_results(work: Callable, files: list, progress: bool | None, jobs: int |
             client.close()
 
 
+rules_option = click.option(
+    "--rules", type=click.Choice(sorted(VARIANTS)), default=None,
+    callback=lambda ctx, param, name: VARIANTS[name] if name else None,
+    help="Variant to apply instead of the files' Variation tag (their Crawford, Jacoby, "
+         "Beaver and CubeLimit tags still apply): long (= longnardy) or long-federation for "
+         "long nardy; backgammon and standard are the same rules.")
+"""The ``--rules`` option of every command that reads match files: the
+:class:`~nardy_analysis.game.rules.Rules` named, or None (the files' tags choose)."""
+
 strict_option = click.option(
     "--strict", is_flag=True,
     help="Treat warnings (quirks of a record that the reader resolved) as errors: the first "
@@ -420,16 +430,18 @@ def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
                       tuple(line for *_, line in warnings))
 
 
-def analysed_file(path: Path, strict: bool, analyse: Callable) -> dict:
+def analysed_file(path: Path, strict: bool, analyse: Callable,
+                  rules: Rules | None = None) -> dict:
     """One file through an engine analysis (the work of a worker process or Dask worker):
     ``file``, ``frame`` and ``summary`` (None without a match, or when the analysis
     refused the file), ``errors`` (:class:`FileErrors`; a refusal is one more line) and
     ``violations`` (rule violations in the file).
 
     ``analyse(matches)`` returns ``(frame, summary)``; an ``EngineError`` (no engine)
-    is raised, any other ``NardyError`` (a match longer than 25 points) refuses the file.
+    is raised, any other ``NardyError`` (a match longer than 25 points, long nardy)
+    refuses the file. ``rules`` as for :func:`~nardy_analysis.load.load_file`.
     """
-    loaded = load_file(path, strict=strict)
+    loaded = load_file(path, strict=strict, rules=rules)
     errors = file_errors(loaded, "the rest of game {game} is not analysed")
     result = {"file": str(path), "frame": None, "summary": None, "errors": errors,
               "violations": sum(len(m.errors) for m in loaded.matches)}
