@@ -380,3 +380,13 @@ def test_every_command_that_reads_matches_takes_the_rules_option(command, tmp_pa
         assert done.exit_code == 1 and f"{command} does not apply to long nardy" in done.stderr
     else:
         assert done.exit_code == 0, done.output
+
+
+def test_the_dice_audit_of_long_nardy_counts_the_first_roll_of_each_game():
+    match = replay_match(simulated(3))
+    rolls = sum(len(game.record.turns) for game in match.games)
+    assert len(match.games) > 1  # so that leaving out first rolls would show
+    assert audit_dice([match]).frame.set_index("test").loc["doubles", "n"] == rolls
+    short = load_file(SAMPLES / "BackgammonStudio_6783333.mat").matches[0]
+    written = sum(len(game.record.turns) for game in short.games)
+    assert audit_dice([short]).frame.set_index("test").loc["doubles", "n"] == written - 1
