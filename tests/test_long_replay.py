@@ -390,3 +390,29 @@ def test_the_dice_audit_of_long_nardy_counts_the_first_roll_of_each_game():
     short = load_file(SAMPLES / "BackgammonStudio_6783333.mat").matches[0]
     written = sum(len(game.record.turns) for game in short.games)
     assert audit_dice([short]).frame.set_index("test").loc["doubles", "n"] == written - 1
+
+
+@pytest.mark.parametrize("rules", [LONG, LONG_FEDERATION])
+def test_sgf_keeps_long_nardy_both_ways(rules):
+    from nardy_analysis.notation.sgf import format_sgf, parse_sgf
+
+    match = replay_match(simulated(5, rules))
+    for source in (match, match.record):  # from the board, and as recorded
+        text = format_sgf(source)
+        assert f"RU[{'LongNardy' if rules == LONG else 'long-federation'}]" in text
+        [back] = parse_sgf(text).matches
+        again = replay_match(back)
+        assert again.rules == rules and not again.errors and not again.warnings
+        assert [[t.after for t in g.turns] for g in again.games] == \
+            [[t.after for t in g.turns] for g in match.games]
+    assert "RU[" not in format_sgf(replay_match(simulated(5, STANDARD))).replace(
+        "RU[Crawford]", "")
+
+
+def test_convert_to_sgf_then_replay_a_long_match(tmp_path):
+    runner = CliRunner()
+    sgf = tmp_path / "t.sgf"
+    done = runner.invoke(main, ["convert", "--to", "sgf", str(SAMPLE), "-o", str(sgf)])
+    assert done.exit_code == 0, done.output
+    done = runner.invoke(main, ["replay", str(sgf)])
+    assert done.exit_code == 0 and ": ok" in done.output, done.output
