@@ -416,3 +416,20 @@ def test_convert_to_sgf_then_replay_a_long_match(tmp_path):
     assert done.exit_code == 0, done.output
     done = runner.invoke(main, ["replay", str(sgf)])
     assert done.exit_code == 0 and ": ok" in done.output, done.output
+
+
+@pytest.mark.parametrize("text, message", [
+    ("24x15/24x15", "not a long nardy position '24x15/24x15'"),
+    ("24x15,abc/24x15/0", "bad point 'abc' of player 0 in long nardy position "
+                          "'24x15,abc/24x15/0'"),
+    ("24x15,23/24x15/2", "not a long nardy position '24x15,23/24x15/2'"),
+])
+def test_board_names_what_is_wrong_with_malformed_long_notation(text, message):
+    done = CliRunner().invoke(main, ["board", text])
+    assert done.exit_code != 0 and message in done.output, done.output
+    assert "Position ID" not in done.output
+
+
+@pytest.mark.parametrize("text", ["24/-/1", "4HPwATDgc/ABMA", "24x15/24x15/0"])
+def test_board_still_reads_short_ids_and_plain_long_notation(text):
+    assert CliRunner().invoke(main, ["board", text]).exit_code == 0

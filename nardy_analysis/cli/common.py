@@ -65,8 +65,18 @@ class CannotWrite(UsageLine):
         super().__init__(f"cannot write {path!r}: {reason}")
 
 
-_LONG_NOTATION = re.compile(r"[0-9x,-]+/[0-9x,-]+/[0-9]+")
-"""What a long nardy position's notation looks like (``24x15/24x15/0``), and no gnubg ID."""
+_GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}")
+"""A gnubg Position ID: 14 base64 characters (``/`` and ``x`` among them)."""
+
+
+def _looks_long(text: str) -> bool:
+    """Whether ``text`` is meant as a long nardy position's notation (``24x15/24x15/0``,
+    ``24/-/1``, and malformed ones: ``24x15,abc/24x15/0``): three ``/``-separated parts of
+    digits, ``x``, ``,`` and ``-``, or a comma, or ``/`` and ``x``; never a gnubg Position
+    ID nor text with ``:`` (a Match ID, an XGID)."""
+    return (":" not in text and not _GNUBG_ID.fullmatch(text)
+            and ("," in text or "/" in text and "x" in text
+                 or re.fullmatch(r"[0-9x,-]+/[0-9x,-]+/[0-9]+", text) is not None))
 
 
 def parse_position(text: str) -> tuple[Position, MatchState | None]:
@@ -81,7 +91,7 @@ def parse_position(text: str) -> tuple[Position, MatchState | None]:
         ``text`` is none of them: the message quotes it and says what is wrong.
     """
     try:
-        if _LONG_NOTATION.fullmatch(text):
+        if _looks_long(text):
             return LongPosition.from_notation(text), None
         if text.startswith("XGID=") or text.count(":") >= 8:
             return Position.from_xgid(text)
