@@ -420,21 +420,29 @@ class _GameReplayer:
                                f"{max(start, end)} in long nardy (points are 1..24, off 0; "
                                "there is no bar)", written.line, written.column, record.text,
                                position, stop=True)
-        first_error = None
+        errors = []
         for steps, owners in _long_readings(hops, roll.dice):
             try:
                 play, after = check_play(position, roll, steps, self.rules, first_turn=first)
             except IllegalPlayError as error:
-                first_error = first_error or (error, owners)
+                errors.append((error, owners, steps))
                 continue
             self.add_turn(record, after, play)
             return
-        if first_error is None:
+        if not errors:
             self.no_long_reading(record, hops, sources)
-        error, owners = first_error
+        error, owners, _ = errors[0]
         where = (sources[owners[error.step]] if error.step is not None
                  else record.moves[0] if record.moves else record)
-        self.violation(error.kind, str(error), where.line, where.column, record.text,
+        message = str(error)
+        if all(e.kind == "closed_point" and o[e.step] == owners[error.step]
+               for e, o, _ in errors):  # every reading of one merged hop lands on a closed point
+            closed = sorted({s[e.step][0] - s[e.step][1] for e, o, s in errors})
+            if len(closed) > 1:
+                message = (f"{where.text}: points {', '.join(map(str, closed[:-1]))} and "
+                           f"{closed[-1]} are held by the opponent, so no order of the dice "
+                           f"of {roll} can play it")
+        self.violation(error.kind, message, where.line, where.column, record.text,
                        position, stop=True)
 
     def no_long_reading(self, record: TurnRecord, hops, sources) -> NoReturn:

@@ -433,3 +433,23 @@ def test_board_names_what_is_wrong_with_malformed_long_notation(text, message):
 @pytest.mark.parametrize("text", ["24/-/1", "4HPwATDgc/ABMA", "24x15/24x15/0"])
 def test_board_still_reads_short_ids_and_plain_long_notation(text):
     assert CliRunner().invoke(main, ["board", text]).exit_code == 0
+
+
+def test_the_head_rule_message_says_why_only_one_may_leave():
+    match, _ = record("  4) 42: 24/20 24/22")
+    assert "1 allowed (two only on the player's first turn of the game)" in \
+        match.errors[0].message
+    text = HEADER.replace('; [Variation "LongNardy"]\n\n', "") + LINES[0] + "\n"
+    [error] = replay_match(parse_mat(text).matches[0], LONG_FEDERATION).errors
+    assert "1 allowed (on the first turn only 66, 44 and 33 allow two: the federation rule)" \
+        in error.message
+
+
+def test_a_merged_move_whose_middle_points_are_both_closed_names_both():
+    # alice brings a checker to her 14; bob holds her 9 and 8 (his 21 and 20): 65 14/3
+    # passes through 8 (6 first) or 9 (5 first), both closed
+    match, text = record("  4) 63: 20/14 23/20              61: 24/18 18/17",
+                         "  5) 65: 14/3")
+    [error] = match.errors
+    assert error.kind == "closed_point" and at(text, error.line, error.column) == "14/3"
+    assert "points 8 and 9 are held by the opponent" in error.message
