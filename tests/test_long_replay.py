@@ -453,3 +453,8 @@ def test_a_merged_move_whose_middle_points_are_both_closed_names_both():
     [error] = match.errors
     assert error.kind == "closed_point" and at(text, error.line, error.column) == "14/3"
     assert "points 8 and 9 are held by the opponent" in error.message
+
+
+def test_the_main_help_names_both_games():
+    text = " ".join(CliRunner().invoke(main, ["--help"]).output.split())
+    assert "short nardy (backgammon) and long nardy (--rules long" in text
