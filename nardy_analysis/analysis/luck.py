@@ -402,7 +402,8 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
     NardyError
         A match longer than 25 points.
     ValueError
-        ``source`` holds something else (such as a path: load it first).
+        ``source`` holds something else (such as a path: load it first), or a long nardy
+        match (``InvalidArgument``: :func:`~nardy_analysis.analysis.turns.short_nardy_matches`).
     """
     evaluator = evaluator or default_evaluator(ply)
     rows = []

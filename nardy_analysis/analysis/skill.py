@@ -724,7 +724,8 @@ def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
     EngineError
         No engine installed: ``pip install nardy-analysis[engine]``.
     NardyError
-        A match longer than 25 points.
+        A match longer than 25 points; a long nardy match (``InvalidArgument``:
+        :func:`~nardy_analysis.analysis.turns.short_nardy_matches`).
     """
     evaluator = evaluator or default_evaluator()
     rows = [row for match_id, match in short_nardy_matches(source, "skill")

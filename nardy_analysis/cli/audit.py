@@ -17,7 +17,7 @@ from .common import (ErrorReport, FileErrors, OutputFile, dask_option, file_erro
                      strict_option, write_output)
 
 
-def _audit_file(path: Path, strict: bool, rules,
+def _audit_file(path: Path, strict: bool, rules=None,
                 **counting) -> tuple[FileErrors, bool, AuditCounts]:
     """The errors, whether a match was read, and the audit counts of one file (the work of
     a worker process or Dask worker: only counts travel back)."""

@@ -125,9 +125,9 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
     it concerns (a game that breaks a rule is analysed up to there). Needs the engine
     extra: pip install nardy-analysis[engine]. Long nardy does not apply (the engine is a
     backgammon net): a file of long nardy matches is skipped with one line on stderr and
-    counts as a file with an error; the other files are analysed. Exit status: 0 when no file had an error
-    (files in folders that are not match records are only counted), 1 when any had (or
-    there is no engine), 2 for usage errors.
+    counts as a file with an error; the other files are analysed. Exit status: 0 when no
+    file had an error (files in folders that are not match records are only counted), 1
+    when any had (or there is no engine), 2 for usage errors.
     """
 
     files = found_files(paths).files

@@ -8,8 +8,8 @@ properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not 
   ``PW`` (player 0, the left-hand column of gnubg's ``.mat`` export) and ``PB`` (player 1),
   ``RU`` (``Crawford``, ``CrawfordGame``, ``Jacoby``, ``NoCube`` and variants, joined by
   ``:``; this project's own ``RU[LongNardy]`` or ``RU[long-federation]``, the match's
-  ``Variation`` tag, marks a long nardy match, which gnubg does not know), the result ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by
-  resignation) and, in the first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
+  ``Variation`` tag, marks a long nardy match, which gnubg does not know), the result
+  ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by resignation) and, in the first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
 * Every other node is one action: ``W[double]`` (its record's value, which SGF does not
   write, is twice the cube's before: the ``=> 4`` of ``.mat``), ``B[take]``, ``B[drop]``, or
   a roll and its play, ``W[42hdfd]``: the dice, then a from and a to letter for each
