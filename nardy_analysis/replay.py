@@ -627,10 +627,10 @@ class _GameReplayer:
         if record.points not in expected:
             # The nearest value the rules give (a resignation: at most a backgammon).
             self.result.points = min(full, key=lambda p: (abs(p - record.points), p))
-            scale = (f"oin 1, mars 2, home mars {self.rules.home_mars}"
-                     if self.rules.game == "long" else f"with the cube at {self.cube}")
+            scale = (f", oin 1, mars 2, home mars {self.rules.home_mars}"
+                     if self.rules.game == "long" else f" with the cube at {self.cube}")
             self.warn("result", f"{_points(record.points)} is not a possible result here "
-                      f"(expected {' or '.join(map(str, sorted(expected)))}, {scale}); kept "
+                      f"(expected {' or '.join(map(str, sorted(expected)))}{scale}); kept "
                       f"as {_points(self.result.points)} ({self.result.ending}), {why}",
                       record)
         if record.match_won and self.match.length and \
