@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidArgument
-from ..analysis.turns import hit_rates, short_nardy_matches
+from ..analysis.turns import hit_rates, refuse_long_nardy
 
 GAME = ["file", "match_id", "game"]
 """Columns that identify a game in a turns frame."""
@@ -125,10 +125,12 @@ def plot_blot_exposure(data: pd.DataFrame, ax=None, *, game: int | None = None):
     Raises
     ------
     InvalidArgument
-        ``data`` does not hold exactly one game (with that number).
+        ``data`` does not hold exactly one game (with that number), or holds long nardy
+        (nothing is hit).
     """
     turns = _one_game(data, game)
-    short_nardy_matches(turns, "blot exposure")
+    long = turns.loc[turns["cube_value"].isna(), "match_id"].unique()  # no cube: long nardy
+    refuse_long_nardy("blot exposure", long)
     ax = ax if ax is not None else plt.gca()
     names = _names(turns)
     exposed = turns[turns["opponent_shots"].fillna(0) > 0]
