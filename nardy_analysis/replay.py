@@ -420,21 +420,29 @@ class _GameReplayer:
                                f"{max(start, end)} in long nardy (points are 1..24, off 0; "
                                "there is no bar)", written.line, written.column, record.text,
                                position, stop=True)
-        first_error = None
+        errors = []
         for steps, owners in _long_readings(hops, roll.dice):
             try:
                 play, after = check_play(position, roll, steps, self.rules, first_turn=first)
             except IllegalPlayError as error:
-                first_error = first_error or (error, owners)
+                errors.append((error, owners, steps))
                 continue
             self.add_turn(record, after, play)
             return
-        if first_error is None:
+        if not errors:
             self.no_long_reading(record, hops, sources)
-        error, owners = first_error
+        error, owners, _ = errors[0]
         where = (sources[owners[error.step]] if error.step is not None
                  else record.moves[0] if record.moves else record)
-        self.violation(error.kind, str(error), where.line, where.column, record.text,
+        message = str(error)
+        if all(e.kind == "closed_point" and o[e.step] == owners[error.step]
+               for e, o, _ in errors):  # every reading of one merged hop lands on a closed point
+            closed = sorted({s[e.step][0] - s[e.step][1] for e, o, s in errors})
+            if len(closed) > 1:
+                message = (f"{where.text}: points {', '.join(map(str, closed[:-1]))} and "
+                           f"{closed[-1]} are held by the opponent, so no order of the dice "
+                           f"of {roll} can play it")
+        self.violation(error.kind, message, where.line, where.column, record.text,
                        position, stop=True)
 
     def no_long_reading(self, record: TurnRecord, hops, sources) -> NoReturn:
@@ -504,6 +512,8 @@ class _GameReplayer:
 
     # -- cube ----------------------------------------------------------------------------
     def cube_action(self, record: CubeRecord):
+        if self.rules.game == "long":
+            self.fail("cube", f"{record.text!r}: long nardy has no doubling cube", record)
         player, action = record.player, record.action
         if action == "double":
             if self.crawford and self.unsure:  # so the Crawford game is behind
@@ -617,10 +627,12 @@ class _GameReplayer:
         if record.points not in expected:
             # The nearest value the rules give (a resignation: at most a backgammon).
             self.result.points = min(full, key=lambda p: (abs(p - record.points), p))
+            scale = (f", oin 1, mars 2, home mars {self.rules.home_mars}"
+                     if self.rules.game == "long" else f" with the cube at {self.cube}")
             self.warn("result", f"{_points(record.points)} is not a possible result here "
-                      f"(expected {' or '.join(map(str, sorted(expected)))} with the cube at "
-                      f"{self.cube}); kept as {_points(self.result.points)} "
-                      f"({self.result.ending}), {why}", record)
+                      f"(expected {' or '.join(map(str, sorted(expected)))}{scale}); kept "
+                      f"as {_points(self.result.points)} ({self.result.ending}), {why}",
+                      record)
         if record.match_won and self.match.length and \
                 self.game.scores[winner] + self.result.points < self.match.length:
             self.warn("result", "'and the match' but the winner has not reached "

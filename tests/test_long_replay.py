@@ -119,6 +119,24 @@ def test_a_cube_action_in_a_long_record_is_a_violation():
     assert error.kind == "cube" and at(text, error.line, error.column).startswith("Doubles")
 
 
+def test_a_double_and_drop_stop_the_game_and_the_next_game_is_scored_as_written():
+    game2 = f" Game 2\n{' alice : 1':<33}bob : 0\n" + LINES[0] + "\n      Wins 1 point\n"
+    text = (HEADER.replace(" 1 point", " 3 point") + LINES[0]
+            + "\n  2)  Doubles => 2               Drops\n      Wins 1 point\n\n" + game2)
+    match = replay_match(parse_mat(text).matches[0])
+    [error] = match.errors
+    assert (error.kind, error.line) == ("cube", 8) and "no doubling cube" in error.message
+    first, second = match.games
+    assert not first.complete and first.ending != "drop" and first.points == 1
+    assert not second.errors and not match.warnings  # no knock-on score error
+
+
+def test_a_result_warning_in_long_nardy_names_oin_mars_and_home_mars():
+    match, _ = record("      Wins 5 points")
+    [warning] = match.warnings
+    assert "oin 1, mars 2, home mars 3" in warning.message and "cube" not in warning.message
+
+
 def test_the_rules_option_replays_an_untagged_record_as_long_nardy():
     text = HEADER.replace('; [Variation "LongNardy"]\n\n', "") + "\n".join(LINES) + "\n"
     [untagged] = parse_mat(text).matches
@@ -302,3 +320,141 @@ def test_the_blocked_rolls_chart_and_the_pip_race_of_a_long_game():
     short = turns_frame(load_file(SAMPLES / "BackgammonStudio_6783333.mat"))
     with pytest.raises(InvalidArgument, match="long nardy games only"):
         plot_blocked_rolls(short, Figure().subplots())
+
+
+def test_the_turns_frame_leaves_the_cube_and_the_bar_empty_for_long_nardy():
+    frame = turns_frame(record()[0])
+    for column in ("cube_value", "bar", "opponent_bar"):
+        assert frame[column].isna().all(), column
+    assert frame["off"].notna().all()
+    short = turns_frame(load_file(SAMPLES / "BackgammonStudio_6783333.mat"))
+    assert (short["cube_value"] >= 1).all() and short["bar"].notna().all()
+
+
+def test_luck_skill_and_exposure_refuse_long_nardy():
+    from matplotlib.figure import Figure
+
+    from nardy_analysis.analysis.luck import luck_frame
+    from nardy_analysis.analysis.skill import skill_frame
+    from nardy_analysis.errors import InvalidArgument
+    from nardy_analysis.plots import plot_blot_exposure
+
+    match, _ = record()
+    for analysis, run in (("luck", luck_frame), ("skill", skill_frame)):
+        with pytest.raises(InvalidArgument, match=f"^{analysis} does not apply to long nardy"):
+            run(match)
+    with pytest.raises(InvalidArgument, match="blot exposure does not apply to long nardy"):
+        plot_blot_exposure(turns_frame(match), Figure().subplots())
+
+
+def test_the_commands_that_do_not_apply_refuse_a_long_match(tmp_path):
+    runner = CliRunner()
+    for command in ("luck", "skill"):
+        done = runner.invoke(main, [command, str(SAMPLE)])
+        assert done.exit_code == 1, done.output
+        assert f"{command} does not apply to long nardy" in done.stderr
+        assert "rolls" not in done.stdout and "point 14" not in done.output
+    done = runner.invoke(main, ["plot", str(SAMPLE), "--game", "1", "--kind", "exposure",
+                                "--out", str(tmp_path / "e.png")])
+    assert done.exit_code == 2 and "blot exposure does not apply to long nardy" in done.output
+    assert not (tmp_path / "e.png").exists()
+    done = runner.invoke(main, ["plot", str(SAMPLE), "--game", "1", "--out",
+                                str(tmp_path / "r.png")])
+    assert done.exit_code == 0 and (tmp_path / "r.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("command", ["stats", "audit", "convert", "plot", "report", "luck",
+                                     "skill", "replay"])
+def test_every_command_that_reads_matches_takes_the_rules_option(command, tmp_path):
+    runner = CliRunner()
+    untagged = tmp_path / "untagged.mat"
+    untagged.write_text(SAMPLE.read_text().replace('; [Variation "LongNardy"]\n', ""))
+    extra = {"plot": ["--game", "1", "--out", str(tmp_path / "r.png")],
+             "report": ["-o", str(tmp_path / "r.html"), "--no-luck"]}.get(command, [])
+    help_text = runner.invoke(main, [command, "--help"]).output
+    assert "long (= longnardy)" in " ".join(help_text.split())
+    plain = runner.invoke(main, [command, str(untagged), *extra])
+    assert plain.exit_code == 1 and "illegal_play" in plain.output + plain.stderr
+    done = runner.invoke(main, [command, "--rules", "long", str(untagged), *extra])
+    if command in ("luck", "skill"):
+        assert done.exit_code == 1 and f"{command} does not apply to long nardy" in done.stderr
+    else:
+        assert done.exit_code == 0, done.output
+
+
+def test_the_dice_audit_of_long_nardy_counts_the_first_roll_of_each_game():
+    match = replay_match(simulated(3))
+    rolls = sum(len(game.record.turns) for game in match.games)
+    assert len(match.games) > 1  # so that leaving out first rolls would show
+    assert audit_dice([match]).frame.set_index("test").loc["doubles", "n"] == rolls
+    short = load_file(SAMPLES / "BackgammonStudio_6783333.mat").matches[0]
+    written = sum(len(game.record.turns) for game in short.games)
+    assert audit_dice([short]).frame.set_index("test").loc["doubles", "n"] == written - 1
+
+
+@pytest.mark.parametrize("rules", [LONG, LONG_FEDERATION])
+def test_sgf_keeps_long_nardy_both_ways(rules):
+    from nardy_analysis.notation.sgf import format_sgf, parse_sgf
+
+    match = replay_match(simulated(5, rules))
+    for source in (match, match.record):  # from the board, and as recorded
+        text = format_sgf(source)
+        assert f"RU[{'LongNardy' if rules == LONG else 'long-federation'}]" in text
+        [back] = parse_sgf(text).matches
+        again = replay_match(back)
+        assert again.rules == rules and not again.errors and not again.warnings
+        assert [[t.after for t in g.turns] for g in again.games] == \
+            [[t.after for t in g.turns] for g in match.games]
+    assert "RU[" not in format_sgf(replay_match(simulated(5, STANDARD))).replace(
+        "RU[Crawford]", "")
+
+
+def test_convert_to_sgf_then_replay_a_long_match(tmp_path):
+    runner = CliRunner()
+    sgf = tmp_path / "t.sgf"
+    done = runner.invoke(main, ["convert", "--to", "sgf", str(SAMPLE), "-o", str(sgf)])
+    assert done.exit_code == 0, done.output
+    done = runner.invoke(main, ["replay", str(sgf)])
+    assert done.exit_code == 0 and ": ok" in done.output, done.output
+
+
+@pytest.mark.parametrize("text, message", [
+    ("24x15/24x15", "not a long nardy position '24x15/24x15'"),
+    ("24x15,abc/24x15/0", "bad point 'abc' of player 0 in long nardy position "
+                          "'24x15,abc/24x15/0'"),
+    ("24x15,23/24x15/2", "not a long nardy position '24x15,23/24x15/2'"),
+])
+def test_board_names_what_is_wrong_with_malformed_long_notation(text, message):
+    done = CliRunner().invoke(main, ["board", text])
+    assert done.exit_code != 0 and message in done.output, done.output
+    assert "Position ID" not in done.output
+
+
+@pytest.mark.parametrize("text", ["24/-/1", "4HPwATDgc/ABMA", "24x15/24x15/0"])
+def test_board_still_reads_short_ids_and_plain_long_notation(text):
+    assert CliRunner().invoke(main, ["board", text]).exit_code == 0
+
+
+def test_the_head_rule_message_says_why_only_one_may_leave():
+    match, _ = record("  4) 42: 24/20 24/22")
+    assert "1 allowed (two only on the player's first turn of the game)" in \
+        match.errors[0].message
+    text = HEADER.replace('; [Variation "LongNardy"]\n\n', "") + LINES[0] + "\n"
+    [error] = replay_match(parse_mat(text).matches[0], LONG_FEDERATION).errors
+    assert "1 allowed (on the first turn only 66, 44 and 33 allow two: the federation rule)" \
+        in error.message
+
+
+def test_a_merged_move_whose_middle_points_are_both_closed_names_both():
+    # alice brings a checker to her 14; bob holds her 9 and 8 (his 21 and 20): 65 14/3
+    # passes through 8 (6 first) or 9 (5 first), both closed
+    match, text = record("  4) 63: 20/14 23/20              61: 24/18 18/17",
+                         "  5) 65: 14/3")
+    [error] = match.errors
+    assert error.kind == "closed_point" and at(text, error.line, error.column) == "14/3"
+    assert "points 8 and 9 are held by the opponent" in error.message
+
+
+def test_the_main_help_names_both_games():
+    text = " ".join(CliRunner().invoke(main, ["--help"]).output.split())
+    assert "short nardy (backgammon) and long nardy (--rules long" in text

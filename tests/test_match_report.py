@@ -296,3 +296,23 @@ def test_luck_game_by_game_on_worker_processes_gives_the_same_page():
     pytest.importorskip("gnubg_nn")
     loaded = load_file(SAMPLES / "galaxy_style_crawford.mat")  # 3 games
     assert match_html(loaded, jobs=2) == match_html(loaded, jobs=1)
+
+
+def test_the_page_of_a_long_match_starts_at_360_pips_with_no_shots_or_luck():
+    loaded = load_file(SAMPLES / "long" / "simulated_match.mat")
+    page = match_html(loaded)  # luck asked for: long nardy has none
+    page_data = data(page)
+    starts = [step for step in page_data["steps"] if step["kind"] == "start"]
+    assert len(starts) == 2 and all(step["pips"] == [360, 360] for step in starts)
+    first_roll = next(step for step in page_data["steps"] if step["kind"] == "roll")
+    assert first_roll["pips"] != [360, 360]  # the start is a step of its own, before it
+    assert page_data["long"] and not any("shots" in step or "luck" in step or "error" in step
+                                         for step in page_data["steps"])
+    assert 'id="exposure"' not in page and 'id="race"' in page
+    assert "they do not apply to long nardy" in page
+    dice = page[page.index('<table id="dice">'):]
+    for test in ("bar_entry", "hits_on_blots"):
+        row = dice[dice.index(f"<td>{test}</td>"):].split("</tr>")[0]
+        assert "does not apply to long nardy" in row
+    assert "opening rolls included" in page
+    assert "opening rolls excluded" in match_html(load_file(STUDIO), luck=False)

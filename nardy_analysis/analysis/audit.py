@@ -15,9 +15,10 @@ player's rolls across every file.
 
 Which rolls count: every roll a player threw, dances and unknown (``???``) plays included. The
 opening roll of a game is left out by default: under standard rules it cannot be a double
-(each player throws one die; RULES.md), so counting it would bias the doubles test. A ``.mat``
-file does not say which die is which, so 2-1 and 1-2 are one roll class: 21 classes, each
-double 1/36, every other class 2/36.
+(each player throws one die; RULES.md), so counting it would bias the doubles test. In long
+nardy the winner of the opening throw rolls again, an ordinary roll: it always counts. A
+``.mat`` file does not say which die is which, so 2-1 and 1-2 are one roll class: 21 classes,
+each double 1/36, every other class 2/36.
 
 The tests (``test`` column), each on every group (``all`` rolls, then each player or site):
 
@@ -293,7 +294,8 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True, luck: 
         written), ``move`` (the ``N)`` label), ``side`` (0 left column, 1 right), ``player``
         (name; ``player 1``/``player 2`` when the file has none), ``site`` (the ``Site`` tag,
         ``unknown`` without one), ``dice`` (the roll's notation, larger die first),
-        ``roll_high``, ``roll_low`` (the dice, 1..6), ``opening`` (first roll of its game),
+        ``roll_high``, ``roll_low`` (the dice, 1..6), ``opening`` (first roll of its game;
+        never in long nardy, whose first roll is an ordinary one),
         and from the positions: ``on_bar`` (roller's checkers on the bar), ``closed_points``
         (opponent's home points with two or more checkers, when the roller is on the bar),
         ``entered`` (the roll enters a checker), ``shots`` (throws out of 36 that can hit,
@@ -331,7 +333,8 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True, luck: 
             for index, turn in enumerate(game.record.turns):
                 roll = turn.roll
                 row = [file, seen_files[file], game.number, turn.move, turn.player,
-                       names[turn.player], site, str(roll), roll.high, roll.low, index == 0]
+                       names[turn.player], site, str(roll), roll.high, roll.low,
+                       index == 0 and not long]
                 done = replayed.get(id(turn))
                 row += (_position_facts(done.before, roll, match.rules, cache)
                         if positions and done is not None and not long else [pd.NA] * 5)

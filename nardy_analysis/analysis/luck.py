@@ -57,7 +57,7 @@ import pandas as pd
 
 from .engine import MONEY, Evaluator, Utility, default_evaluator
 from ..errors import InvalidArgument, NardyError
-from .turns import identified_matches
+from .turns import short_nardy_matches
 from ..load import load_file, match_files
 from ..parallel import map_files
 from ..game.position import ALL_ROLLS, Position, Roll
@@ -489,11 +489,12 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
     NardyError
         A match longer than 25 points.
     ValueError
-        ``source`` holds something else (such as a path: load it first).
+        ``source`` holds something else (such as a path: load it first), or a long nardy
+        match (``InvalidArgument``: :func:`~nardy_analysis.analysis.turns.short_nardy_matches`).
     """
     evaluator = evaluator or default_evaluator(ply)
     rows = []
-    for match_id, match in identified_matches(source):
+    for match_id, match in short_nardy_matches(source, "luck"):
         names, money = match.record.names, match.record.length == 0
         for game in match.games:
             situation = _Game(match, game)
@@ -698,7 +699,7 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
         summary = pd.DataFrame(_frame_summary(source),
                                columns=[c for c in SUMMARY_COLUMNS if c not in RESULT_COLUMNS])
         return summary.astype({"game": "Int64"})
-    matches = list(identified_matches(source))
+    matches = short_nardy_matches(source, "luck")
     if frame is None:
         frame = luck_frame([m for _, m in matches], evaluator, ply)
     rows, start = [], 0

@@ -58,7 +58,7 @@ import pandas as pd
 
 from .engine import Evaluator, GnubgNN, default_evaluator
 from .luck import luck_summary, match_winning_chance
-from .turns import identified_matches, phase
+from .turns import phase, short_nardy_matches
 from ..errors import IllegalPlayError
 from ..game.position import Position, play_steps
 from ..notation.records import CubeRecord
@@ -673,7 +673,7 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
         ``actual_result`` and ``luck_adjusted_result`` are in match-winning chance (0..1) or
         points, as in :func:`~nardy_analysis.analysis.luck.luck_summary`.
     """
-    matches = list(identified_matches(source))
+    matches = short_nardy_matches(source, "skill")
     evaluator = evaluator or default_evaluator()
     if frame is None:
         frame = skill_frame([m for _, m in matches], evaluator)
@@ -724,10 +724,11 @@ def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
     EngineError
         No engine installed: ``pip install nardy-analysis[engine]``.
     NardyError
-        A match longer than 25 points.
+        A match longer than 25 points; a long nardy match (``InvalidArgument``:
+        :func:`~nardy_analysis.analysis.turns.short_nardy_matches`).
     """
     evaluator = evaluator or default_evaluator()
-    rows = [row for match_id, match in identified_matches(source)
+    rows = [row for match_id, match in short_nardy_matches(source, "skill")
             for row in _match_rows(evaluator, match_id, match)]
     frame = pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
     return frame.astype({"turn": "Int64", "plays": "Int64", "close": bool})

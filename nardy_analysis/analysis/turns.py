@@ -6,7 +6,8 @@ rolled; points are numbered from the player's own side (1..24, bar 25, off 0). V
 need the position after the play are missing (``<NA>`` or NaN) for an unknown play.
 
 Long nardy (RULES.md, "Long nardy"): nothing is hit, so the blot and shot columns
-(``phase`` too) are missing; ``home``, ``longest_run`` and ``opponent_blocked_rolls`` are
+(``phase`` too) are missing, and so are ``cube_value``, ``bar`` and ``opponent_bar`` (no
+cube, no bar); ``home``, ``longest_run`` and ``opponent_blocked_rolls`` are
 filled for long nardy only.
 
 Columns
@@ -36,8 +37,8 @@ roll_high, roll_low : int
 play : str
     The play in normalised notation (``str(Play)``: ``"13/11(2) 6/4*"``, ``"Cannot Move"``);
     missing when unknown.
-cube_value : int
-    Cube value when the roll was thrown.
+cube_value : Int64
+    Cube value when the roll was thrown; ``<NA>`` for long nardy (no cube).
 cube_owner : Int64
     Side owning the cube (0 or 1); ``<NA>`` when centred.
 pips_before, opponent_pips_before : int
@@ -47,7 +48,8 @@ pips_after, opponent_pips_after : Int64
 pip_lead : int
     ``opponent_pips_before - pips_before`` in pips: positive when the player leads the race.
 bar, opponent_bar, off, opponent_off : Int64
-    Checkers on the bar and borne off, of the player and of the opponent, after the play.
+    Checkers on the bar and borne off, of the player and of the opponent, after the play
+    (``bar`` and ``opponent_bar`` ``<NA>`` for long nardy: there is no bar).
 phase : str
     ``"contact"`` or ``"race"`` before the roll; see :func:`phase`.
 blots : Int64
@@ -105,7 +107,7 @@ DTYPES = {
     "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
     "turn": "int64", "move": "Int64", "player": "object", "opponent": "object",
     "side": "int64", "dice": "object", "roll_high": "int64", "roll_low": "int64",
-    "play": "object", "cube_value": "int64", "cube_owner": "Int64",
+    "play": "object", "cube_value": "Int64", "cube_owner": "Int64",
     "pips_before": "int64", "opponent_pips_before": "int64", "pips_after": "Int64",
     "opponent_pips_after": "Int64", "pip_lead": "int64", "bar": "Int64",
     "opponent_bar": "Int64", "off": "Int64", "opponent_off": "Int64", "phase": "object",
@@ -324,6 +326,56 @@ def replayed_matches(source) -> list[ReplayedMatch]:
     return matches
 
 
+def short_nardy_matches(source, analysis: str) -> list:
+    """:func:`identified_matches` of ``source``, for an analysis of short nardy only.
+
+    Parameters
+    ----------
+    source : ReplayedMatch or LoadedFile, or an iterable of them
+        As for :func:`replayed_matches`.
+    analysis : str
+        What does not apply, for the message: ``"luck"``.
+
+    Returns
+    -------
+    list
+        ``(match id, replayed match)`` pairs.
+
+    Raises
+    ------
+    InvalidArgument
+        A match of ``source`` is long nardy (:func:`refuse_long_nardy`).
+    """
+    pairs = list(identified_matches(source))
+    refuse_long_nardy(analysis, [match_id for match_id, match in pairs
+                                 if match.rules.game == "long"])
+    return pairs
+
+
+def refuse_long_nardy(analysis: str, long_matches) -> None:
+    """The one check of the analyses that apply to short nardy only: luck and skill (the
+    engine is a backgammon net) and blot exposure (nothing is hit in long nardy; RULES.md,
+    "Long nardy"). In a turns frame, the long nardy rows are those without a
+    ``cube_value``.
+
+    Parameters
+    ----------
+    analysis : str
+        What does not apply, for the message: ``"luck"``.
+    long_matches : sequence of str
+        The ids of the long nardy matches found (empty: nothing to refuse).
+
+    Raises
+    ------
+    InvalidArgument
+        ``long_matches`` is not empty: ``luck does not apply to long nardy (match NAME):
+        only to short nardy``.
+    """
+    if len(long_matches):
+        raise InvalidArgument(f"{analysis} does not apply to long nardy (match "
+                              f"{', '.join(map(str, long_matches))}): only to short nardy")
+
+
 def identified_matches(source):
     """``(match id, replayed match)`` for each match of ``source`` (as for
     :func:`replayed_matches`), in order. The id is the ``Match ID`` tag, else the stem of the
@@ -364,7 +416,7 @@ def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: Re
         "opponent": names[1 - side], "side": side, "dice": str(turn.roll),
         "roll_high": turn.roll.high, "roll_low": turn.roll.low,
         "play": None if turn.play is None else str(turn.play),
-        "cube_value": turn.cube_value, "cube_owner": turn.cube_owner,
+        "cube_value": None if long else turn.cube_value, "cube_owner": turn.cube_owner,
         "pips_before": pips, "opponent_pips_before": opponent_pips,
         "pip_lead": opponent_pips - pips, "position_id_before": before.id(),
     }
@@ -377,7 +429,8 @@ def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: Re
     mine, theirs = after.board[side], after.board[1 - side]
     row.update({
         "pips_after": after.pip_count(side), "opponent_pips_after": after.pip_count(1 - side),
-        "bar": mine[BAR], "opponent_bar": theirs[BAR], "off": mine[OFF],
+        "bar": None if long else mine[BAR], "opponent_bar": None if long else theirs[BAR],
+        "off": mine[OFF],
         "opponent_off": theirs[OFF], "position_id_after": after.id(),
     })
     if long:

@@ -26,4 +26,6 @@ class _Commands(click.Group):
 @click.group(cls=_Commands)
 @click.version_option(package_name="nardy-analysis")
 def main():
-    """Read, replay and analyse nardy (backgammon) match records."""
+    """Read, replay and analyse nardy match records: short nardy (backgammon) and long
+    nardy (--rules long, or a Variation "LongNardy" tag; luck, skill, shots and the blot
+    exposure chart are for short nardy only)."""

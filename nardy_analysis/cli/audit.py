@@ -14,14 +14,15 @@ from ..analysis.engine import default_evaluator
 from ..errors import EngineError, InvalidArgument
 from ..load import load_file
 from .common import (ErrorReport, FileErrors, OutputFile, UsageLine, dask_option, file_errors,
-                     file_results, found_files, jobs_option, quiet_option, strict_option,
-                     write_output)
+                     file_results, found_files, jobs_option, quiet_option, rules_option,
+                     strict_option, write_output)
 
 
-def _audit_file(path: Path, strict: bool, **counting) -> tuple[FileErrors, bool, AuditCounts]:
+def _audit_file(path: Path, strict: bool, rules=None,
+                **counting) -> tuple[FileErrors, bool, AuditCounts]:
     """The errors, whether a match was read, and the audit counts of one file (the work of
     a worker process or Dask worker: only counts travel back)."""
-    loaded = load_file(path, strict=strict)
+    loaded = load_file(path, strict=strict, rules=rules)
     return (file_errors(loaded, "every roll of game {game} counts, its positions end there"),
             bool(loaded.matches), file_counts(loaded, **counting))
 
@@ -46,14 +47,15 @@ def _audit_file(path: Path, strict: bool, **counting) -> tuple[FileErrors, bool,
                    "luck, its spread, lucky and unlucky rolls, and the luck of the decisive "
                    "rolls. Needs "
                    "the engine extra: pip install 'nardy-analysis[engine]'.")
+@rules_option
 @strict_option
 @jobs_option
 @dask_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: several files and stderr a terminal).")
 @quiet_option
-def audit(paths, by, player, as_json, html, include_opening, positions, luck, strict, jobs,
-          dask_address, progress):
+def audit(paths, by, player, as_json, html, include_opening, positions, luck, rules, strict,
+          jobs, dask_address, progress):
     """Audit the dice of match files (or folders of *.mat, *.txt and *.sgf files) for fairness.
 
     Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
@@ -86,7 +88,7 @@ def audit(paths, by, player, as_json, html, include_opening, positions, luck, st
             yield counts
 
     with file_results(_audit_file, files, progress, jobs, dask_address, strict=strict,
-                      **counting) as results:
+                      rules=rules, **counting) as results:
         counts = merge_counts(counted(results), by, include_opening, player)
     if not any(read):
         problems.exit(failed=True)  # no file was a match record: no table of 0 rolls

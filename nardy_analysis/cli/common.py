@@ -17,6 +17,7 @@ from ..errors import EngineError, NardyError, RecordProblem
 from ..game.ids import MatchState, match_from_id
 from ..game.long import LongPosition
 from ..game.position import Position
+from ..game.rules import VARIANTS, Rules
 from ..load import LoadedFile, MatchFiles, load_file, match_files
 from ..parallel import cores, map_files
 
@@ -64,8 +65,18 @@ class CannotWrite(UsageLine):
         super().__init__(f"cannot write {path!r}: {reason}")
 
 
-_LONG_NOTATION = re.compile(r"[0-9x,-]+/[0-9x,-]+/[0-9]+")
-"""What a long nardy position's notation looks like (``24x15/24x15/0``), and no gnubg ID."""
+_GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}")
+"""A gnubg Position ID: 14 base64 characters (``/`` and ``x`` among them)."""
+
+
+def _looks_long(text: str) -> bool:
+    """Whether ``text`` is meant as a long nardy position's notation (``24x15/24x15/0``,
+    ``24/-/1``, and malformed ones: ``24x15,abc/24x15/0``): three ``/``-separated parts of
+    digits, ``x``, ``,`` and ``-``, or a comma, or ``/`` and ``x``; never a gnubg Position
+    ID nor text with ``:`` (a Match ID, an XGID)."""
+    return (":" not in text and not _GNUBG_ID.fullmatch(text)
+            and ("," in text or "/" in text and "x" in text
+                 or re.fullmatch(r"[0-9x,-]+/[0-9x,-]+/[0-9]+", text) is not None))
 
 
 def parse_position(text: str) -> tuple[Position, MatchState | None]:
@@ -80,7 +91,7 @@ def parse_position(text: str) -> tuple[Position, MatchState | None]:
         ``text`` is none of them: the message quotes it and says what is wrong.
     """
     try:
-        if _LONG_NOTATION.fullmatch(text):
+        if _looks_long(text):
             return LongPosition.from_notation(text), None
         if text.startswith("XGID=") or text.count(":") >= 8:
             return Position.from_xgid(text)
@@ -350,6 +361,15 @@ def file_results(work: Callable, files: list, progress: bool | None, jobs: int |
             client.close()
 
 
+rules_option = click.option(
+    "--rules", type=click.Choice(sorted(VARIANTS)), default=None,
+    callback=lambda ctx, param, name: VARIANTS[name] if name else None,
+    help="Variant to apply instead of the files' Variation tag (their Crawford, Jacoby, "
+         "Beaver and CubeLimit tags still apply): long (= longnardy) or long-federation for "
+         "long nardy; backgammon and standard are the same rules.")
+"""The ``--rules`` option of every command that reads match files: the
+:class:`~nardy_analysis.game.rules.Rules` named, or None (the files' tags choose)."""
+
 strict_option = click.option(
     "--strict", is_flag=True,
     help="Treat warnings (quirks of a record that the reader resolved) as errors: the first "
@@ -420,16 +440,18 @@ def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
                       tuple(line for *_, line in warnings))
 
 
-def analysed_file(path: Path, strict: bool, analyse: Callable) -> dict:
+def analysed_file(path: Path, strict: bool, analyse: Callable,
+                  rules: Rules | None = None) -> dict:
     """One file through an engine analysis (the work of a worker process or Dask worker):
     ``file``, ``frame`` and ``summary`` (None without a match, or when the analysis
     refused the file), ``errors`` (:class:`FileErrors`; a refusal is one more line) and
     ``violations`` (rule violations in the file).
 
     ``analyse(matches)`` returns ``(frame, summary)``; an ``EngineError`` (no engine)
-    is raised, any other ``NardyError`` (a match longer than 25 points) refuses the file.
+    is raised, any other ``NardyError`` (a match longer than 25 points, long nardy)
+    refuses the file. ``rules`` as for :func:`~nardy_analysis.load.load_file`.
     """
-    loaded = load_file(path, strict=strict)
+    loaded = load_file(path, strict=strict, rules=rules)
     errors = file_errors(loaded, "the rest of game {game} is not analysed")
     result = {"file": str(path), "frame": None, "summary": None, "errors": errors,
               "violations": sum(len(m.errors) for m in loaded.matches)}

@@ -10,7 +10,7 @@ from ..notation.sgf import format_sgf
 from ..notation.writer import format_mat
 from ..replay import written_record
 from .common import (ErrorReport, OutputFile, file_errors, one_file, quiet_option,
-                     strict_option, write_output)
+                     rules_option, strict_option, write_output)
 
 
 @click.command()
@@ -21,9 +21,10 @@ from .common import (ErrorReport, OutputFile, file_errors, one_file, quiet_optio
 @click.option("-o", "--output", type=OutputFile(allow_dash=True),
               default="-", help="File to write (default: standard output).")
 @click.option("--numbers", is_flag=True, help="Write the bar as 25 and off as 0 (.mat).")
+@rules_option
 @strict_option
 @quiet_option
-def convert(path, to, output, numbers, strict):
+def convert(path, to, output, numbers, rules, strict):
     """Rewrite the match file PATH (.mat, .txt or .sgf) in one canonical style.
 
     The file is read, every game replayed against the rules of its header tags and written
@@ -33,7 +34,7 @@ def convert(path, to, output, numbers, strict):
     rule is written from the board up to there and as recorded after. Exit status: 0 when
     the file had no error, 1 when it had any, 2 for usage errors.
     """
-    loaded = load_file(one_file(path), strict=strict)
+    loaded = load_file(one_file(path), strict=strict, rules=rules)
     for error in loaded.errors:
         if isinstance(error, OSError):
             raise click.FileError(path, error.strerror or str(error))

@@ -12,16 +12,16 @@ from ..analysis.engine import ENGINES, EngineError, default_evaluator
 from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summary
 from .common import (ErrorReport, OutputFile, ParquetOutput, analysed_file, dask_option,
                      file_results, found_files, jobs_option, parquet_parts, quiet_option,
-                     strict_option, write_output)
+                     rules_option, strict_option, write_output)
 
 
-def _analyse_file(path: Path, ply: int, engine: str, strict: bool) -> dict:
+def _analyse_file(path: Path, ply: int, engine: str, strict: bool, rules) -> dict:
     """Per-roll frame, summary and errors of one file (:func:`analysed_file`)."""
     def analyse(matches):
         frame = luck_frame(matches, default_evaluator(ply, engine))
         return frame, luck_summary(matches, frame)
 
-    return analysed_file(path, strict, analyse)
+    return analysed_file(path, strict, analyse, rules)
 
 
 def _sign(value: float, digits: int) -> str:
@@ -102,12 +102,13 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
                    "dataset, written as the files are analysed).")
 @jobs_option
 @dask_option
+@rules_option
 @strict_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
 @quiet_option
-def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_address, strict,
-         progress):
+def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_address, rules,
+         strict, progress):
     """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
 
     PATHS are match files or folders (searched for *.mat, *.txt and *.sgf). Luck is the
@@ -122,9 +123,11 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
     rating_gnubg). --json adds the unit of each value as <column>_unit.
     Every game that can be read is analysed; each error is reported on stderr with the game
     it concerns (a game that breaks a rule is analysed up to there). Needs the engine
-    extra: pip install nardy-analysis[engine]. Exit status: 0 when no file had an error
-    (files in folders that are not match records are only counted), 1 when any had (or
-    there is no engine), 2 for usage errors.
+    extra: pip install nardy-analysis[engine]. Long nardy does not apply (the engine is a
+    backgammon net): a file of long nardy matches is skipped with one line on stderr and
+    counts as a file with an error; the other files are analysed. Exit status: 0 when no
+    file had an error (files in folders that are not match records are only counted), 1
+    when any had (or there is no engine), 2 for usage errors.
     """
 
     files = found_files(paths).files
@@ -136,7 +139,7 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
     keep = (csv_file and not by) or (parquet_file and not parts)  # written at the end
     frames, summaries, rolled, problems = [], [], 0, ErrorReport(paths)
     with file_results(_analyse_file, files, progress, jobs, dask_address, ply=ply,
-                      engine=engine, strict=strict) as results:
+                      engine=engine, strict=strict, rules=rules) as results:
         for result in results:
             problems.add(result["errors"])
             if result["frame"] is None:

@@ -8,11 +8,12 @@ import click
 from matplotlib.figure import Figure
 
 from ..analysis.turns import turns_frame
+from ..errors import InvalidArgument
 from ..load import load_file
 from ..plots.game import plot_blot_exposure, plot_pip_race
 from ..replay import ReplayedMatch
-from .common import (CannotWrite, ErrorReport, OutputFile, file_errors, one_file,
-                     quiet_option, strict_option, write_output)
+from .common import (CannotWrite, ErrorReport, OutputFile, UsageLine, file_errors, one_file,
+                     quiet_option, rules_option, strict_option, write_output)
 
 _KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
 
@@ -23,12 +24,14 @@ _KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
 @click.option("--match", "match_number", type=int, default=1, show_default=True,
               help="Which match of the file (1, 2, ...) for files holding several.")
 @click.option("--kind", type=click.Choice(sorted(_KINDS)), default="race", show_default=True,
-              help="race: both pip counts by turn; exposure: blots left and shots at them.")
+              help="race: both pip counts by turn; exposure: blots left and shots at them (short "
+                   "nardy only: nothing is hit in long nardy).")
 @click.option("--out", type=OutputFile(), required=True,
               help="The picture file; its suffix picks the format (.png, .svg, .pdf).")
+@rules_option
 @strict_option
 @quiet_option
-def plot(path, game, match_number, kind, out, strict):
+def plot(path, game, match_number, kind, out, rules, strict):
     """Draw a chart of one game of a match file (.mat, .txt or .sgf).
 
     Each error of the file is reported on stderr with the game it concerns; a game that
@@ -40,7 +43,7 @@ def plot(path, game, match_number, kind, out, strict):
     if Path(out).suffix.lstrip(".").lower() not in formats:
         raise CannotWrite(out, "the suffix must be one of "
                                + ", ".join("." + f for f in sorted(formats)))
-    loaded = load_file(one_file(path), strict=strict)
+    loaded = load_file(one_file(path), strict=strict, rules=rules)
     problems = ErrorReport([path])
     problems.add(file_errors(loaded, "game {game} is drawn up to there"))
     matches = loaded.matches
@@ -67,7 +70,10 @@ def plot(path, game, match_number, kind, out, strict):
         raise click.BadParameter(f"{where} has no game {game} with turns; {has}",
                                  param_hint="--game")
     figure = Figure(figsize=(10, 5), layout="constrained")  # Agg canvas, no pyplot state
-    _KINDS[kind](frame, game=game, ax=figure.subplots())
+    try:
+        _KINDS[kind](frame, game=game, ax=figure.subplots())
+    except InvalidArgument as error:  # exposure of a long nardy game
+        raise UsageLine(f"{path}: {error}") from None
     write_output(out, figure.savefig)
     problems.exit()
 

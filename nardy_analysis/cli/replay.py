@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 
 from ..errors import RuleViolation
-from ..game.rules import VARIANTS, Rules
+from ..game.rules import Rules
 from ..load import LoadedFile, load_file
 from ..replay import ReplayedMatch
 from .common import (ErrorReport, dask_option, file_results, found_files, jobs_option, quiet,
-                     quiet_option)
+                     quiet_option, rules_option)
 
 
 def _error(kind: str, message: str) -> dict:
@@ -91,10 +91,7 @@ def _result_line(result: dict) -> str:
 @click.option("--strict", is_flag=True,
               help="Stop each file at its first violation instead of the game's, and take "
                    "warnings for violations.")
-@click.option("--rules", type=click.Choice(sorted(VARIANTS)), default=None,
-              help="Variant to apply instead of the files' Variation tag (their Crawford, "
-                   "Jacoby, Beaver and CubeLimit tags still apply); backgammon and standard "
-                   "are the same rules.")
+@rules_option
 @jobs_option
 @dask_option
 @click.option("--progress/--no-progress", default=None,
@@ -110,11 +107,10 @@ def replay(paths, as_json, strict, rules, jobs, dask_address, progress):
     no match file), 2 for usage errors.
     """
     files, empty = found_files(paths)
-    variant = VARIANTS[rules] if rules else None
     failed = len(empty)
     report = ErrorReport(paths)
     totals = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0, "warnings": 0}
-    with file_results(_replay_file, files, progress, jobs, dask_address, rules=variant,
+    with file_results(_replay_file, files, progress, jobs, dask_address, rules=rules,
                       strict=strict) as summaries:
         for summary in summaries:
             if report.counted(Path(summary["file"]), any(e["kind"] == "not_a_match"

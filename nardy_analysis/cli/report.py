@@ -9,7 +9,7 @@ import click
 from ..load import load_file
 from ..parallel import cores
 from .common import (ErrorReport, OutputFile, file_errors, note, one_file, quiet_option,
-                     strict_option, write_output)
+                     rules_option, strict_option, write_output)
 
 
 @click.command("report")
@@ -26,9 +26,10 @@ from .common import (ErrorReport, OutputFile, file_errors, note, one_file, quiet
 @click.option("--jobs", type=click.IntRange(1), default=None,
               help=f"Worker processes for the luck, game by game (default: all cores, "
                    f"{cores()} here); the page is that of --jobs 1.")
+@rules_option
 @strict_option
 @quiet_option
-def report(path, out, match_number, luck, jobs, strict):
+def report(path, out, match_number, luck, jobs, rules, strict):
     """Write the HTML page of a match file (.mat, .txt or .sgf): a board to step through move
     by move (buttons, arrow keys), the scores, each game's pip race and blot exposure, and
     the dice. The page is one self-contained file with no external links.
@@ -41,7 +42,7 @@ def report(path, out, match_number, luck, jobs, strict):
     if out is None:
         out = OutputFile().convert(Path(path).with_suffix(".html").name, None,
                                    click.get_current_context())
-    loaded = load_file(one_file(path), strict=strict)
+    loaded = load_file(one_file(path), strict=strict, rules=rules)
     problems = ErrorReport([path])
     problems.add(file_errors(loaded, "the page shows game {game} up to there"))
     count = len(loaded.matches)

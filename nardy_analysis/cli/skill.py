@@ -12,7 +12,8 @@ import pandas as pd
 from ..analysis.engine import EngineError, default_evaluator
 from ..analysis.skill import NO_RATING, skill_frame, skill_rating, skill_summary
 from .common import (ErrorReport, OutputFile, analysed_file, dask_option, file_results,
-                     found_files, jobs_option, quiet_option, strict_option, write_output)
+                     found_files, jobs_option, quiet_option, rules_option, strict_option,
+                     write_output)
 
 _SUMS = ["total_moves", "unforced_moves", "unmarked_moves", "marked_doubtful", "marked_bad",
          "marked_very_bad", "checker_error_emg", "cube_decisions", "close_cube_decisions",
@@ -20,13 +21,13 @@ _SUMS = ["total_moves", "unforced_moves", "unmarked_moves", "marked_doubtful", "
 """The summary columns that add up across matches (``--by player``)."""
 
 
-def _analyse_file(path: Path, strict: bool) -> dict:
+def _analyse_file(path: Path, strict: bool, rules) -> dict:
     """Decision frame, summary and errors of one file (:func:`analysed_file`)."""
     def analyse(matches):
         frame = skill_frame(matches)
         return frame, skill_summary(matches, frame)
 
-    return analysed_file(path, strict, analyse)
+    return analysed_file(path, strict, analyse, rules)
 
 
 def by_player(summary: pd.DataFrame) -> pd.DataFrame:
@@ -73,11 +74,12 @@ def _print_table(summary: pd.DataFrame) -> None:
               help="Totals per player across all the files instead of per match.")
 @jobs_option
 @dask_option
+@rules_option
 @strict_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
 @quiet_option
-def skill(paths, csv_file, as_json, by, jobs, dask_address, strict, progress):
+def skill(paths, csv_file, as_json, by, jobs, dask_address, rules, strict, progress):
     """Checker-play and cube errors of every decision, and GNU Backgammon's "Match
     statistics" per player per match.
 
@@ -90,8 +92,11 @@ def skill(paths, csv_file, as_json, by, jobs, dask_address, strict, progress):
     the overall rating and the Snowie error rate. --json writes every column of the summary
     (one object per player per match, or per player with --by player).
     Every game that can be read is analysed; each error is reported on stderr with the game
-    it concerns. Needs the engine extra: pip install nardy-analysis[engine]. Exit status: 0
-    when no file had an error, 1 when any had (or there is no engine), 2 for usage errors.
+    it concerns. Needs the engine extra: pip install nardy-analysis[engine]. Long nardy
+    does not apply (the engine is a backgammon net): a file of long nardy matches is skipped
+    with one line on stderr and counts as a file with an error; the other files are
+    analysed. Exit status: 0 when no file had an error, 1 when any had (or there is no
+    engine), 2 for usage errors.
     """
     files = found_files(paths).files
     try:
@@ -100,7 +105,7 @@ def skill(paths, csv_file, as_json, by, jobs, dask_address, strict, progress):
         raise click.ClickException(str(error))
     frames, summaries, problems = [], [], ErrorReport(paths)
     with file_results(_analyse_file, files, progress, jobs, dask_address,
-                      strict=strict) as results:
+                      strict=strict, rules=rules) as results:
         for result in results:
             problems.add(result["errors"])
             if result["frame"] is None:

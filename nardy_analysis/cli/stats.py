@@ -12,13 +12,13 @@ from ..analysis.turns import DTYPES, turns_frame
 from ..load import load_file
 from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, dask_option,
                      file_errors, file_results, found_files, jobs_option, parquet_parts,
-                     quiet_option, strict_option, write_output)
+                     quiet_option, rules_option, strict_option, write_output)
 
 
-def _stats_file(path: Path, strict: bool) -> tuple[FileErrors, pd.DataFrame | None]:
+def _stats_file(path: Path, strict: bool, rules) -> tuple[FileErrors, pd.DataFrame | None]:
     """The errors and the per-turn frame (None without a match) of one file (the work of a
     worker process or Dask worker)."""
-    loaded = load_file(path, strict=strict)
+    loaded = load_file(path, strict=strict, rules=rules)
     return (file_errors(loaded, "the rest of game {game} is left out"),
             turns_frame(loaded) if loaded.matches else None)
 
@@ -31,13 +31,14 @@ def _stats_file(path: Path, strict: bool) -> tuple[FileErrors, pd.DataFrame | No
               help="Write the per-turn table as Parquet: one file when the name ends in "
                    ".parquet, else a folder of part files (a partitioned dataset, written "
                    "as the files are read).")
+@rules_option
 @strict_option
 @jobs_option
 @dask_option
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when there are several files).")
 @quiet_option
-def stats(paths, csv_file, parquet_file, strict, jobs, dask_address, progress):
+def stats(paths, csv_file, parquet_file, rules, strict, jobs, dask_address, progress):
     """Per-turn statistics of match files (or folders of *.mat, *.txt and *.sgf files).
 
     One row per turn; the nardy_analysis.analysis.turns docstring describes the columns. Without
@@ -54,7 +55,7 @@ def stats(paths, csv_file, parquet_file, strict, jobs, dask_address, progress):
     keep = csv_file or not parts  # the CSV, or one Parquet file, is written at the end
     frames, problems = [], ErrorReport(paths)
     with file_results(_stats_file, files, progress, jobs, dask_address,
-                      strict=strict) as results:
+                      strict=strict, rules=rules) as results:
         for errors, frame in results:
             problems.add(errors)
             if frame is None:

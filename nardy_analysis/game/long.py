@@ -46,6 +46,16 @@ def _head_limit(roll: Roll, rules: Rules, first_turn: bool) -> int:
     return 1
 
 
+def _head_reason(rules: Rules, first_turn: bool, limit: int) -> str:
+    """Why :func:`_head_limit` gives ``limit``, for the head rule's message."""
+    if limit == 2:
+        return "two on the player's first turn"
+    if not first_turn:
+        return "two only on the player's first turn of the game"
+    *others, last = [f"{d}{d}" for d in rules.head_doubles]
+    return f"on the first turn only {', '.join(others)} and {last} allow two: the federation rule"
+
+
 def _land(me: list[int], opp: list[int], start: int, die: int, rules: Rules) -> int | str:
     """Where a checker of ``me`` from ``start`` lands with ``die`` (0 when borne off), or why it
     cannot: ``empty`` (no checker there), ``closed`` (an opposing checker holds the point),
@@ -349,7 +359,8 @@ def check_play(position: LongPosition, roll: Roll, steps: Iterable[tuple[int, in
                                    index)
         if start == HEAD and left == limit:
             raise IllegalPlayError(f"checker {left + 1} off the head this turn, {limit} "
-                                   f"allowed, {where}", "head_rule", index)
+                                   f"allowed ({_head_reason(rules, first_turn, limit)}), "
+                                   f"{where}", "head_rule", index)
         if end == "closed":
             raise IllegalPlayError(f"point {start - die} is held by the opponent {where}",
                                    "closed_point", index)

@@ -7,8 +7,9 @@ properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not 
   length, 0 for money; the 0-based game number; the scores before the game), the names
   ``PW`` (player 0, the left-hand column of gnubg's ``.mat`` export) and ``PB`` (player 1),
   ``RU`` (``Crawford``, ``CrawfordGame``, ``Jacoby``, ``NoCube`` and variants, joined by
-  ``:``), the result ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by
-  resignation) and, in the first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
+  ``:``; this project's own ``RU[LongNardy]`` or ``RU[long-federation]``, the match's
+  ``Variation`` tag, marks a long nardy match, which gnubg does not know), the result
+  ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by resignation) and, in the first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
 * Every other node is one action: ``W[double]`` (its record's value, which SGF does not
   write, is twice the cube's before: the ``=> 4`` of ``.mat``), ``B[take]``, ``B[drop]``, or
   a roll and its play, ``W[42hdfd]``: the dice, then a from and a to letter for each
@@ -38,10 +39,11 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
 from ..errors import DecodeError, NotAMatch, NotationError
 from ..game.position import BAR, OFF, Roll
+from ..game.rules import STANDARD
 from . import grammar
 from .mat import binary_data, binary_error, decode_error, text_position
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
-                      WrittenMove)
+                      WrittenMove, variation_tag)
 
 _CUBE = ("double", "take", "drop")
 _CHARSET = re.compile(rb"CA\[([^\]]*)\]")
@@ -228,6 +230,9 @@ def _match(games: list[tuple], file) -> MatchRecord:
     if "EventDate" in tags:
         tags["EventDate"] = tags["EventDate"].replace("-", ".")
     rules = _value(root, "RU").split(":") if "RU" in root else []
+    long = [rule for rule in rules if STANDARD.with_tags({"Variation": rule}).game == "long"]
+    if long:
+        tags["Variation"] = long[0]
     if length:
         tags["Crawford"] = "On" if "Crawford" in rules else "Off"
     else:
@@ -484,6 +489,9 @@ def _match_text(match) -> str:
         record.tags.get("Jacoby", "").strip().lower() in ("on", "yes", "true", "1")
     rules = "Crawford" if record.length and crawford else \
         "Jacoby" if not record.length and jacoby else ""
+    variant = replayed.rules if replayed else STANDARD.with_tags(record.tags)
+    if variant.game == "long":  # no cube: no Crawford or Jacoby rule
+        rules = variation_tag(variant)
     plays = {turn.record: turn.play for game in replayed.games for turn in game.turns
              if turn.play is not None} if replayed else {}
     endings = {game.record: game.ending for game in replayed.games} if replayed else {}

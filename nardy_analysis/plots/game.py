@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidArgument
-from ..analysis.turns import hit_rates
+from ..analysis.turns import hit_rates, refuse_long_nardy
 
 GAME = ["file", "match_id", "game"]
 """Columns that identify a game in a turns frame."""
@@ -89,7 +89,7 @@ def plot_pip_race(data: pd.DataFrame, ax=None, *, game: int | None = None):
         victim = np.where(mover == 0, pips[1][1:], pips[0][1:])
         ax.plot(x[1:][hit], victim[hit], linestyle="none", marker="v", color="black",
                 label="hit")
-    cube = turns["cube_value"].to_numpy()
+    cube = turns["cube_value"].fillna(1).to_numpy()  # long nardy: no cube
     previous = np.concatenate([[1], cube[:-1]])
     for turn, value in zip(turns["turn"][cube != previous], cube[cube != previous]):
         ax.axvline(turn - 1, linestyle=":", color="grey")
@@ -125,9 +125,12 @@ def plot_blot_exposure(data: pd.DataFrame, ax=None, *, game: int | None = None):
     Raises
     ------
     InvalidArgument
-        ``data`` does not hold exactly one game (with that number).
+        ``data`` does not hold exactly one game (with that number), or holds long nardy
+        (nothing is hit).
     """
     turns = _one_game(data, game)
+    long = turns.loc[turns["cube_value"].isna(), "match_id"].unique()  # no cube: long nardy
+    refuse_long_nardy("blot exposure", long)
     ax = ax if ax is not None else plt.gca()
     names = _names(turns)
     exposed = turns[turns["opponent_shots"].fillna(0) > 0]

@@ -21,6 +21,7 @@ from ..analysis.luck import luck_frame
 from ..analysis.skill import CUBE_ERRORS, skill_frame
 from ..analysis.shots import shots, throws
 from ..errors import InvalidArgument, NardyError, RecordWarning
+from ..game.long import LongPosition
 from ..game.position import Position
 from ..game.svg import board_svg
 from ..load import LoadedFile
@@ -29,9 +30,10 @@ from ..notation.records import CubeRecord, TurnRecord
 from ..replay import ReplayedGame, ReplayedMatch
 from .templates import template
 
-AUDIT_COLUMNS = ["test", "cell", "n", "observed", "expected", "p_value", "p_adjusted"]
+AUDIT_COLUMNS = ["test", "cell", "n", "observed", "expected", "p_value", "p_adjusted", "note"]
 """The columns of the dice summary shown (rows of the group ``all``, smallest adjusted p
-first, each with its test's sentence from :data:`~nardy_analysis.analysis.audit.ABOUT`)."""
+first, each with its test's sentence from :data:`~nardy_analysis.analysis.audit.ABOUT`;
+``note`` says why a test has no p-value, such as a test that does not apply to long nardy)."""
 
 _CUBE = {"double": "doubles to {value}", "beaver": "beavers to {value}",
          "raccoon": "raccoons to {value}", "take": "takes", "drop": "drops"}
@@ -74,7 +76,9 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         counts (pips), the opponent's shots at the blots left (throws of 36), the luck and
         the error (normalised equity, EMG),
         charts of the game's pip race and blot exposure, and the match's dice tests
-        (:func:`~nardy_analysis.analysis.audit.audit_dice`, :data:`AUDIT_COLUMNS`).
+        (:func:`~nardy_analysis.analysis.audit.audit_dice`, :data:`AUDIT_COLUMNS`). Long
+        nardy (RULES.md, "Long nardy") has no shots, blot exposure, luck or errors (nothing
+        is hit; the engine is a backgammon net), and its games start at 360 pips each.
 
     Raises
     ------
@@ -86,26 +90,30 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     lines: dict[str, int] = {}
     steps: list[dict] = []
     games = []
-    luck_by_turn, skill, luck_note = (_luck(replayed, evaluator, jobs) if luck else
-                                      ({}, _Skill(), "Luck is not shown (not asked for)."))
+    long = replayed.rules.game == "long"
+    start = (LongPosition if long else Position).start()
+    luck_by_turn, skill, luck_note = (
+        ({}, _Skill(), "Luck and errors are not shown: they do not apply to long nardy (the "
+                       "engine is a backgammon net).") if long
+        else _luck(replayed, evaluator, jobs) if luck
+        else ({}, _Skill(), "Luck is not shown (not asked for)."))
     unread_games = sorted(unread, key=lambda e: e.game)
     for game in replayed.games:
         while unread_games and unread_games[0].game < game.number:
-            games.append(_unread_game(unread_games.pop(0), steps, lines, names))
+            games.append(_unread_game(unread_games.pop(0), start, steps, lines, names))
         games.append(_game(replayed, game, steps, lines, luck_by_turn, skill))
     for error in unread_games:
-        games.append(_unread_game(error, steps, lines, names))
+        games.append(_unread_game(error, start, steps, lines, names))
     if not steps:
-        steps.append(_step(None, "start", "No game could be read", Position.start(), lines,
-                           names))
+        steps.append(_step(None, "start", "No game could be read", start, lines, names))
     data = {"names": names, "steps": steps, "lines": sorted(lines, key=lines.get),
-            "games": [{"number": g.number, "first": g.first} for g in games]}
+            "games": [{"number": g.number, "first": g.first} for g in games], "long": long}
     return template("match.html.j2").render(
         title=f"{names[0]} \u2013 {names[1]}", names=names, length=replayed.record.length,
         tags=sorted(replayed.record.tags.items()), facts=_facts(replayed.record.tags),
         result=_result(replayed), games=games, rules=replayed.rules.name,
         file=replayed.record.file, problems=[_where(e) for e in _file_problems(source)],
-        dice=_dice(replayed), luck_note=luck_note, data=data)
+        dice=_dice(replayed), luck_note=luck_note, long=long, data=data)
 
 
 @dataclass
@@ -177,7 +185,7 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
                                                        else ""))
     problems = {(p.line, p.column): p for p in game.errors + game.warnings}
     # The start, the first roller on roll (when known), with the problems of the score line.
-    position = Position.start(game.turns[0].player if game.turns else 0)
+    position = game.turns[0].before if game.turns else game.final
     steps.append(_step(number, "start", intro, position, lines, names,
                        notes=_notes(game.record.score_line, 0, float("inf"), problems)))
     turns = iter(enumerate(game.turns, 1))
@@ -240,7 +248,7 @@ def _turn_step(match: ReplayedMatch, game: int, index: int, turn, lines, luck_by
     text = f"{names[player]} rolls {turn.roll}: {play}"
     fields = {"move": turn.record.move, "turn": index, "player": player,
               "roll": str(turn.roll), "play": play}
-    if turn.after is not None:
+    if turn.after is not None and match.rules.game != "long":  # nothing is hit in long nardy
         found = shots(turn.after, match.rules)
         fields["shots"] = {"count": found.count,
                            "blots": sorted([25 - point, throws(rolls)]
@@ -251,10 +259,10 @@ def _turn_step(match: ReplayedMatch, game: int, index: int, turn, lines, luck_by
     return _step(game, "roll", text, turn.after or turn.before, lines, names, **fields)
 
 
-def _unread_game(error: NardyError, steps: list, lines, names) -> _Game:
-    """A game the reader skipped: one step with its error."""
+def _unread_game(error: NardyError, start: Position, steps: list, lines, names) -> _Game:
+    """A game the reader skipped: one step with its error, on the board ``start``."""
     steps.append(_step(error.game, "error", f"Game {error.game} cannot be read",
-                       Position.start(), lines, names, notes=["error: " + _where(error)]))
+                       start, lines, names, notes=["error: " + _where(error)]))
     return _Game(error.game, len(steps) - 1, None, "not read", [_where(error)])
 
 
