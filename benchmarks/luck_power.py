@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from nardy_analysis.analysis.audit import (LUCK_TESTS, count_tests, file_counts, roll_counts,

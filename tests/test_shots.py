@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import side
-from nardy_analysis import ALL_ROLLS, LENIENT, STANDARD, InvalidArgument, Position, Roll
+from nardy_analysis import ALL_ROLLS, LENIENT, STANDARD, InvalidArgument, Position
 from nardy_analysis.cli import main
 from nardy_analysis.analysis import shots as S
 from nardy_analysis.analysis.shots import entering_rolls, shots, throws

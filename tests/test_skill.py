@@ -185,7 +185,7 @@ def test_match_statistics_as_gnubg(reference):
     stats = json.loads(reference.read_text())
     table = stats["match"]
     chequer, cube, overall = table["Chequerplay"], table["Cube"], table["Overall"]
-    unit = "MWC" if f"Error total EMG (MWC)" in chequer else "Points"
+    unit = "MWC" if "Error total EMG (MWC)" in chequer else "Points"
     _, summary = analysed(match_file(reference))
     for side, row in summary.iterrows():
         assert row["total_moves"] == int(chequer["Total moves"][side])
