@@ -262,6 +262,7 @@ def test_the_dice_audit_says_bar_entry_and_hits_do_not_apply():
         assert rows.loc[test, "n"] == 0
         assert rows.loc[test, "note"] == "does not apply to long nardy (no bar, no hitting)"
     assert "does not apply to long nardy" in audit.summary()
+    assert "(opening rolls included: in long nardy they are ordinary rolls)" in audit.scope()
     short = audit_dice(load_file(SAMPLES / "BackgammonStudio_6783333.mat"))
     assert "long nardy" not in short.summary()
     both = audit_dice([replay_match(simulated(3)), *load_file(

@@ -1275,8 +1275,10 @@ class DiceAudit:
         files = self.files
         names = ", ".join(files[:shown]) + (f" and {len(files) - shown} more"
                                             if len(files) > shown else "")
-        opening = "included" if self.include_opening else "excluded"
-        text = (f"{self.counts.rolls:,} rolls (opening rolls {opening}) from {len(files)} "
+        opening = ("opening rolls included: in long nardy they are ordinary rolls"
+                   if self.counts.long else
+                   f"opening rolls {'included' if self.include_opening else 'excluded'}")
+        text = (f"{self.counts.rolls:,} rolls ({opening}) from {len(files)} "
                 f"file{'s' * (len(files) != 1)}" + (f" ({names})" if files else ""))
         if self.player is not None:
             text += f", player {self.player}"
