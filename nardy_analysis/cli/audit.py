@@ -14,8 +14,8 @@ from ..analysis.engine import default_evaluator
 from ..errors import EngineError, InvalidArgument
 from ..load import load_file
 from .common import (ErrorReport, FileErrors, OutputFile, UsageLine, dask_option, file_errors,
-                     file_results, found_files, jobs_option, quiet_option, rules_option,
-                     strict_option, write_output)
+                     file_results, found_files, jobs_option, progress_option, quiet_option,
+                     rules_option, strict_option, write_output)
 
 
 def _audit_file(path: Path, strict: bool, rules=None,
@@ -51,8 +51,7 @@ def _audit_file(path: Path, strict: bool, rules=None,
 @strict_option
 @jobs_option
 @dask_option
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: several files and stderr a terminal).")
+@progress_option
 @quiet_option
 def audit(paths, by, player, as_json, html, include_opening, positions, luck, rules, strict,
           jobs, dask_address, progress):

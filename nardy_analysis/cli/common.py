@@ -309,6 +309,12 @@ def progress_bar(items: Iterable, progress: bool | None, total: int) -> Iterator
             bar.update()
 
 
+progress_option = click.option(
+    "--progress/--no-progress", default=None,
+    help="Progress bar on stderr (default: for several files when stderr is a terminal).")
+"""The ``--progress`` option of every command that works through many files
+(:func:`progress_bar`)."""
+
 jobs_option = click.option(
     "--jobs", type=click.IntRange(1), default=None,
     help=f"Worker processes over the files (default: all cores, {cores()} here); the "

@@ -11,8 +11,8 @@ import pandas as pd
 from ..analysis.engine import ENGINES, EngineError, default_evaluator
 from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summary
 from .common import (ErrorReport, OutputFile, ParquetOutput, analysed_file, dask_option,
-                     file_results, found_files, jobs_option, parquet_parts, quiet_option,
-                     rules_option, strict_option, write_output)
+                     file_results, found_files, jobs_option, parquet_parts, progress_option,
+                     quiet_option, rules_option, strict_option, write_output)
 
 
 def _analyse_file(path: Path, ply: int, engine: str, strict: bool, rules) -> dict:
@@ -104,8 +104,7 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
 @dask_option
 @rules_option
 @strict_option
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when there are several files).")
+@progress_option
 @quiet_option
 def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_address, rules,
          strict, progress):

@@ -11,8 +11,8 @@ from ..errors import RuleViolation
 from ..game.rules import Rules
 from ..load import LoadedFile, load_file
 from ..replay import ReplayedMatch
-from .common import (ErrorReport, dask_option, file_results, found_files, jobs_option, quiet,
-                     quiet_option, rules_option)
+from .common import (ErrorReport, dask_option, file_results, found_files, jobs_option,
+                     progress_option, quiet, quiet_option, rules_option)
 
 
 def _error(kind: str, message: str) -> dict:
@@ -94,8 +94,7 @@ def _result_line(result: dict) -> str:
 @rules_option
 @jobs_option
 @dask_option
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: for several files on a terminal).")
+@progress_option
 @quiet_option
 def replay(paths, as_json, strict, rules, jobs, dask_address, progress):
     """Replay match files (or folders of *.mat, *.txt and *.sgf files) and check every play.

@@ -11,7 +11,7 @@ from ..errors import InvalidArgument
 from ..game.rules import VARIANTS
 from ..notation.writer import write_mat
 from ..simulate import Dice, simulate_matches
-from .common import note, progress_bar, quiet_option
+from .common import note, progress_bar, progress_option, quiet_option
 
 
 class DiceSpec(click.ParamType):
@@ -58,8 +58,7 @@ def _write_part(out: Path, start: int, count: int, width: int, seed: int, option
               help="Match i is the same for the same seed, whatever COUNT is.")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
+@progress_option
 @quiet_option
 def simulate(count, out, dice, loaded, length, games, players, cube, rules, seed, jobs,
              progress):

@@ -11,8 +11,8 @@ import pandas as pd
 
 from ..analysis.engine import EngineError, default_evaluator
 from ..analysis.skill import NO_RATING, skill_frame, skill_rating, skill_summary
-from .common import (ErrorReport, OutputFile, analysed_file, dask_option, file_results,
-                     found_files, jobs_option, quiet_option, rules_option, strict_option,
+from .common import (ErrorReport, OutputFile, analysed_file, dask_option, file_results, found_files,
+                     jobs_option, progress_option, quiet_option, rules_option, strict_option,
                      write_output)
 
 _SUMS = ["total_moves", "unforced_moves", "unmarked_moves", "marked_doubtful", "marked_bad",
@@ -76,8 +76,7 @@ def _print_table(summary: pd.DataFrame) -> None:
 @dask_option
 @rules_option
 @strict_option
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when there are several files).")
+@progress_option
 @quiet_option
 def skill(paths, csv_file, as_json, by, jobs, dask_address, rules, strict, progress):
     """Checker-play and cube errors of every decision, and GNU Backgammon's "Match

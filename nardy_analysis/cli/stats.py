@@ -10,8 +10,8 @@ import pandas as pd
 
 from ..analysis.turns import DTYPES, turns_frame
 from ..load import load_file
-from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, dask_option,
-                     file_errors, file_results, found_files, jobs_option, parquet_parts,
+from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, dask_option, file_errors,
+                     file_results, found_files, jobs_option, parquet_parts, progress_option,
                      quiet_option, rules_option, strict_option, write_output)
 
 
@@ -35,8 +35,7 @@ def _stats_file(path: Path, strict: bool, rules) -> tuple[FileErrors, pd.DataFra
 @strict_option
 @jobs_option
 @dask_option
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when there are several files).")
+@progress_option
 @quiet_option
 def stats(paths, csv_file, parquet_file, rules, strict, jobs, dask_address, progress):
     """Per-turn statistics of match files (or folders of *.mat, *.txt and *.sgf files).
