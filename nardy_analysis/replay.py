@@ -466,13 +466,17 @@ class _GameReplayer:
         """Find the legal play the written moves describe."""
         position, roll = self.position, record.roll
         hops, sources = _hops(record.moves)
+        found = _as_written(position, roll.dice, hops, self.rules)
+        if found:  # the one reading, and it plays every die: nothing below applies
+            (after, (play, _, _)), = found.items()
+            return after, play
         for (start, end, _), written in zip(hops, sources):
             if start > BAR or end >= BAR:
                 self.violation("illegal_play", f"{written.text}: there is no point "
                                f"{max(start, end)} to move {'from' if start > BAR else 'to'} "
                                "(points are 1..24, the bar 25, off 0)", written.line,
                                written.column, record.text, position, stop=True)
-        candidates = realise(position, roll.dice, hops, self.rules)
+        candidates = _search(position, roll.dice, hops, self.rules)
         if not candidates:
             message, culprit = _why_illegal(position, roll, hops)
             where = sources[culprit] if culprit is not None else record
@@ -722,7 +726,8 @@ def _as_written(position: Position, dice: tuple[int, ...], hops, rules: Rules) -
     The answer is the search's (:func:`_search`): each die has one hop to play, so no
     order of the steps reaches another position; when no two different hops land on one of
     the opponent's blots, no order marks other hits; and the search, which tries the hops
-    in order and the smaller dice first, finds this reading first.
+    in order and the smaller dice first, finds this reading first. A hop from beyond the bar
+    is not such a hop (the search's caller reports it).
     """
     if len(hops) != len(dice):
         return None
@@ -731,7 +736,7 @@ def _as_written(position: Position, dice: tuple[int, ...], hops, rules: Rules) -
     hitting = {}
     for hop in hops:
         start, end, _ = hop
-        if start - end not in remaining:
+        if start - end not in remaining or start > BAR:
             return None
         remaining.remove(start - end)
         if end != OFF and opp[25 - end] == 1 and hitting.setdefault(end, hop) != hop:

@@ -269,7 +269,13 @@ def apply_step(me: list[int], opp: list[int], start: int, die: int,
             end = OFF
     me[start] -= 1
     me[end] += 1
-    return Move(start, end, hit)
+    return _MOVES[start][end][hit]
+
+
+# Every step, made once: Move(start, end, hit) is _MOVES[start][end][hit] (a Move is immutable,
+# so apply_step hands out these rather than make one per step).
+_MOVES = tuple(tuple((Move(start, end), Move(start, end, True)) for end in range(BAR))
+               for start in range(BAR + 1))
 
 
 def undo_step(me: list[int], opp: list[int], move: Move) -> None:
