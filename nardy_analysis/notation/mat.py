@@ -134,8 +134,8 @@ def _lines(text: str) -> str:
 def _moves(play: str, column: int, line: int) -> tuple[WrittenMove, ...]:
     """The moves of a play (the PLAY part of a TURN token, at ``line``:``column`` of the
     file), each with its column."""
-    return tuple(WrittenMove(points, hits, count, line, column + offset, text)
-                 for offset, text, points, hits, count in _play(play))
+    return tuple([WrittenMove(points, hits, count, line, column + offset, text)
+                  for offset, text, points, hits, count in _play(play)])
 
 
 @lru_cache(maxsize=1 << 16)
@@ -164,14 +164,17 @@ class _Records(Transformer):
 
     It holds no state: games come out as ``(number token, names, scores, entries, first score
     token)``, each entry with its player and move number, and :func:`_game_record` makes the
-    records, with their text, from those and the file's lines."""
+    records, with their text, from those and the file's lines. An entry is ``(kind, line,
+    column, end column, ...)`` and what its kind holds: ``roll``, the Roll, the moves (``()``,
+    None, or the play's text and column) and the recorded position; ``cube``, the action and
+    value; ``result``, whether it wins, the points and whether it ends the match."""
 
     def roll(self, children):
         roll_token, *rest = children
         roll = _roll(roll_token[:3])
         if roll_token.type == "TURN":  # the roll and its play, as (text, column)
             play = roll_token[3:].lstrip(_BLANKS)
-            return ("roll", roll_token, roll_token.end_column, roll,
+            return ("roll", roll_token.line, roll_token.column, roll_token.end_column, roll,
                     (play, roll_token.column + len(roll_token) - len(play)), None)
         first = rest[0] if rest else None
         recorded = None
@@ -183,7 +186,7 @@ class _Records(Transformer):
         else:  # ???
             moves = None
         end = first.end_column if first is not None else roll_token.end_column
-        return ("roll", roll_token, end, roll, moves, recorded)
+        return ("roll", roll_token.line, roll_token.column, end, roll, moves, recorded)
 
     def illegal_play(self, children):
         fields = tuple(c if isinstance(c, str) and not isinstance(c, Token) else int(c)
@@ -197,7 +200,7 @@ class _Records(Transformer):
         def build(self, children):
             first, last = children[0], children[-1]
             value = int(children[-1]) if len(children) > 1 else None
-            return ("cube", first, last.end_column, action, value)
+            return ("cube", first.line, first.column, last.end_column, action, value)
         return build
 
     double, beaver, raccoon, take, drop = map(_cube, ("double", "beaver", "raccoon", "take",
@@ -206,7 +209,7 @@ class _Records(Transformer):
     def result(self, children):
         word, points, *rest = children
         end = rest[-1].end_column if rest else points.end_column + len(" points")
-        return ("result", word, end, word == "Wins", int(points), bool(rest))
+        return ("result", word.line, word.column, end, word == "Wins", int(points), bool(rest))
 
     def _line_run(self, token):
         """The lines of a LINES token, each as :meth:`line` gives it."""
@@ -219,11 +222,19 @@ class _Records(Transformer):
             close = body.index(")")
             entries = []
             for entry in _line_entry().finditer(body, close + 1):
-                tokens = [Token(kind, entry[kind], line=number,
-                                column=first + entry.start(kind),
-                                end_column=first + entry.end(kind))
-                          for kind in _ENTRY_TOKENS if entry[kind] is not None]
-                entries.append(getattr(self, _ENTRY_RULES[entry.lastgroup])(tokens))
+                kind = entry.lastgroup
+                column, end = first + entry.start(), first + entry.end()
+                if kind == "TURN":
+                    turn = entry[0]
+                    play = turn[3:].lstrip(_BLANKS)
+                    entries.append(("roll", number, column, end, _roll(turn[:3]),
+                                    (play, end - len(play)), None))
+                elif kind == "ROLL" or kind == "CANNOT_MOVE":
+                    entries.append(("roll", number, column, end, _roll(entry[0][:3]), (), None))
+                elif kind == "INT":
+                    entries.append(("cube", number, column, end, "double", int(entry[kind])))
+                else:
+                    entries.append(("cube", number, column, end, _ENTRY_RULES[kind], None))
             lines.append((int(body[:close]), entries))
         return lines
 
@@ -260,7 +271,7 @@ class _Records(Transformer):
         placed = []
         for move, entries in lines:
             players = [0, 1] if len(entries) == 2 else \
-                [int(entry[1].column >= split) for entry in entries]
+                [int(entry[2] >= split) for entry in entries]
             placed.append((move, entries, players))
         # One site writes the loser's "Losses" (in either column, or unnumbered at the left)
         # and the winner's "Wins" (sometimes far to the right on the same line). A "Wins" on a
@@ -268,16 +279,16 @@ class _Records(Transformer):
         # On a line with both, the "Losses" is placed by its column and the "Wins" is the
         # other player's.
         winners = [p for _, entries, players in placed
-                   if not any(e[0] == "result" and not e[3] for e in entries)
-                   for p, e in zip(players, entries) if e[0] == "result" and e[3]]
+                   if not any(e[0] == "result" and not e[4] for e in entries)
+                   for p, e in zip(players, entries) if e[0] == "result" and e[4]]
         actions = []
         for move, entries, players in placed:
-            losers = [p for p, e in zip(players, entries) if e[0] == "result" and not e[3]]
+            losers = [p for p, e in zip(players, entries) if e[0] == "result" and not e[4]]
             for player, entry in zip(players, entries):
                 if entry[0] == "result":
-                    if entry[3] and losers:
+                    if entry[4] and losers:
                         player = 1 - losers[0]
-                    elif not entry[3] and winners:
+                    elif not entry[4] and winners:
                         player = 1 - winners[0]
                 actions.append((entry, player, move))
         return number, names[:2], values[:2], actions, scores[0][2], ratings[:2]
@@ -297,8 +308,8 @@ def _split_column(lines, scores) -> float:
     """The column from which a lone entry is in the right-hand column."""
     pairs = [entries for _, entries in lines if len(entries) == 2]
     if pairs:
-        left = median(e[0][1].column for e in pairs)
-        right = median(e[1][1].column for e in pairs)
+        left = median(e[0][2] for e in pairs)
+        right = median(e[1][2] for e in pairs)
         return (left + right) / 2
     if len(scores) == 2:
         first = scores[0][2].column
@@ -318,18 +329,17 @@ def _game_record(game, source_lines: list[str], shift: int = 0) -> GameRecord:
 
 
 def _record(entry, player, move, source_lines, shift):
-    kind, token, end = entry[0], entry[1], entry[2]
-    line = token.line + shift
-    text = source_lines[line - 1][token.column - 1:end - 1].rstrip()
-    where = dict(move=move, line=line, column=token.column, text=text)
+    kind, line, column, end = entry[:4]
+    line += shift
+    text = source_lines[line - 1][column - 1:end - 1].rstrip()
     if kind == "roll":
-        moves = entry[4]
+        moves = entry[5]
         if moves:
             moves = _moves(*moves, line)
-        return TurnRecord(player, entry[3], moves, **where, recorded_position=entry[5])
+        return TurnRecord(player, entry[4], moves, move, line, column, text, (), entry[6])
     if kind == "cube":
-        return CubeRecord(player, entry[3], entry[4], **where)
-    return ResultRecord(player, entry[4], entry[3], entry[5], **where)
+        return CubeRecord(player, entry[4], entry[5], move, line, column, text)
+    return ResultRecord(player, entry[5], entry[4], entry[6], move, line, column, text)
 
 
 @lru_cache(maxsize=1)
@@ -344,8 +354,7 @@ def _parser() -> Lark:
 @lru_cache(maxsize=1)
 def _line_entry() -> re.Pattern:
     """An entry of a LINES token (its _LINE_ENTRY), from the grammar's own terminals: one
-    group per token, the last to match named in _ENTRY_RULES by the rule that makes the
-    entry."""
+    group per token; the last to match tells the entry's kind (``_Records._line_run``)."""
     def terminal(name: str) -> str:
         return _parser().get_terminal(name).pattern.to_regexp()
 
@@ -357,9 +366,7 @@ def _line_entry() -> re.Pattern:
         f"|(?P<TAKES>{terminal('TAKES')})|(?P<DROPS>{terminal('DROPS')})")
 
 
-_ENTRY_TOKENS = ("TURN", "ROLL", "CANNOT_MOVE", "DOUBLES", "INT", "TAKES", "DROPS")
-_ENTRY_RULES = {"TURN": "roll", "ROLL": "roll", "CANNOT_MOVE": "roll", "INT": "double",
-                "TAKES": "take", "DROPS": "drop"}
+_ENTRY_RULES = {"TAKES": "take", "DROPS": "drop"}
 
 
 def _parse(text: str, start: str = "start"):
