@@ -799,6 +799,10 @@ def _hops(moves) -> tuple[list[tuple[int, int, bool]], list]:
     WrittenMove it comes from."""
     hops, sources = [], []
     for written in moves:
+        if written.count == 1 and len(written.hits) == 1:  # the common move, 13/8
+            hops.append((*written.points, written.hits[0]))
+            sources.append(written)
+            continue
         for _ in range(written.count):
             for i, marked in enumerate(written.hits):
                 hops.append((written.points[i], written.points[i + 1], marked))

@@ -1,6 +1,7 @@
 """Replaying records against the rules: legal files, each kind of violation, the corpus."""
 
 import random
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +12,8 @@ from nardy_analysis import (LENIENT, STANDARD, TAVLA, Position, RecordWarning, R
                             parse_mat, replay_file, replay_match)
 from nardy_analysis.game.position import ALL_ROLLS, Roll
 from nardy_analysis.game.rules import BAR
-from nardy_analysis.replay import _as_written, _dances, _search
+from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord, WrittenMove
+from nardy_analysis.replay import _as_written, _dances, _GameReplayer, _search, _Stop
 from test_position import reachable
 
 HEADER = " {length} point match\n\n Game 1\n alice : 0                       bob : 0\n"
@@ -469,6 +471,46 @@ def test_a_play_checked_as_written_reads_as_the_search_reads_it(position, roll, 
         if direct is not None:
             assert _readings(direct) == _readings(_search(position, roll.dice, hops, rules))
             assert after in direct
+
+
+def _match_play(position: Position, record: TurnRecord, rules, marks_hits: bool):
+    """What the replay makes of ``record`` played from ``position``: the position after, the
+    moves in their order and the warnings, or the violations."""
+    game = GameRecord(1, ("a", "b"), (0, 0), (record,), 1, 1, 2, 1)
+    replayer = _GameReplayer(MatchRecord(5, {}, (game,), 1, 1), game, rules, False,
+                             marks_hits, False, False)
+    replayer.position = position
+    try:
+        after, play = replayer.match_play(record, ())
+    except _Stop:
+        return [(e.kind, str(e)) for e in replayer.result.errors]
+    return after, play.moves, [(w.kind, str(w)) for w in replayer.result.warnings]
+
+
+@settings(max_examples=200, deadline=None)
+@given(reachable(), st.sampled_from(ALL_ROLLS), st.sampled_from([STANDARD, LENIENT]),
+       st.booleans(), st.integers(0, 2 ** 32 - 1))
+def test_a_turn_replayed_through_the_direct_check_reads_as_the_full_search(position, roll,
+                                                                           rules, marks, seed):
+    """The replay of a written play (every legal play and the play without its last move, one
+    die per move in a random order with random ``*`` marks, and random plays of single-die
+    moves, mostly illegal) gives the
+    same position, moves, warnings or violations as the replay without the direct check
+    (every play through the search and the forced-play, ``*`` and next-turn checks)."""
+    rng = random.Random(seed)
+    plays = [[(m.start, m.end) for m in play.moves[:size]]
+             for play, _ in position.legal_plays(roll, rules) for size in (None, -1)]
+    for _ in range(5):
+        starts = [rng.choice([BAR] + list(range(1, 25))) for _ in roll.dice]
+        plays.append([(start, max(start - die, 0)) for start, die in zip(starts, roll.dice)])
+    for play in plays:
+        rng.shuffle(play)
+        moves = tuple(WrittenMove((start, end), (rng.random() < 0.5,), 1, 1, 5 + 6 * i, "m")
+                      for i, (start, end) in enumerate(play))
+        record = TurnRecord(position.turn, roll, moves, 1, 1, 1, "t")
+        fast = _match_play(position, record, rules, marks)
+        with patch("nardy_analysis.replay._as_written", return_value=None):
+            assert _match_play(position, record, rules, marks) == fast
 
 
 @pytest.mark.parametrize("hops, roll, direct", [

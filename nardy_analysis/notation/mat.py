@@ -145,14 +145,18 @@ def _play(play: str) -> tuple[tuple[int, str, tuple[int, ...], tuple[bool, ...],
     moves, offset = [], 0
     for text in play.split(" "):
         if text:
-            body, _, repeat = text.partition("(")
-            first, *hops = body.split("/")
-            points = (point_from_str(first),) + tuple(point_from_str(hop.rstrip("*"))
-                                                      for hop in hops)
-            moves.append((offset, text, points, tuple(hop.endswith("*") for hop in hops),
-                          int(repeat[:-1]) if repeat else 1))
+            moves.append((offset, text, *_move(text)))
         offset += len(text) + 1
     return tuple(moves)
+
+
+@lru_cache(maxsize=1 << 14)
+def _move(text: str) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
+    """The points, hit marks and repeat count of a move such as ``13/7*/5(2)``."""
+    body, _, repeat = text.partition("(")
+    first, *hops = body.split("/")
+    points = (point_from_str(first),) + tuple(point_from_str(hop.rstrip("*")) for hop in hops)
+    return points, tuple(hop.endswith("*") for hop in hops), int(repeat[:-1]) if repeat else 1
 
 
 # The 36 ways a roll is written, "52:" and "25:" alike.
