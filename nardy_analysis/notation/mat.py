@@ -163,6 +163,13 @@ def _move(text: str) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
 _roll = lru_cache(maxsize=None)(Roll.from_str)
 
 
+def _turn_entry(turn: str, line: int, column: int, end: int) -> tuple:
+    """The entry of a TURN token (a roll and its play, ``52: 13/8 6/4``) at ``line``,
+    ``column`` to ``end``: the play as its text and column."""
+    play = turn[3:].lstrip(_BLANKS)
+    return ("roll", line, column, end, _roll(turn[:3]), (play, end - len(play)), None)
+
+
 class _Records(Transformer):
     """Gathers the parts of the records while the LALR parser runs (no parse tree is kept).
 
@@ -175,11 +182,9 @@ class _Records(Transformer):
 
     def roll(self, children):
         roll_token, *rest = children
-        roll = _roll(roll_token[:3])
-        if roll_token.type == "TURN":  # the roll and its play, as (text, column)
-            play = roll_token[3:].lstrip(_BLANKS)
-            return ("roll", roll_token.line, roll_token.column, roll_token.end_column, roll,
-                    (play, roll_token.column + len(roll_token) - len(play)), None)
+        if roll_token.type == "TURN":
+            return _turn_entry(roll_token, roll_token.line, roll_token.column,
+                               roll_token.end_column)
         first = rest[0] if rest else None
         recorded = None
         if isinstance(first, tuple):  # Illegal play (...)
@@ -190,7 +195,8 @@ class _Records(Transformer):
         else:  # ???
             moves = None
         end = first.end_column if first is not None else roll_token.end_column
-        return ("roll", roll_token.line, roll_token.column, end, roll, moves, recorded)
+        return ("roll", roll_token.line, roll_token.column, end, _roll(roll_token[:3]), moves,
+                recorded)
 
     def illegal_play(self, children):
         fields = tuple(c if isinstance(c, str) and not isinstance(c, Token) else int(c)
@@ -229,10 +235,7 @@ class _Records(Transformer):
                 kind = entry.lastgroup
                 column, end = first + entry.start(), first + entry.end()
                 if kind == "TURN":
-                    turn = entry[0]
-                    play = turn[3:].lstrip(_BLANKS)
-                    entries.append(("roll", number, column, end, _roll(turn[:3]),
-                                    (play, end - len(play)), None))
+                    entries.append(_turn_entry(entry[0], number, column, end))
                 elif kind == "ROLL" or kind == "CANNOT_MOVE":
                     entries.append(("roll", number, column, end, _roll(entry[0][:3]), (), None))
                 elif kind == "INT":
