@@ -94,25 +94,29 @@ def shots(position: Position, rules: Rules = STANDARD) -> Shots:
     blots = [p for p in range(1, 25) if opp[25 - p] == 1]
     by_blot: dict[int, list[Roll]] = {p: [] for p in blots}
     rolls, double_hits = [], []
-    if blots:
-        # A checker hits the blot on t only by covering s - t pips from its point s: rolls
-        # that cover none of these distances hit nothing and need no search.
-        distances = {s - t for s in range(1, BAR + 1) if me[s] for t in blots if s > t}
-        for roll in ALL_ROLLS:
-            if distances.isdisjoint(_reach(roll.dice)):
-                continue
-            found = None
-            if rules.forced_play:
-                fast = _double_hits if roll.is_double else \
-                    _entering_hits if me[BAR] else _two_dice_hits
-                found = fast(me, opp, roll, blots, rules)
-            hit, double = found or _hits(position, me, opp, roll, blots, rules)
-            if hit:
-                rolls.append(roll)
-                for point in hit:
-                    by_blot[point].append(roll)
-            if double:
-                double_hits.append(roll)
+    # A checker hits the blot on t only by covering s - t pips from its point s: rolls
+    # that cover none of these distances (bit s - t of the mask) hit nothing.
+    distances = 0
+    for s in range(2, BAR + 1):
+        if me[s]:
+            for t in blots:
+                if s > t:
+                    distances |= 1 << (s - t)
+    for roll, reach in _ROLLS if distances else ():
+        if not distances & reach:
+            continue
+        found = None
+        if rules.forced_play:
+            fast = _double_hits if roll.high == roll.low else \
+                _entering_hits if me[BAR] else _two_dice_hits
+            found = fast(me, opp, roll, blots, rules)
+        hit, double = found or _hits(position, me, opp, roll, blots, rules)
+        if hit:
+            rolls.append(roll)
+            for point in hit:
+                by_blot[point].append(roll)
+        if double:
+            double_hits.append(roll)
     return Shots(position, tuple(rolls), throws(rolls),
                  {p: tuple(r) for p, r in by_blot.items()}, tuple(double_hits))
 
@@ -125,6 +129,10 @@ def _reach(dice: tuple[int, ...]) -> tuple[int, ...]:
     if dice[0] == dice[-1]:
         return tuple(dice[0] * k for k in range(1, len(dice) + 1))
     return dice[0], dice[1], dice[0] + dice[1]
+
+
+_ROLLS = tuple((roll, sum(1 << n for n in _reach(roll.dice))) for roll in ALL_ROLLS)
+"""The 21 rolls, each with the distances it can cover as a bit mask (bit ``n``: ``n`` pips)."""
 
 
 def _hits(position, me, opp, roll, blots, rules) -> tuple[set[int], bool]:
@@ -261,39 +269,73 @@ def _entering_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
 
 def _double_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
     """:func:`_hits` for a double (forced-play rules on), without a search; None when it
-    cannot tell: one to three checkers on the bar, a hitting journey after which the rest
-    of the four steps cannot be played, or hits on two or more blots (which might be hit in
-    one play). With four or more on the bar every step enters, on the point ``25 - d``;
-    with its entry point closed no step can be played.
+    cannot tell (a checker might bear off during the play: :func:`_free_double`).
 
-    A blot on ``t`` is hit by a checker on ``t + k*d`` (``k`` of the four steps) whose
-    points on the way are open; when the other ``4 - k`` steps can be played after it, the
-    play uses all four and is legal (playing them first instead does not help: the journey
-    only moves a checker nearer home)."""
+    While checkers are on the bar every step enters, on the point ``25 - d``: with that
+    point closed no step can be played; with four or more on the bar all four steps enter.
+    With ``n`` of 1..3 on the bar the first ``n`` steps enter (there is no other step, so
+    every legal play starts with them, and the first one hits a blot there), and the
+    position they reach plays ``4 - n`` steps as :func:`_free_double` finds; a play hits two
+    blots when the entry hits and the rest hits another."""
     d = roll.high
-    if me[BAR]:  # the steps enter while checkers are on the bar
-        if opp[d] >= 2:
-            return set(), False  # no step at all
-        if me[BAR] < 4:
-            return None
-        return ({25 - d} if opp[d] == 1 else set()), False  # four entries, on one point
-    hit: set[int] = set()
+    on_bar = me[BAR]
+    if not on_bar:
+        return _free_double(me, opp, d, 4, blots)
+    if opp[d] >= 2:
+        return set(), False  # no step at all
+    entry, entry_hits = 25 - d, opp[d] == 1
+    if on_bar >= 4:
+        return ({entry} if entry_hits else set()), False  # four entries, on one point
+    entered = list(me)
+    entered[BAR], entered[entry] = 0, me[entry] + on_bar
+    found = _free_double(entered, opp, d, 4 - on_bar, [t for t in blots if t != entry])
+    if found is None or not entry_hits:
+        return found
+    hit, double = found
+    return hit | {entry}, double or bool(hit)
+
+
+def _free_double(me, opp, d, steps, blots) -> tuple[set[int], bool] | None:
+    """Blots hit by some legal play of ``steps`` (1..4) steps of ``d`` pips for ``me`` with
+    no checker on the bar, and whether one legal play hits two or more; None when a checker
+    might bear off during the play (the checkers outside the home board need fewer than
+    ``steps`` steps to come home), where the search answers.
+
+    Without bearing off the checkers move independently: a step lands on a point of the
+    board, open or not whatever the other steps do (steps never make or break the
+    opponent's points; hits only take blots, which block nothing), so the checker on ``p``
+    can go ``j`` steps exactly when ``j <= c(p)``, the run of open points ``p - d``,
+    ``p - 2d``, ... (capped at ``steps``). Any choice of journeys ``j_i <= c(p_i)`` is a play
+    (played from the highest start down). The forced-play rule asks for the most steps,
+    ``m = min(steps, sum of c)`` (RULES.md). So a blot on ``t`` is hit in a legal play iff a
+    checker on ``t + j*d`` has ``j <= min(c, m)``: the other ``m - j`` steps fit in the
+    capacity left, ``sum of c - j``. A legal play hits two blots iff one journey of at most
+    ``m`` steps lands on two, or two checkers reach two different blots in ``j1 + j2 <= m``
+    steps (a blot is hit by the first checker landing on it)."""
+    home = sum(me[p] * -(-(p - 6) // d) for p in range(7, 25) if me[p])
+    if home < steps:
+        return None
+    runs = {}  # point with my checkers -> the run c(p)
+    for p in range(1, 25):
+        if me[p]:
+            run, q = 0, p - d
+            while run < steps and q >= 1 and opp[25 - q] < 2:
+                run, q = run + 1, q - d
+            runs[p] = run
+    most = min(steps, sum(me[p] * run for p, run in runs.items()))
+    reach = []  # (steps, start, blot) of the shortest journeys onto each blot
+    double = False
     for t in blots:
-        for k in range(1, 5):
-            s = t + k * d
-            if s > 24 or opp[25 - s + d] >= 2 and k > 1:
-                break
-            if not me[s]:
-                continue
-            moves = [apply_step(me, opp, s - j * d, d, rules) for j in range(k)]
-            finish = _can_finish(me, opp, (d,) * (4 - k), rules)
-            for move in reversed(moves):
-                undo_step(me, opp, move)
-            if not finish:
-                return None
-            hit.add(t)
-            break
-    return (hit, False) if len(hit) < 2 else None
+        for j in range(1, most + 1):
+            p = t + j * d
+            if runs.get(p, 0) >= j:
+                reach.append((j, p, t))
+                double = double or any(p - i * d in blots for i in range(1, j))
+    for j1, p1, t1 in reach:
+        for j2, p2, t2 in reach:
+            if t1 < t2 and j1 + j2 <= most and (p1 != p2 or me[p1] > 1):
+                double = True
+    return {t for _, _, t in reach}, double
 
 
 def _playable(me, opp, die, rules) -> bool:
