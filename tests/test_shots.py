@@ -168,10 +168,9 @@ def test_fast_paths_agree_with_the_search(data):
     blots = [p for p in range(1, 25) if opp[25 - p] == 1]
     if not blots:
         return
+    opens, movers = S._openings(me, opp)
     for roll in ALL_ROLLS:
-        fast = S._double_hits if roll.is_double else \
-            S._entering_hits if me[25] else S._two_dice_hits
-        found = fast(me, opp, roll, blots, STANDARD)
+        found = S._fast(me, opp, roll, blots, STANDARD, opens, movers)
         assert (me, opp) == position.lists()  # the lists are left as they were
         if found is not None:
             assert found == S._hits(position, me, opp, roll, blots, STANDARD), (position, roll)

@@ -96,28 +96,26 @@ def shots(position: Position, rules: Rules = STANDARD) -> Shots:
     rolls, double_hits = [], []
     # A checker hits the blot on t only by covering s - t pips from its point s: rolls
     # that cover none of these distances (bit s - t of the mask) hit nothing.
+    points = sum(1 << s for s in range(1, BAR + 1) if me[s])
     distances = 0
-    for s in range(2, BAR + 1):
-        if me[s]:
-            for t in blots:
-                if s > t:
-                    distances |= 1 << (s - t)
+    for t in blots:
+        distances |= points >> t
+    count = 0
+    if distances:
+        opens, movers = _openings(me, opp)
     for roll, reach in _ROLLS if distances else ():
         if not distances & reach:
             continue
-        found = None
-        if rules.forced_play:
-            fast = _double_hits if roll.high == roll.low else \
-                _entering_hits if me[BAR] else _two_dice_hits
-            found = fast(me, opp, roll, blots, rules)
+        found = _fast(me, opp, roll, blots, rules, opens, movers)
         hit, double = found or _hits(position, me, opp, roll, blots, rules)
         if hit:
             rolls.append(roll)
+            count += 1 if roll.high == roll.low else 2
             for point in hit:
                 by_blot[point].append(roll)
         if double:
             double_hits.append(roll)
-    return Shots(position, tuple(rolls), throws(rolls),
+    return Shots(position, tuple(rolls), count,
                  {p: tuple(r) for p, r in by_blot.items()}, tuple(double_hits))
 
 
@@ -189,7 +187,32 @@ def _hits(position, me, opp, roll, blots, rules) -> tuple[set[int], bool]:
     return hit, double
 
 
-def _two_dice_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
+def _openings(me, opp) -> tuple[frozenset[int], list[int]]:
+    """The points (1..24) the opponent has not closed, and ``movers``: ``movers[y]`` (``y``
+    1..6) counts the checkers of ``me`` on the board that can move ``y`` pips to one."""
+    opens = frozenset(q for q in range(1, 25) if opp[25 - q] < 2)
+    movers = [0] * 7
+    for p in range(2, 25):
+        if me[p]:
+            for y in range(1, min(p, 7)):
+                if p - y in opens:
+                    movers[y] += me[p]
+    return opens, movers
+
+
+def _fast(me, opp, roll, blots, rules, opens, movers) -> tuple[set[int], bool] | None:
+    """:func:`_hits` without a search where a rule below tells (forced-play rules on), else
+    None. ``opens, movers`` are :func:`_openings`."""
+    if not rules.forced_play:
+        return None
+    if roll.high == roll.low:
+        return _double_hits(me, roll.high, blots, opens)
+    if me[BAR]:
+        return _entering_hits(me, roll, blots, opens, movers)
+    return _two_dice_hits(me, opp, roll, blots, rules, opens, movers)
+
+
+def _two_dice_hits(me, opp, roll, blots, rules, opens, movers) -> tuple[set[int], bool] | None:
     """:func:`_hits` for a roll of two different dice with no checker of the roller on the
     bar (forced-play rules on), without a search; None when a hit cannot be told legal
     this way (a hitting step after which the other die cannot be played).
@@ -198,9 +221,12 @@ def _two_dice_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
     journey lands on a blot or an open point, which hits leave open. A blot on ``t`` is hit
     by one die ``x`` from ``t + x`` (legal when the other die can be played after it: by
     any checker; playing it first instead does not help, as the hit only adds a checker
-    nearer home), or by both dice from ``t + a + b`` through an open point. A play hits
-    two blots when one die hits one and the other die, after it, the other (the second
-    hitter may be the first one going on)."""
+    nearer home), or by both dice from ``t + a + b`` through an open point. The other die
+    can be played after the hit when the hitter can go on to an open point, or another
+    checker can move it to one (``movers``: a hit leaves every point as open as it was);
+    else a step after the hit is looked for (bearing off). A play hits two blots when one
+    die hits one and the other die, after it, the other (the second hitter may be the
+    first one going on)."""
     a, b = roll.high, roll.low
     hit: set[int] = set()
     direct = []  # (blot, die, other die, from)
@@ -210,10 +236,11 @@ def _two_dice_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
             if s <= 24 and me[s]:
                 direct.append((t, x, y, s))
         s = t + a + b
-        if s <= 24 and me[s] and (opp[25 - t - b] < 2 or opp[25 - t - a] < 2):
+        if s <= 24 and me[s] and (t + b in opens or t + a in opens):
             hit.add(t)
     for t, x, y, s in direct:
-        if t in hit:
+        if t in hit or t - y in opens or movers[y] > (s - y in opens):
+            hit.add(t)
             continue
         move = apply_step(me, opp, s, x, rules)
         finish = _playable(me, opp, y, rules)
@@ -230,44 +257,40 @@ def _two_dice_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
     return hit, False
 
 
-def _entering_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
+def _entering_hits(me, roll, blots, opens, movers) -> tuple[set[int], bool] | None:
     """:func:`_hits` for a roll of two different dice with checkers of the roller on the
     bar (forced-play rules on), without a search; None when it cannot tell (a hitting entry
     after which the other die cannot be played).
 
-    The first step enters, with either die, on the opponent's home board (hitting a blot
-    there). With one checker on the bar, the other die then moves any checker, and a play
-    using both dice is legal; with two or more, the other die must enter a second checker
-    (when it cannot, the entry is the whole play, and it is legal: no other step exists)."""
+    A die ``x`` enters on the point ``25 - x`` when it is open (a blot there is hit). With two
+    or more on the bar each die that can enter does, and nothing else can move: the play is
+    the entries. With one, the other die then moves any checker (the entered one too: it
+    stays outside the home board, so nothing bears off, and ``movers`` tells whether a
+    checker on the board can move it), and a play using both dice is legal."""
     a, b = roll.high, roll.low
+    if me[BAR] > 1:
+        hit = {25 - x for x in (a, b) if 25 - x in blots}
+        return hit, len(hit) > 1
     hit: set[int] = set()
     double = False
     for x, y in ((a, b), (b, a)):
-        entry = apply_step(me, opp, BAR, x, rules)
-        if entry is None:
+        entry = 25 - x
+        if entry not in opens:
             continue
-        if me[BAR]:  # more on the bar: the other die can only enter one
-            second = apply_step(me, opp, BAR, y, rules)
-            hits = {m.end for m in (entry, second) if m is not None and m.hit}
-            if second is not None:
-                undo_step(me, opp, second)
-        else:
-            hits = {entry.end} if entry.hit else set()
-            if hits and not _playable(me, opp, y, rules):
-                undo_step(me, opp, entry)
+        entry_hits = entry in blots
+        if entry_hits:
+            if entry - y not in opens and not movers[y]:
                 return None
-            for t in blots:
-                s = t + y
-                if t not in hits and s <= 24 and me[s] and opp[25 - t] == 1:
-                    hit.add(t)
-                    double = double or entry.hit
-        undo_step(me, opp, entry)
-        hit |= hits
-        double = double or len(hits) > 1
+            hit.add(entry)
+        for t in blots:
+            s = t + y
+            if t != entry and s <= 24 and (me[s] or s == entry):
+                hit.add(t)
+                double = double or entry_hits
     return hit, double
 
 
-def _double_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
+def _double_hits(me, d, blots, opens) -> tuple[set[int], bool] | None:
     """:func:`_hits` for a double (forced-play rules on), without a search; None when it
     cannot tell (a checker might bear off during the play: :func:`_free_double`).
 
@@ -277,25 +300,25 @@ def _double_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
     every legal play starts with them, and the first one hits a blot there), and the
     position they reach plays ``4 - n`` steps as :func:`_free_double` finds; a play hits two
     blots when the entry hits and the rest hits another."""
-    d = roll.high
     on_bar = me[BAR]
     if not on_bar:
-        return _free_double(me, opp, d, 4, blots)
-    if opp[d] >= 2:
+        return _free_double(me, d, 4, blots, opens)
+    entry = 25 - d
+    if entry not in opens:
         return set(), False  # no step at all
-    entry, entry_hits = 25 - d, opp[d] == 1
+    entry_hits = entry in blots
     if on_bar >= 4:
         return ({entry} if entry_hits else set()), False  # four entries, on one point
     entered = list(me)
     entered[BAR], entered[entry] = 0, me[entry] + on_bar
-    found = _free_double(entered, opp, d, 4 - on_bar, [t for t in blots if t != entry])
+    found = _free_double(entered, d, 4 - on_bar, [t for t in blots if t != entry], opens)
     if found is None or not entry_hits:
         return found
     hit, double = found
     return hit | {entry}, double or bool(hit)
 
 
-def _free_double(me, opp, d, steps, blots) -> tuple[set[int], bool] | None:
+def _free_double(me, d, steps, blots, opens) -> tuple[set[int], bool] | None:
     """Blots hit by some legal play of ``steps`` (1..4) steps of ``d`` pips for ``me`` with
     no checker on the bar, and whether one legal play hits two or more; None when a checker
     might bear off during the play (the checkers outside the home board need fewer than
@@ -312,25 +335,31 @@ def _free_double(me, opp, d, steps, blots) -> tuple[set[int], bool] | None:
     capacity left, ``sum of c - j``. A legal play hits two blots iff one journey of at most
     ``m`` steps lands on two, or two checkers reach two different blots in ``j1 + j2 <= m``
     steps (a blot is hit by the first checker landing on it)."""
-    home = sum(me[p] * -(-(p - 6) // d) for p in range(7, 25) if me[p])
-    if home < steps:
+    if sum(me[7:25]) < steps and \
+            sum(me[p] * -(-(p - 6) // d) for p in range(7, 25) if me[p]) < steps:
         return None
-    runs = {}  # point with my checkers -> the run c(p)
-    for p in range(1, 25):
+    most = 0  # m, counted up to steps
+    for p in range(24, 0, -1):
         if me[p]:
             run, q = 0, p - d
-            while run < steps and q >= 1 and opp[25 - q] < 2:
+            while run < steps and q in opens:
                 run, q = run + 1, q - d
-            runs[p] = run
-    most = min(steps, sum(me[p] * run for p, run in runs.items()))
-    reach = []  # (steps, start, blot) of the shortest journeys onto each blot
+            most += me[p] * run
+            if most >= steps:
+                most = steps
+                break
+    reach = []  # (steps, start, blot) of the journeys of at most m steps onto each blot
     double = False
     for t in blots:
+        passed = False  # a blot between t and the start: the journey hits both
         for j in range(1, most + 1):
             p = t + j * d
-            if runs.get(p, 0) >= j:
+            if p not in opens:  # closed, or off the board
+                break
+            if me[p]:
                 reach.append((j, p, t))
-                double = double or any(p - i * d in blots for i in range(1, j))
+                double = double or passed
+            passed = passed or p in blots
     for j1, p1, t1 in reach:
         for j2, p2, t2 in reach:
             if t1 < t2 and j1 + j2 <= most and (p1 != p2 or me[p1] > 1):
