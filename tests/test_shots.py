@@ -168,9 +168,9 @@ def test_fast_paths_agree_with_the_search(data):
     blots = [p for p in range(1, 25) if opp[25 - p] == 1]
     if not blots:
         return
-    opens, movers = S._openings(me, opp)
+    opens = S._open_points(opp)
     for roll in ALL_ROLLS:
-        found = S._fast(me, opp, roll, blots, STANDARD, opens, movers)
+        found = S._fast(me, opp, roll, blots, STANDARD, opens)
         assert (me, opp) == position.lists()  # the lists are left as they were
         if found is not None:
             assert found == S._hits(position, me, opp, roll, blots, STANDARD), (position, roll)

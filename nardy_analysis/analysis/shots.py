@@ -102,11 +102,11 @@ def shots(position: Position, rules: Rules = STANDARD) -> Shots:
         distances |= points >> t
     count = 0
     if distances:
-        opens, movers = _openings(me, opp)
+        opens = _open_points(opp)
     for roll, reach in _ROLLS if distances else ():
         if not distances & reach:
             continue
-        found = _fast(me, opp, roll, blots, rules, opens, movers)
+        found = _fast(me, opp, roll, blots, rules, opens)
         hit, double = found or _hits(position, me, opp, roll, blots, rules)
         if hit:
             rolls.append(roll)
@@ -187,32 +187,33 @@ def _hits(position, me, opp, roll, blots, rules) -> tuple[set[int], bool]:
     return hit, double
 
 
-def _openings(me, opp) -> tuple[frozenset[int], list[int]]:
-    """The points (1..24) the opponent has not closed, and ``movers``: ``movers[y]`` (``y``
-    1..6) counts the checkers of ``me`` on the board that can move ``y`` pips to one."""
-    opens = frozenset(q for q in range(1, 25) if opp[25 - q] < 2)
-    movers = [0] * 7
-    for p in range(2, 25):
-        if me[p]:
-            for y in range(1, min(p, 7)):
-                if p - y in opens:
-                    movers[y] += me[p]
-    return opens, movers
+def _open_points(opp) -> frozenset[int]:
+    """The points (1..24, from the mover's side) the opponent ``opp`` has not closed."""
+    return frozenset(q for q in range(1, 25) if opp[25 - q] < 2)
 
 
-def _fast(me, opp, roll, blots, rules, opens, movers) -> tuple[set[int], bool] | None:
+def _board_step(me, opens, die, leaving=0) -> bool:
+    """Whether a checker of ``me`` on the board (one fewer on the point ``leaving``) can move
+    ``die`` pips to one of the ``opens`` points."""
+    for p in range(die + 1, 25):
+        if me[p] > (p == leaving) and p - die in opens:
+            return True
+    return False
+
+
+def _fast(me, opp, roll, blots, rules, opens) -> tuple[set[int], bool] | None:
     """:func:`_hits` without a search where a rule below tells (forced-play rules on), else
-    None. ``opens, movers`` are :func:`_openings`."""
+    None. ``opens`` is :func:`_open_points`."""
     if not rules.forced_play:
         return None
     if roll.high == roll.low:
         return _double_hits(me, roll.high, blots, opens)
     if me[BAR]:
-        return _entering_hits(me, roll, blots, opens, movers)
-    return _two_dice_hits(me, opp, roll, blots, rules, opens, movers)
+        return _entering_hits(me, roll, blots, opens)
+    return _two_dice_hits(me, opp, roll, blots, rules, opens)
 
 
-def _two_dice_hits(me, opp, roll, blots, rules, opens, movers) -> tuple[set[int], bool] | None:
+def _two_dice_hits(me, opp, roll, blots, rules, opens) -> tuple[set[int], bool] | None:
     """:func:`_hits` for a roll of two different dice with no checker of the roller on the
     bar (forced-play rules on), without a search; None when a hit cannot be told legal
     this way (a hitting step after which the other die cannot be played).
@@ -223,7 +224,7 @@ def _two_dice_hits(me, opp, roll, blots, rules, opens, movers) -> tuple[set[int]
     any checker; playing it first instead does not help, as the hit only adds a checker
     nearer home), or by both dice from ``t + a + b`` through an open point. The other die
     can be played after the hit when the hitter can go on to an open point, or another
-    checker can move it to one (``movers``: a hit leaves every point as open as it was);
+    checker can move it to one (:func:`_board_step`: a hit leaves every point as open);
     else a step after the hit is looked for (bearing off). A play hits two blots when one
     die hits one and the other die, after it, the other (the second hitter may be the
     first one going on)."""
@@ -239,7 +240,7 @@ def _two_dice_hits(me, opp, roll, blots, rules, opens, movers) -> tuple[set[int]
         if s <= 24 and me[s] and (t + b in opens or t + a in opens):
             hit.add(t)
     for t, x, y, s in direct:
-        if t in hit or t - y in opens or movers[y] > (s - y in opens):
+        if t in hit or t - y in opens or _board_step(me, opens, y, s):
             hit.add(t)
             continue
         move = apply_step(me, opp, s, x, rules)
@@ -257,7 +258,7 @@ def _two_dice_hits(me, opp, roll, blots, rules, opens, movers) -> tuple[set[int]
     return hit, False
 
 
-def _entering_hits(me, roll, blots, opens, movers) -> tuple[set[int], bool] | None:
+def _entering_hits(me, roll, blots, opens) -> tuple[set[int], bool] | None:
     """:func:`_hits` for a roll of two different dice with checkers of the roller on the
     bar (forced-play rules on), without a search; None when it cannot tell (a hitting entry
     after which the other die cannot be played).
@@ -265,8 +266,8 @@ def _entering_hits(me, roll, blots, opens, movers) -> tuple[set[int], bool] | No
     A die ``x`` enters on the point ``25 - x`` when it is open (a blot there is hit). With two
     or more on the bar each die that can enter does, and nothing else can move: the play is
     the entries. With one, the other die then moves any checker (the entered one too: it
-    stays outside the home board, so nothing bears off, and ``movers`` tells whether a
-    checker on the board can move it), and a play using both dice is legal."""
+    stays outside the home board, so nothing bears off; :func:`_board_step` tells whether
+    a checker on the board can move it), and a play using both dice is legal."""
     a, b = roll.high, roll.low
     if me[BAR] > 1:
         hit = {25 - x for x in (a, b) if 25 - x in blots}
@@ -279,7 +280,7 @@ def _entering_hits(me, roll, blots, opens, movers) -> tuple[set[int], bool] | No
             continue
         entry_hits = entry in blots
         if entry_hits:
-            if entry - y not in opens and not movers[y]:
+            if entry - y not in opens and not _board_step(me, opens, y):
                 return None
             hit.add(entry)
         for t in blots:
@@ -320,11 +321,12 @@ def _double_hits(me, d, blots, opens) -> tuple[set[int], bool] | None:
 
 def _free_double(me, d, steps, blots, opens) -> tuple[set[int], bool] | None:
     """Blots hit by some legal play of ``steps`` (1..4) steps of ``d`` pips for ``me`` with
-    no checker on the bar, and whether one legal play hits two or more; None when a checker
-    might bear off during the play (the checkers outside the home board need fewer than
-    ``steps`` steps to come home), where the search answers.
+    no checker on the bar, and whether one legal play hits two or more; None when fewer
+    than ``steps`` steps can be played on the board and a checker might bear off during the
+    play (the checkers outside the home board need fewer than ``steps`` steps to come home),
+    where the search answers.
 
-    Without bearing off the checkers move independently: a step lands on a point of the
+    On the board the checkers move independently: a step lands on a point of the
     board, open or not whatever the other steps do (steps never make or break the
     opponent's points; hits only take blots, which block nothing), so the checker on ``p``
     can go ``j`` steps exactly when ``j <= c(p)``, the run of open points ``p - d``,
@@ -334,10 +336,10 @@ def _free_double(me, d, steps, blots, opens) -> tuple[set[int], bool] | None:
     checker on ``t + j*d`` has ``j <= min(c, m)``: the other ``m - j`` steps fit in the
     capacity left, ``sum of c - j``. A legal play hits two blots iff one journey of at most
     ``m`` steps lands on two, or two checkers reach two different blots in ``j1 + j2 <= m``
-    steps (a blot is hit by the first checker landing on it)."""
-    if sum(me[7:25]) < steps and \
-            sum(me[p] * -(-(p - 6) // d) for p in range(7, 25) if me[p]) < steps:
-        return None
+    steps (a blot is hit by the first checker landing on it). Steps on the board stay legal
+    whatever else is played, so when all ``steps`` fit on the board (``m = steps``), plays
+    that bear off change none of this: they too must use all steps, and their hitting
+    journeys obey the same bounds."""
     most = 0  # m, counted up to steps
     for p in range(24, 0, -1):
         if me[p]:
@@ -348,6 +350,9 @@ def _free_double(me, d, steps, blots, opens) -> tuple[set[int], bool] | None:
             if most >= steps:
                 most = steps
                 break
+    if most < steps and sum(me[7:25]) < steps and \
+            sum(me[p] * -(-(p - 6) // d) for p in range(7, 25) if me[p]) < steps:
+        return None
     reach = []  # (steps, start, blot) of the journeys of at most m steps onto each blot
     double = False
     for t in blots:
