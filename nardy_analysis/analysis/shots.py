@@ -258,36 +258,41 @@ def _two_dice_hits(me, opp, roll, blots, rules, opens) -> tuple[set[int], bool] 
     return hit, False
 
 
-def _entering_hits(me, roll, blots, opens) -> tuple[set[int], bool] | None:
+def _entering_hits(me, roll, blots, opens) -> tuple[set[int], bool]:
     """:func:`_hits` for a roll of two different dice with checkers of the roller on the
-    bar (forced-play rules on), without a search; None when it cannot tell (a hitting entry
-    after which the other die cannot be played).
+    bar (forced-play rules on), without a search.
 
     A die ``x`` enters on the point ``25 - x`` when it is open (a blot there is hit). With two
     or more on the bar each die that can enter does, and nothing else can move: the play is
-    the entries. With one, the other die then moves any checker (the entered one too: it
-    stays outside the home board, so nothing bears off; :func:`_board_step` tells whether
-    a checker on the board can move it), and a play using both dice is legal."""
+    the entries. With one, entering with ``x`` and then moving the other die ``y`` is a play
+    of both dice when a checker can move ``y`` after the entry: the entered one (it stays
+    outside the home board, so nothing bears off) or one on the board
+    (:func:`_board_step`). When some order is such a play, the legal plays are those; when
+    neither is, the legal play is the entry of the larger die if it can enter, else of the
+    smaller (RULES.md)."""
     a, b = roll.high, roll.low
     if me[BAR] > 1:
         hit = {25 - x for x in (a, b) if 25 - x in blots}
         return hit, len(hit) > 1
     hit: set[int] = set()
     double = False
+    both = False
     for x, y in ((a, b), (b, a)):
         entry = 25 - x
-        if entry not in opens:
+        if entry not in opens or (entry - y not in opens and not _board_step(me, opens, y)):
             continue
+        both = True
         entry_hits = entry in blots
         if entry_hits:
-            if entry - y not in opens and not _board_step(me, opens, y):
-                return None
             hit.add(entry)
         for t in blots:
             s = t + y
             if t != entry and s <= 24 and (me[s] or s == entry):
                 hit.add(t)
                 double = double or entry_hits
+    if not both:
+        entry = next((25 - x for x in (a, b) if 25 - x in opens), None)
+        return ({entry} if entry in blots else set()), False
     return hit, double
 
 
