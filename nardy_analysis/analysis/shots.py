@@ -359,6 +359,7 @@ def _free_double(me, d, steps, blots, opens) -> tuple[set[int], bool] | None:
             sum(me[p] * -(-(p - 6) // d) for p in range(7, 25) if me[p]) < steps:
         return None
     reach = []  # (steps, start, blot) of the journeys of at most m steps onto each blot
+    hit: set[int] = set()
     double = False
     for t in blots:
         passed = False  # a blot between t and the start: the journey hits both
@@ -368,13 +369,13 @@ def _free_double(me, d, steps, blots, opens) -> tuple[set[int], bool] | None:
                 break
             if me[p]:
                 reach.append((j, p, t))
+                hit.add(t)
                 double = double or passed
             passed = passed or p in blots
-    for j1, p1, t1 in reach:
-        for j2, p2, t2 in reach:
-            if t1 < t2 and j1 + j2 <= most and (p1 != p2 or me[p1] > 1):
-                double = True
-    return {t for _, _, t in reach}, double
+    if len(hit) > 1 and not double:
+        double = any(t1 < t2 and j1 + j2 <= most and (p1 != p2 or me[p1] > 1)
+                     for j1, p1, t1 in reach for j2, p2, t2 in reach)
+    return hit, double
 
 
 def _playable(me, opp, die, rules) -> bool:
