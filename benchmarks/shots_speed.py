@@ -3,7 +3,8 @@
 Usage: python benchmarks/shots_speed.py [FOLDER] [--files N] [--against REV] [--repeat N]
        [--profile]
 
-Replays N files (default 150) of the folder (default: the shared corpus), collects the
+Replays N files (default 150) of the folder (default: the shared corpus, or the folder
+named by NARDY_CORPUS), collects the
 distinct positions before and after every play with a blot to hit, and times ``shots()``
 over all of them with its cache bypassed (CPU seconds, best of N runs, default 3), taking
 turns with the ``nardy_analysis/analysis/shots.py`` of git revision REV (default 98cd67a:
