@@ -5,8 +5,9 @@ Usage: python benchmarks/shots_speed.py [FOLDER] [--files N] [--against REV] [--
 
 Replays N files (default 150) of the folder (default: the shared corpus, or the folder
 named by NARDY_CORPUS), collects the distinct positions before and after every play with
-a blot to hit, and times ``shots()`` over all of them with its cache bypassed (CPU seconds, best of N runs, default 3), taking
-turns with the ``nardy_analysis/analysis/shots.py`` of git revision REV (default 98cd67a:
+a blot to hit, and times ``shots()`` over all of them with its cache bypassed (CPU
+seconds, best of N runs, default 3), taking turns with the
+``nardy_analysis/analysis/shots.py`` of git revision REV (default 98cd67a:
 main before issue 11's work on shots, which searched the legal plays of doubles on two or
 more blots, of doubles with one to three checkers on the bar and of hits after which the
 other die may not be playable). Both must give the same Shots. Goal (issue 11): >= 5x
