@@ -1,42 +1,107 @@
-"""Positions per second for the full 36-roll shot computation on real positions.
+"""CPU seconds of the exact shots of real positions, against an earlier version in one run.
 
-Usage: python benchmarks/shots_speed.py [FOLDER] [--files N]
+Usage: python benchmarks/shots_speed.py [FOLDER] [--files N] [--against REV] [--repeat N]
+       [--profile]
 
-Replays N files (default 100) of the folder (default: the shared corpus), collects the
-distinct positions before and after every play, and times ``shots()`` over all of them.
-Goal (issue 3): 2,000 positions/s on one core.
+Replays N files (default 150) of the folder (default: the shared corpus, or the folder
+named by NARDY_CORPUS), collects the distinct positions before and after every play with
+a blot to hit, and times ``shots()`` over all of them with its cache bypassed (CPU
+seconds, best of N runs, default 3), taking turns with the
+``nardy_analysis/analysis/shots.py`` of git revision REV (default 98cd67a:
+main before issue 11's work on shots, which searched the legal plays of doubles on two or
+more blots, of doubles with one to three checkers on the bar and of hits after which the
+other die may not be playable). Both must give the same Shots. Goal (issue 11): >= 5x
+faster than that version. With --profile, the top entries of a cProfile run of ours.
 """
 
+import cProfile
+import importlib.util
+import os
+import pstats
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-from nardy_analysis import replay_file
-from nardy_analysis.analysis.shots import shots
+from nardy_analysis import load_file
+from nardy_analysis.analysis import shots as current
 
-DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "mat"
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT = Path(os.environ.get("NARDY_CORPUS") or ROOT.parent / "shared" / "corpus" / "mat")
+BEFORE = "98cd67a"
+
+
+def option(args: list[str], name: str, default: str) -> str:
+    return args[args.index(name) + 1] if name in args else default
+
+
+def version_at(revision: str):
+    """The module ``analysis/shots.py`` as it was at ``revision`` (git show), imported
+    beside the current one."""
+    source = subprocess.run(["git", "-C", str(ROOT), "show",
+                             f"{revision}:nardy_analysis/analysis/shots.py"],
+                            capture_output=True, text=True, check=True).stdout
+    name = f"nardy_analysis.analysis._shots_{revision}"
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = "nardy_analysis.analysis"
+    sys.modules[name] = module
+    exec(compile(source, f"{revision}:nardy_analysis/analysis/shots.py", "exec"), module.__dict__)
+    return module
+
+
+def positions_of(folder: Path, count: int) -> list:
+    """Distinct ``(position, rules)`` before and after the plays of ``count`` files, with
+    an opposing blot."""
+    found = {}
+    for path in sorted(folder.glob("*.mat"))[:count]:
+        for match in load_file(path).matches:
+            for game in match.games:
+                for turn in game.turns:
+                    for position in (turn.before, turn.after):
+                        if position is not None and 1 in position.opponent[1:25]:
+                            found[position, match.rules] = None
+    return list(found)
+
+
+def cpu_seconds(shots, positions) -> float:
+    start = time.process_time()
+    for position, rules in positions:
+        shots(position, rules)
+    return time.process_time() - start
 
 
 def main() -> None:
     args = sys.argv[1:]
-    count = int(args[args.index("--files") + 1]) if "--files" in args else 100
-    folders = [a for a in args if not a.startswith("--") and not a.isdigit()]
+    values = {args[i + 1] for i, a in enumerate(args[:-1])
+              if a in ("--files", "--against", "--repeat")}
+    folders = [a for a in args if not a.startswith("--") and a not in values]
     folder = Path(folders[0]) if folders else DEFAULT
     if not folder.is_dir():
         sys.exit(f"no folder {folder}: give the folder of .mat files to take positions from")
-    positions = {}
-    for path in sorted(folder.glob("*.mat"))[:count]:
-        for match in replay_file(path):
-            for game in match.games:
-                for turn in game.turns:
-                    positions[turn.before] = None
-                    if turn.after is not None:
-                        positions[turn.after] = None
-    start = time.perf_counter()
-    with_blots = sum(bool(shots(p).blots) for p in positions)
-    seconds = time.perf_counter() - start
-    print(f"{len(positions)} positions ({with_blots} with blots to hit) in {seconds:.2f} s: "
-          f"{len(positions) / seconds:,.0f} positions/s")
+    files, repeat = int(option(args, "--files", "150")), int(option(args, "--repeat", "3"))
+    revision = option(args, "--against", BEFORE)
+    before = version_at(revision)
+    positions = positions_of(folder, files)
+    ours, theirs = current.shots.__wrapped__, before.shots.__wrapped__
+    for position, rules in positions:
+        a, b = ours(position, rules), theirs(position, rules)
+        if (a.rolls, a.blots, a.double_hits) != (b.rolls, b.blots, b.double_hits):
+            sys.exit(f"the shots differ from {revision}'s in {position!r}")
+    best_ours = best_theirs = float("inf")
+    for _ in range(repeat):
+        best_theirs = min(best_theirs, cpu_seconds(theirs, positions))
+        best_ours = min(best_ours, cpu_seconds(ours, positions))
+    n = len(positions)
+    print(f"{n} positions with a blot to hit ({files} files of {folder}), "
+          f"CPU seconds, best of {repeat}; load average {os.getloadavg()[0]:.1f}")
+    print(f"shots now        {best_ours:6.2f} s ({n / best_ours:,.0f} positions/s)")
+    print(f"shots at {revision:7}  {best_theirs:6.2f} s ({n / best_theirs:,.0f} positions/s)")
+    print(f"ratio {revision} / now  {best_theirs / best_ours:.1f} (goal >= 5)")
+    if "--profile" in args:
+        profile = cProfile.Profile()
+        profile.runcall(cpu_seconds, ours, positions)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(12)
 
 
 if __name__ == "__main__":

@@ -168,13 +168,81 @@ def test_fast_paths_agree_with_the_search(data):
     blots = [p for p in range(1, 25) if opp[25 - p] == 1]
     if not blots:
         return
+    opens = S._open_points(opp)
     for roll in ALL_ROLLS:
-        fast = S._double_hits if roll.is_double else \
-            S._entering_hits if me[25] else S._two_dice_hits
-        found = fast(me, opp, roll, blots, STANDARD)
+        found = S._fast(me, opp, roll, blots, STANDARD, opens)
         assert (me, opp) == position.lists()  # the lists are left as they were
+        if me[25] and not roll.is_double:
+            assert found is not None  # entering always answers
         if found is not None:
             assert found == S._hits(position, me, opp, roll, blots, STANDARD), (position, roll)
+
+
+def home_board(data) -> Position:
+    """The mover's checkers in their home board or off, the opponent's anywhere (drawn by
+    hypothesis, blots in the mover's home board likely): bearing off during the play."""
+    me, opp = [0] * 26, [0] * 26
+    for _ in range(15):
+        me[data.draw(st.sampled_from(range(0, 7)))] += 1
+    for _ in range(15):
+        opp[data.draw(st.sampled_from([0, 0, 25] + list(range(13, 25)) + list(range(1, 25))))] += 1
+    for point in range(1, 25):  # no point shared
+        if me[point] and opp[25 - point]:
+            me[0] += me[point]
+            me[point] = 0
+    return Position.from_mover(me, opp)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_bearing_off_boards_agree_with_brute_force(data):
+    """All the mover's checkers home: doubles that fit on the board need no search, the
+    others are searched; both give the hits of the legal plays."""
+    position = home_board(data)
+    result = shots(position)
+    by_blot, double = brute_force(position, STANDARD)
+    assert {p: set(r) for p, r in result.blots.items() if r} == by_blot, position
+    assert set(result.double_hits) == double, position
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from([1, 2, 3]))
+def test_doubles_after_entering_agree_with_brute_force(data, on_bar):
+    """One to three checkers on the bar: a double enters them, then plays the rest."""
+    position = random_board(data, on_bar)
+    result = shots(position)
+    by_blot, double = brute_force(position, STANDARD)
+    doubles = {p: {r for r in rolls if r.is_double} for p, rolls in by_blot.items()}
+    assert {p: {r for r in rolls if r.is_double} for p, rolls in result.blots.items()
+            if any(r.is_double for r in rolls)} == {p: r for p, r in doubles.items() if r}
+    assert {r for r in result.double_hits if r.is_double} == {r for r in double if r.is_double}
+
+
+def reference_shots(position, rules):
+    """The hits of every roll by the search alone (no rule that skips it)."""
+    me, opp = position.lists()
+    blots = [p for p in range(1, 25) if opp[25 - p] == 1]
+    return {roll: S._hits(position, me, opp, roll, blots, rules) for roll in ALL_ROLLS}
+
+
+def test_corpus_positions_agree_with_the_search(corpus_files):
+    from nardy_analysis import load_file
+    checked = 0
+    for path in corpus_files[:12]:
+        for match in load_file(path).matches:
+            for game in match.games:
+                for turn in game.turns:
+                    position = turn.after or turn.before
+                    if 1 not in position.opponent[1:25]:
+                        continue
+                    result = shots.__wrapped__(position, match.rules)
+                    searched = reference_shots(position, match.rules)
+                    assert {p: set(r) for p, r in result.blots.items() if r} == \
+                        {p: {r for r, (hit, _) in searched.items() if p in hit}
+                         for p in result.blots if any(p in hit for hit, _ in searched.values())}
+                    assert set(result.double_hits) == {r for r, (_, d) in searched.items() if d}
+                    checked += 1
+    assert checked > 500
 
 
 def test_double_hits():

@@ -94,26 +94,28 @@ def shots(position: Position, rules: Rules = STANDARD) -> Shots:
     blots = [p for p in range(1, 25) if opp[25 - p] == 1]
     by_blot: dict[int, list[Roll]] = {p: [] for p in blots}
     rolls, double_hits = [], []
-    if blots:
-        # A checker hits the blot on t only by covering s - t pips from its point s: rolls
-        # that cover none of these distances hit nothing and need no search.
-        distances = {s - t for s in range(1, BAR + 1) if me[s] for t in blots if s > t}
-        for roll in ALL_ROLLS:
-            if distances.isdisjoint(_reach(roll.dice)):
-                continue
-            found = None
-            if rules.forced_play:
-                fast = _double_hits if roll.is_double else \
-                    _entering_hits if me[BAR] else _two_dice_hits
-                found = fast(me, opp, roll, blots, rules)
-            hit, double = found or _hits(position, me, opp, roll, blots, rules)
-            if hit:
-                rolls.append(roll)
-                for point in hit:
-                    by_blot[point].append(roll)
-            if double:
-                double_hits.append(roll)
-    return Shots(position, tuple(rolls), throws(rolls),
+    # A checker hits the blot on t only by covering s - t pips from its point s: rolls
+    # that cover none of these distances (bit s - t of the mask) hit nothing.
+    points = sum(1 << s for s in range(1, BAR + 1) if me[s])
+    distances = 0
+    for t in blots:
+        distances |= points >> t
+    count = 0
+    if distances:
+        opens = _open_points(opp)
+    for roll, reach in _ROLLS if distances else ():
+        if not distances & reach:
+            continue
+        found = _fast(me, opp, roll, blots, rules, opens)
+        hit, double = found or _hits(position, me, opp, roll, blots, rules)
+        if hit:
+            rolls.append(roll)
+            count += 1 if roll.high == roll.low else 2
+            for point in hit:
+                by_blot[point].append(roll)
+        if double:
+            double_hits.append(roll)
+    return Shots(position, tuple(rolls), count,
                  {p: tuple(r) for p, r in by_blot.items()}, tuple(double_hits))
 
 
@@ -125,6 +127,10 @@ def _reach(dice: tuple[int, ...]) -> tuple[int, ...]:
     if dice[0] == dice[-1]:
         return tuple(dice[0] * k for k in range(1, len(dice) + 1))
     return dice[0], dice[1], dice[0] + dice[1]
+
+
+_ROLLS = tuple((roll, sum(1 << n for n in _reach(roll.dice))) for roll in ALL_ROLLS)
+"""The 21 rolls, each with the distances it can cover as a bit mask (bit ``n``: ``n`` pips)."""
 
 
 def _hits(position, me, opp, roll, blots, rules) -> tuple[set[int], bool]:
@@ -181,7 +187,33 @@ def _hits(position, me, opp, roll, blots, rules) -> tuple[set[int], bool]:
     return hit, double
 
 
-def _two_dice_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
+def _open_points(opp) -> frozenset[int]:
+    """The points (1..24, from the mover's side) the opponent ``opp`` has not closed."""
+    return frozenset(q for q in range(1, 25) if opp[25 - q] < 2)
+
+
+def _board_step(me, opens, die, leaving=0) -> bool:
+    """Whether a checker of ``me`` on the board (one fewer on the point ``leaving``) can move
+    ``die`` pips to one of the ``opens`` points."""
+    for p in range(die + 1, 25):
+        if me[p] > (p == leaving) and p - die in opens:
+            return True
+    return False
+
+
+def _fast(me, opp, roll, blots, rules, opens) -> tuple[set[int], bool] | None:
+    """:func:`_hits` without a search where a rule below tells (forced-play rules on), else
+    None. ``opens`` is :func:`_open_points`."""
+    if not rules.forced_play:
+        return None
+    if roll.high == roll.low:
+        return _double_hits(me, roll.high, blots, opens)
+    if me[BAR]:
+        return _entering_hits(me, roll, blots, opens)
+    return _two_dice_hits(me, opp, roll, blots, rules, opens)
+
+
+def _two_dice_hits(me, opp, roll, blots, rules, opens) -> tuple[set[int], bool] | None:
     """:func:`_hits` for a roll of two different dice with no checker of the roller on the
     bar (forced-play rules on), without a search; None when a hit cannot be told legal
     this way (a hitting step after which the other die cannot be played).
@@ -190,9 +222,12 @@ def _two_dice_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
     journey lands on a blot or an open point, which hits leave open. A blot on ``t`` is hit
     by one die ``x`` from ``t + x`` (legal when the other die can be played after it: by
     any checker; playing it first instead does not help, as the hit only adds a checker
-    nearer home), or by both dice from ``t + a + b`` through an open point. A play hits
-    two blots when one die hits one and the other die, after it, the other (the second
-    hitter may be the first one going on)."""
+    nearer home), or by both dice from ``t + a + b`` through an open point. The other die
+    can be played after the hit when the hitter can go on to an open point, or another
+    checker can move it to one (:func:`_board_step`: a hit leaves every point as open);
+    else a step after the hit is looked for (bearing off). A play hits two blots when one
+    die hits one and the other die, after it, the other (the second hitter may be the
+    first one going on)."""
     a, b = roll.high, roll.low
     hit: set[int] = set()
     direct = []  # (blot, die, other die, from)
@@ -202,10 +237,11 @@ def _two_dice_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
             if s <= 24 and me[s]:
                 direct.append((t, x, y, s))
         s = t + a + b
-        if s <= 24 and me[s] and (opp[25 - t - b] < 2 or opp[25 - t - a] < 2):
+        if s <= 24 and me[s] and (t + b in opens or t + a in opens):
             hit.add(t)
     for t, x, y, s in direct:
-        if t in hit:
+        if t in hit or t - y in opens or _board_step(me, opens, y, s):
+            hit.add(t)
             continue
         move = apply_step(me, opp, s, x, rules)
         finish = _playable(me, opp, y, rules)
@@ -222,78 +258,124 @@ def _two_dice_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
     return hit, False
 
 
-def _entering_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
+def _entering_hits(me, roll, blots, opens) -> tuple[set[int], bool]:
     """:func:`_hits` for a roll of two different dice with checkers of the roller on the
-    bar (forced-play rules on), without a search; None when it cannot tell (a hitting entry
-    after which the other die cannot be played).
+    bar (forced-play rules on), without a search.
 
-    The first step enters, with either die, on the opponent's home board (hitting a blot
-    there). With one checker on the bar, the other die then moves any checker, and a play
-    using both dice is legal; with two or more, the other die must enter a second checker
-    (when it cannot, the entry is the whole play, and it is legal: no other step exists)."""
+    A die ``x`` enters on the point ``25 - x`` when it is open (a blot there is hit). With two
+    or more on the bar each die that can enter does, and nothing else can move: the play is
+    the entries. With one, entering with ``x`` and then moving the other die ``y`` is a play
+    of both dice when a checker can move ``y`` after the entry: the entered one (it stays
+    outside the home board, so nothing bears off) or one on the board
+    (:func:`_board_step`). When some order is such a play, the legal plays are those; when
+    neither is, the legal play is the entry of the larger die if it can enter, else of the
+    smaller (RULES.md)."""
     a, b = roll.high, roll.low
+    if me[BAR] > 1:
+        hit = {25 - x for x in (a, b) if 25 - x in blots}
+        return hit, len(hit) > 1
     hit: set[int] = set()
     double = False
+    both = False
     for x, y in ((a, b), (b, a)):
-        entry = apply_step(me, opp, BAR, x, rules)
-        if entry is None:
+        entry = 25 - x
+        if entry not in opens or (entry - y not in opens and not _board_step(me, opens, y)):
             continue
-        if me[BAR]:  # more on the bar: the other die can only enter one
-            second = apply_step(me, opp, BAR, y, rules)
-            hits = {m.end for m in (entry, second) if m is not None and m.hit}
-            if second is not None:
-                undo_step(me, opp, second)
-        else:
-            hits = {entry.end} if entry.hit else set()
-            if hits and not _playable(me, opp, y, rules):
-                undo_step(me, opp, entry)
-                return None
-            for t in blots:
-                s = t + y
-                if t not in hits and s <= 24 and me[s] and opp[25 - t] == 1:
-                    hit.add(t)
-                    double = double or entry.hit
-        undo_step(me, opp, entry)
-        hit |= hits
-        double = double or len(hits) > 1
+        both = True
+        entry_hits = entry in blots
+        if entry_hits:
+            hit.add(entry)
+        for t in blots:
+            s = t + y
+            if t != entry and s <= 24 and (me[s] or s == entry):
+                hit.add(t)
+                double = double or entry_hits
+    if not both:
+        entry = next((25 - x for x in (a, b) if 25 - x in opens), None)
+        return ({entry} if entry in blots else set()), False
     return hit, double
 
 
-def _double_hits(me, opp, roll, blots, rules) -> tuple[set[int], bool] | None:
+def _double_hits(me, d, blots, opens) -> tuple[set[int], bool] | None:
     """:func:`_hits` for a double (forced-play rules on), without a search; None when it
-    cannot tell: one to three checkers on the bar, a hitting journey after which the rest
-    of the four steps cannot be played, or hits on two or more blots (which might be hit in
-    one play). With four or more on the bar every step enters, on the point ``25 - d``;
-    with its entry point closed no step can be played.
+    cannot tell (a checker might bear off during the play: :func:`_free_double`).
 
-    A blot on ``t`` is hit by a checker on ``t + k*d`` (``k`` of the four steps) whose
-    points on the way are open; when the other ``4 - k`` steps can be played after it, the
-    play uses all four and is legal (playing them first instead does not help: the journey
-    only moves a checker nearer home)."""
-    d = roll.high
-    if me[BAR]:  # the steps enter while checkers are on the bar
-        if opp[d] >= 2:
-            return set(), False  # no step at all
-        if me[BAR] < 4:
-            return None
-        return ({25 - d} if opp[d] == 1 else set()), False  # four entries, on one point
-    hit: set[int] = set()
-    for t in blots:
-        for k in range(1, 5):
-            s = t + k * d
-            if s > 24 or opp[25 - s + d] >= 2 and k > 1:
+    While checkers are on the bar every step enters, on the point ``25 - d``: with that
+    point closed no step can be played; with four or more on the bar all four steps enter.
+    With ``n`` of 1..3 on the bar the first ``n`` steps enter (there is no other step, so
+    every legal play starts with them, and the first one hits a blot there), and the
+    position they reach plays ``4 - n`` steps as :func:`_free_double` finds; a play hits two
+    blots when the entry hits and the rest hits another."""
+    on_bar = me[BAR]
+    if not on_bar:
+        return _free_double(me, d, 4, blots, opens)
+    entry = 25 - d
+    if entry not in opens:
+        return set(), False  # no step at all
+    entry_hits = entry in blots
+    if on_bar >= 4:
+        return ({entry} if entry_hits else set()), False  # four entries, on one point
+    entered = list(me)
+    entered[BAR], entered[entry] = 0, me[entry] + on_bar
+    found = _free_double(entered, d, 4 - on_bar, [t for t in blots if t != entry], opens)
+    if found is None or not entry_hits:
+        return found
+    hit, double = found
+    return hit | {entry}, double or bool(hit)
+
+
+def _free_double(me, d, steps, blots, opens) -> tuple[set[int], bool] | None:
+    """Blots hit by some legal play of ``steps`` (1..4) steps of ``d`` pips for ``me`` with
+    no checker on the bar, and whether one legal play hits two or more; None when fewer
+    than ``steps`` steps can be played on the board and a checker might bear off during the
+    play (the checkers outside the home board need fewer than ``steps`` steps to come home),
+    where the search answers.
+
+    On the board the checkers move independently: a step lands on a point of the
+    board, open or not whatever the other steps do (steps never make or break the
+    opponent's points; hits only take blots, which block nothing), so the checker on ``p``
+    can go ``j`` steps exactly when ``j <= c(p)``, the run of open points ``p - d``,
+    ``p - 2d``, ... (capped at ``steps``). Any choice of journeys ``j_i <= c(p_i)`` is a play
+    (played from the highest start down). The forced-play rule asks for the most steps,
+    ``m = min(steps, sum of c)`` (RULES.md). So a blot on ``t`` is hit in a legal play iff a
+    checker on ``t + j*d`` has ``j <= min(c, m)``: the other ``m - j`` steps fit in the
+    capacity left, ``sum of c - j``. A legal play hits two blots iff one journey of at most
+    ``m`` steps lands on two, or two checkers reach two different blots in ``j1 + j2 <= m``
+    steps (a blot is hit by the first checker landing on it). Steps on the board stay legal
+    whatever else is played, so when all ``steps`` fit on the board (``m = steps``), plays
+    that bear off change none of this: they too must use all steps, and their hitting
+    journeys obey the same bounds."""
+    most = 0  # m, counted up to steps
+    for p in range(24, 0, -1):
+        if me[p]:
+            run, q = 0, p - d
+            while run < steps and q in opens:
+                run, q = run + 1, q - d
+            most += me[p] * run
+            if most >= steps:
+                most = steps
                 break
-            if not me[s]:
-                continue
-            moves = [apply_step(me, opp, s - j * d, d, rules) for j in range(k)]
-            finish = _can_finish(me, opp, (d,) * (4 - k), rules)
-            for move in reversed(moves):
-                undo_step(me, opp, move)
-            if not finish:
-                return None
-            hit.add(t)
-            break
-    return (hit, False) if len(hit) < 2 else None
+    if most < steps and sum(me[7:25]) < steps and \
+            sum(me[p] * -(-(p - 6) // d) for p in range(7, 25) if me[p]) < steps:
+        return None
+    reach = []  # (steps, start, blot) of the journeys of at most m steps onto each blot
+    hit: set[int] = set()
+    double = False
+    for t in blots:
+        passed = False  # a blot between t and the start: the journey hits both
+        for j in range(1, most + 1):
+            p = t + j * d
+            if p not in opens:  # closed, or off the board
+                break
+            if me[p]:
+                reach.append((j, p, t))
+                hit.add(t)
+                double = double or passed
+            passed = passed or p in blots
+    if len(hit) > 1 and not double:
+        double = any(t1 < t2 and j1 + j2 <= most and (p1 != p2 or me[p1] > 1)
+                     for j1, p1, t1 in reach for j2, p2, t2 in reach)
+    return hit, double
 
 
 def _playable(me, opp, die, rules) -> bool:
