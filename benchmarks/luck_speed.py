@@ -39,12 +39,13 @@ def main() -> None:
         lambda: cold_seconds(luck_frame, matches), path, GNUBG_SETUP, repeat)
     print(f"{path.name}: {rolls} rolls; best of {repeat}")
     print(f"nardy luck      {mine:6.2f} s ({rolls / mine:,.0f} rolls/s), CPU seconds")
-    floor = engine_floor(matches, repeat)
-    print(f"gnubg-nn best_move alone, 21 rolls of each position {floor:6.2f} s")
+    floor, listed = engine_floor(matches, repeat), engine_floor(matches, repeat, True)
+    print(f"gnubg-nn best_move alone, 21 rolls of each position {floor:6.2f} s (list=0), "
+          f"{listed:6.2f} s (list=1)")
     if version:
         print(f"gnubg {version} analyse match, 0-ply  {theirs:6.2f} s")
-        print(f"ratio nardy / gnubg  {mine / theirs:.2f} (goal <= 1.5); "
-              f"gnubg-nn's best_move alone {floor / theirs:.2f}")
+        print(f"ratio nardy / gnubg  {mine / theirs:.2f} (goal <= 1.5); gnubg-nn's "
+              f"best_move alone {floor / theirs:.2f} (list=0), {listed / theirs:.2f} (list=1)")
     else:
         print("gnubg: not installed (see benchmarks/gnubg_peer.py); no ratio")
     if "--profile" in args:

@@ -17,7 +17,9 @@ evaluation cache too: gnubg starts each run in a new process):
 Goal (issue 13): ours <= 1.5 x gnubg's. A third line shows the floor under the second race:
 gnubg-nn's ``best_move`` alone, called for the 21 rolls of every position (the luck
 analysis's evaluations, gnubg's as well), with no work done on its answers
-(:func:`engine_floor`).
+(:func:`engine_floor`): in its cheapest form (the best play only, which money luck uses)
+and listing every play (what match-play luck needs: the best play under the match's
+equity is not gnubg-nn's pick).
 """
 
 import cProfile
@@ -41,11 +43,12 @@ GNUBG_WITH_LUCK = (*GNUBG_SETUP[:2], "set analysis luck on",
                    "set analysis luckanalysis cubeful off")
 
 
-def engine_floor(matches, repeat: int) -> float:
-    """CPU seconds, best of ``repeat`` cold runs, of gnubg-nn's ``best_move`` at 0-ply
-    (``list=0``, its cheapest form: the best play only) for each of the 21 rolls of the
-    position before every roll of ``matches``: the evaluations of the luck analysis, with
-    nothing done on their answers."""
+def engine_floor(matches, repeat: int, every_play: bool = False) -> float:
+    """CPU seconds, best of ``repeat`` cold runs, of gnubg-nn's ``best_move`` at 0-ply for
+    each of the 21 rolls of the position before every roll of ``matches`` (the evaluations
+    of the luck analysis), with nothing done on its answers: ``list=0`` (the best play
+    only, its cheapest form; enough for money luck) or, with ``every_play``, ``list=1``
+    (every play's chances, what match-play luck needs)."""
     import gnubg_nn
 
     boards = [GnubgNN.board(turn.before) for match in matches for game in match.games
@@ -56,7 +59,7 @@ def engine_floor(matches, repeat: int) -> float:
         start = time.process_time()
         for board in boards:
             for roll in ALL_ROLLS:
-                gnubg_nn.best_move(board, roll.high, roll.low, n=0, list=0, b=1)
+                gnubg_nn.best_move(board, roll.high, roll.low, n=0, list=int(every_play), b=1)
         best = min(best, time.process_time() - start)
     return best
 
@@ -72,14 +75,15 @@ def main() -> None:
     full, _, theirs_full, _ = timed_against_gnubg(
         lambda: cold_seconds(skill_summary, matches), path, GNUBG_WITH_LUCK, repeat)
     print(f"skill_summary (+ luck) {full:6.2f} s")
-    floor = engine_floor(matches, repeat)
-    print(f"gnubg-nn best_move alone, 21 rolls of each position {floor:6.2f} s")
+    floor, listed = engine_floor(matches, repeat), engine_floor(matches, repeat, True)
+    print(f"gnubg-nn best_move alone, 21 rolls of each position {floor:6.2f} s (list=0), "
+          f"{listed:6.2f} s (list=1)")
     if version:
         print(f"gnubg {version} analyse match 0-ply, no luck {theirs:6.2f} s; "
               f"ratio {mine / theirs:.2f}")
         print(f"gnubg {version} analyse match 0-ply, luck    {theirs_full:6.2f} s; "
-              f"ratio {full / theirs_full:.2f} (goal <= 1.5); "
-              f"gnubg-nn's best_move alone {floor / theirs_full:.2f}")
+              f"ratio {full / theirs_full:.2f} (goal <= 1.5); gnubg-nn's best_move alone "
+              f"{floor / theirs_full:.2f} (list=0), {listed / theirs_full:.2f} (list=1)")
     else:
         print("gnubg: not installed (see benchmarks/gnubg_peer.py); no ratio")
     if "--profile" in args:
