@@ -430,10 +430,17 @@ class GnubgNN(Evaluator):
 
     def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
         """Every legal play at 0-ply (gnubg keys)."""
+        keys, chances = self._listed(position, self._gnubg.best_move(
+            self.board(position), roll.high, roll.low, n=0, list=1, b=1))
+        return keys, np.array(chances, dtype=float).reshape(-1, 5)
+
+    def _listed(self, position: Position, found) -> tuple[tuple, list]:
+        """The keys of the plays in gnubg-nn's answer ``found`` to ``best_move(list=1,
+        b=1)`` in ``position`` and the opponent's chances after each (rows of 5), as
+        :meth:`_plays_uncached` gives them: one-sided bear-offs as :meth:`_net` has them."""
         gnubg = self._gnubg
-        found = gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1, b=1)
         if not found[0]:
-            return (), np.empty((0, 5))
+            return (), []
         if len(found[2]) == 1:  # one legal play: gnubg-nn lists it without evaluating it
             board = [list(side) for side in gnubg.board_from_position_key(found[1])]
             chances = [self._net(board, gnubg.probabilities(board, 0))]
@@ -442,28 +449,34 @@ class GnubgNN(Evaluator):
         else:
             chances = [self._net([list(side) for side in gnubg.board_from_position_key(key)], p)
                        for key, _, p, _ in found[2]]
-        return tuple(play[0] for play in found[2]), np.array(chances, dtype=float)
+        return tuple(play[0] for play in found[2]), chances
 
     def best_equities(self, position: Position, rolls: tuple[Roll, ...],
                       utility: Utility = MONEY) -> tuple[float, ...]:
-        """As :meth:`Evaluator.best_equities`; at 0-ply, when no bear-off can follow, the
-        plays of all ``rolls`` are listed by gnubg-nn and their equities taken in one array
-        operation (about 15% less time than roll by roll through :meth:`plays`; the nets'
-        evaluations are most of the rest)."""
-        if self.ply or not any(position.opponent[7:BAR + 1]) or position.is_over:
+        """As :meth:`Evaluator.best_equities`; at 0-ply the plays of all ``rolls`` are
+        listed by gnubg-nn and their equities taken in one array operation (about 15% less
+        time than roll by roll through :meth:`plays`; the nets' evaluations are most of the
+        rest), and money play needs only gnubg-nn's pick (:meth:`_money_best_equities`).
+        A single play's equity is worked out on its own, as the base class does it (numpy's
+        product of one row can differ from the same row's in a larger array in the last
+        bit), and a dance by the base class."""
+        if self.ply or position.is_over:
             return super().best_equities(position, rolls, utility)
-        if utility == MONEY:
+        if utility == MONEY and any(position.opponent[7:BAR + 1]):
             found = self._money_best_equities(position, rolls)
             if found is not None:
                 return found
         board, rows, ends, alone = self.board(position), [], [], {}
         for index, roll in enumerate(rolls):
             check_roll(roll)
-            found = self._gnubg.best_move(board, roll.high, roll.low, n=0, list=1, b=1)
-            if found[0] and len(found[2]) > 1:
-                rows += [play[2] for play in found[2]]
+            keys, chances = self._listed(position, self._gnubg.best_move(
+                board, roll.high, roll.low, n=0, list=1, b=1))
+            if len(keys) > 1:
+                rows += chances
                 ends.append(len(rows))
-            else:  # a dance or a single play: as the base class does it
+            elif keys:
+                alone[index] = float(utility.of_opponent(np.array(chances, dtype=float)).max())
+            else:
                 alone[index] = super().best_equities(position, (roll,), utility)[0]
         chances = np.fromiter(chain.from_iterable(rows), float, 5 * len(rows)).reshape(-1, 5)
         best = iter(np.maximum.reduceat(utility.of_opponent(chances), [0, *ends[:-1]]).tolist()
@@ -477,9 +490,9 @@ class GnubgNN(Evaluator):
         the one play gnubg-nn picks per roll (``best_move(list=0)``, money being the state
         it is left in: this module never sets its score or cube) and its chances, which
         gnubg-nn's evaluation cache holds: the same numbers as the maximum over every
-        play's, for about a quarter less time. None (take the general way) when fewer
-        than two rolls have a play: numpy's product of a single row can differ from the
-        same row's in a larger array in the last bit."""
+        play's. A dance or a single play goes the base class's way, and so does the whole
+        position (None) when fewer than two rolls are left: numpy's product of a single row
+        can differ from the same row's in a larger array in the last bit."""
         gnubg, board, rows, picked, alone = self._gnubg, self.board(position), [], [], {}
         for index, roll in enumerate(rolls):
             check_roll(roll)
