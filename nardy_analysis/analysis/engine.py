@@ -430,17 +430,18 @@ class GnubgNN(Evaluator):
 
     def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
         """Every legal play at 0-ply (gnubg keys)."""
-        keys, chances = self._listed(position, self._gnubg.best_move(
-            self.board(position), roll.high, roll.low, n=0, list=1, b=1))
-        return keys, np.array(chances, dtype=float).reshape(-1, 5)
+        found = self._gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1,
+                                      b=1)
+        return (tuple(play[0] for play in found[2]) if found[0] else (),
+                np.array(self._listed(position, found), dtype=float).reshape(-1, 5))
 
-    def _listed(self, position: Position, found) -> tuple[tuple, list]:
-        """The keys of the plays in gnubg-nn's answer ``found`` to ``best_move(list=1,
-        b=1)`` in ``position`` and the opponent's chances after each (rows of 5), as
-        :meth:`_plays_uncached` gives them: one-sided bear-offs as :meth:`_net` has them."""
+    def _listed(self, position: Position, found) -> list:
+        """The opponent's chances (rows of 5) after each play in gnubg-nn's answer
+        ``found`` to ``best_move(list=1, b=1)`` in ``position``, as :meth:`_plays_uncached`
+        gives them: one-sided bear-offs as :meth:`_net` has them."""
         gnubg = self._gnubg
         if not found[0]:
-            return (), []
+            return []
         if len(found[2]) == 1:  # one legal play: gnubg-nn lists it without evaluating it
             board = [list(side) for side in gnubg.board_from_position_key(found[1])]
             chances = [self._net(board, gnubg.probabilities(board, 0))]
@@ -449,7 +450,7 @@ class GnubgNN(Evaluator):
         else:
             chances = [self._net([list(side) for side in gnubg.board_from_position_key(key)], p)
                        for key, _, p, _ in found[2]]
-        return tuple(play[0] for play in found[2]), chances
+        return chances
 
     def best_equities(self, position: Position, rolls: tuple[Roll, ...],
                       utility: Utility = MONEY) -> tuple[float, ...]:
@@ -469,12 +470,12 @@ class GnubgNN(Evaluator):
         board, rows, ends, alone = self.board(position), [], [], {}
         for index, roll in enumerate(rolls):
             check_roll(roll)
-            keys, chances = self._listed(position, self._gnubg.best_move(
+            chances = self._listed(position, self._gnubg.best_move(
                 board, roll.high, roll.low, n=0, list=1, b=1))
-            if len(keys) > 1:
+            if len(chances) > 1:
                 rows += chances
                 ends.append(len(rows))
-            elif keys:
+            elif chances:
                 alone[index] = float(utility.of_opponent(np.array(chances, dtype=float)).max())
             else:
                 alone[index] = super().best_equities(position, (roll,), utility)[0]
