@@ -5,6 +5,8 @@ own: ``python3 -m venv /work/gnubgvenv && /work/gnubgvenv/bin/pip install gnubg=
 runs in its own interpreter, given by ``$NARDY_GNUBG_PYTHON`` (default
 ``/work/gnubgvenv/bin/python``). Only the commands asked for are timed, inside that process;
 ``set threads 1`` comes first (one core, as ours; without it analysis never returns).
+Both sides are timed in CPU seconds (``time.process_time``), so that other work on the
+machine does not count.
 """
 
 from __future__ import annotations
@@ -27,10 +29,10 @@ best = float("inf")
 for _ in range(repeat):
     for command in setup:
         gnubg.command(command)
-    start = time.perf_counter()
+    start = time.process_time()
     for command in timed:
         gnubg.command(command)
-    best = min(best, time.perf_counter() - start)
+    best = min(best, time.process_time() - start)
 print("@@SECONDS@@", best, gnubg.__version__)
 """
 
@@ -59,17 +61,28 @@ def gnubg_seconds(timed: list[str], setup: tuple[str, ...] = (),
     raise RuntimeError(f"gnubg failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
 
 
+def empty_engine_cache() -> None:
+    """Empty gnubg-nn's own evaluation cache (C; it outlives our engine objects): the cache
+    lives with the net, and a new copy of the same weights starts with an empty one."""
+    import gnubg_nn
+
+    gnubg_nn.net_use(gnubg_nn.net_load(str(Path(gnubg_nn.__file__).parent / "data"
+                                           / "gnubg.weights")))
+
+
 def cold_seconds(work, matches) -> tuple[float, int]:
-    """Seconds for ``work(matches, evaluator=engine)`` on a fresh gnubg-nn engine with the
-    luck cache empty (ours, cold), and the rows of the frame it gave."""
+    """CPU seconds for ``work(matches, evaluator=engine)`` on a fresh gnubg-nn engine with
+    the luck cache and gnubg-nn's own evaluation cache empty (ours, cold: gnubg's run is a
+    new process each time), and the rows of the frame it gave."""
     from nardy_analysis.analysis.engine import GnubgNN
     from nardy_analysis.analysis.luck import _best_equities
 
     _best_equities.cache_clear()
+    empty_engine_cache()
     engine = GnubgNN()
-    start = time.perf_counter()
+    start = time.process_time()
     frame = work(matches, evaluator=engine)
-    return time.perf_counter() - start, len(frame)
+    return time.process_time() - start, len(frame)
 
 
 def timed_against_gnubg(ours, path: Path, setup: tuple[str, ...], repeat: int):

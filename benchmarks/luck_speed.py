@@ -4,18 +4,22 @@ Usage: python benchmarks/luck_speed.py [MATCH.mat] [--repeat N] [--profile]
 
 Default match: tests/data/luck/BackgammonStudio_8518258.mat (13 points, 19 games, 563 rolls).
 Ours: the luck of every roll (21 best plays for each position, 0-ply) with the engine's
-caches empty, replay not counted. The peer: GNU Backgammon's ``analyse match`` of the same
-file at 0-ply (chequer play, cube decisions and luck: it also analyses every play), import
-not counted (benchmarks/gnubg_peer.py). Each is the best of N runs (default 3), taken in
-turn. Goal (issue 11): ours <= 1.5 x gnubg's. With --profile, the top entries of a cProfile
-run of ours by internal time.
+caches empty (gnubg-nn's C evaluation cache too), replay not counted. The peer: GNU
+Backgammon's ``analyse match`` of the same file at 0-ply (chequer play, cube decisions and
+luck: it also analyses every play), import not counted (benchmarks/gnubg_peer.py). Each is
+the best of N runs (default 3), taken in turn, in CPU seconds. Goal (issue 11): ours <= 1.5
+x gnubg's. The floor: gnubg-nn's ``best_move`` alone for the same rolls
+(skill_speed.engine_floor). With --profile, the top entries of a cProfile run of ours by
+internal time.
 """
 
 import cProfile
 import pstats
 from pathlib import Path
 
-from gnubg_peer import cold_seconds, match_argument, timed_against_gnubg
+from gnubg_peer import (cold_seconds, empty_engine_cache, match_argument,
+                        timed_against_gnubg)
+from skill_speed import engine_floor
 
 from nardy_analysis import replay_file
 from nardy_analysis.analysis.engine import GnubgNN
@@ -31,17 +35,22 @@ GNUBG_SETUP = ("set analysis chequerplay evaluation plies 0",
 def main() -> None:
     path, repeat, args = match_argument(DEFAULT)
     matches = replay_file(path)
-    mine, rolls, theirs, version = timed_against_gnubg(lambda: cold_seconds(luck_frame, matches), path,
-                                                       GNUBG_SETUP, repeat)
+    mine, rolls, theirs, version = timed_against_gnubg(
+        lambda: cold_seconds(luck_frame, matches), path, GNUBG_SETUP, repeat)
     print(f"{path.name}: {rolls} rolls; best of {repeat}")
-    print(f"nardy luck      {mine:6.2f} s ({rolls / mine:,.0f} rolls/s)")
+    print(f"nardy luck      {mine:6.2f} s ({rolls / mine:,.0f} rolls/s), CPU seconds")
+    floor, listed = engine_floor(matches, repeat), engine_floor(matches, repeat, True)
+    print(f"gnubg-nn best_move alone, 21 rolls of each position {floor:6.2f} s (list=0), "
+          f"{listed:6.2f} s (list=1)")
     if version:
         print(f"gnubg {version} analyse match, 0-ply  {theirs:6.2f} s")
-        print(f"ratio nardy / gnubg  {mine / theirs:.2f} (goal <= 1.5)")
+        print(f"ratio nardy / gnubg  {mine / theirs:.2f} (goal <= 1.5); gnubg-nn's "
+              f"best_move alone {floor / theirs:.2f} (list=0), {listed / theirs:.2f} (list=1)")
     else:
         print("gnubg: not installed (see benchmarks/gnubg_peer.py); no ratio")
     if "--profile" in args:
         _best_equities.cache_clear()
+        empty_engine_cache()
         profile = cProfile.Profile()
         profile.runcall(luck_frame, matches, GnubgNN())
         pstats.Stats(profile).sort_stats("tottime").print_stats(12)

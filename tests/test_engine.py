@@ -159,6 +159,39 @@ def test_plays_are_our_legal_plays(backend):
                                                                           abs=1e-12)
 
 
+class _NotMoney(Utility):
+    """MONEY's weights under another class: not equal to MONEY, so GnubgNN.best_equities
+    takes the way that lists every play."""
+
+
+@needs_engine
+def test_money_best_equities_from_the_pick_equal_the_full_list():
+    """Money play at 0-ply takes gnubg-nn's pick (best_move list=0) and its chances; they
+    give bit for bit the maximum over every play's chances, position by position, in a
+    real money session (dances, single plays and bear-offs included)."""
+    from nardy_analysis import replay_file
+
+    engine, listing = GnubgNN(), _NotMoney()
+    assert listing != MONEY and listing.of_opponent(np.eye(5)).tolist() == \
+        MONEY.of_opponent(np.eye(5)).tolist()
+    positions = {turn.before for match in replay_file(DATA / "money_BackgammonGalaxy_165695.mat")
+                 for game in match.games for turn in game.turns}
+    assert len(positions) > 100
+    for position in positions:
+        assert engine.best_equities(position, ALL_ROLLS) == \
+            engine.best_equities(position, ALL_ROLLS, listing), position
+
+
+def test_turned_twice_is_gnubg_nns_listed_win():
+    """gnubg-nn 1.1.0a11 lists the best play of 65 (24/18/13) in 4HPwATDgc/ABMA with win
+    0.4722871780395508 where probabilities() of the board after it gives
+    0.4722871482372284: one turn round and back in single precision."""
+    from nardy_analysis.analysis.engine import _turned_twice
+
+    assert _turned_twice(0.4722871482372284) == 0.4722871780395508
+    assert _turned_twice(0.5) == 0.5
+
+
 @needs_engine
 def test_moves_boards_are_from_the_movers_side():
     """Documents the other half of the trap: gnubg_nn.moves() keys are not turned round, so

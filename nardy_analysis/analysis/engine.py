@@ -311,6 +311,14 @@ def game_over_probabilities(position: Position) -> Probabilities:
     return won if winner == position.turn else won.swapped()
 
 
+def _turned_twice(win: float) -> float:
+    """``win`` as gnubg-nn's ``best_move`` lists it: ``1 - (1 - win)`` in single precision
+    (it turns the chances round to the mover's side and back), which can differ from
+    ``probabilities()``'s number in the last bit of a float."""
+    one = np.float32(1.0)
+    return float(one - (one - np.float32(win)))
+
+
 class GnubgNN(Evaluator):
     """GNU Backgammon's neural nets through ``gnubg-nn`` (GPL-3, the ``engine`` extra).
 
@@ -422,10 +430,18 @@ class GnubgNN(Evaluator):
 
     def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
         """Every legal play at 0-ply (gnubg keys)."""
+        found = self._gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1,
+                                      b=1)
+        return (tuple(play[0] for play in found[2]) if found[0] else (),
+                np.array(self._listed(position, found), dtype=float).reshape(-1, 5))
+
+    def _listed(self, position: Position, found) -> list:
+        """The opponent's chances (rows of 5) after each play in gnubg-nn's answer
+        ``found`` to ``best_move(list=1, b=1)`` in ``position``, as :meth:`_plays_uncached`
+        gives them: one-sided bear-offs as :meth:`_net` has them."""
         gnubg = self._gnubg
-        found = gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1, b=1)
         if not found[0]:
-            return (), np.empty((0, 5))
+            return []
         if len(found[2]) == 1:  # one legal play: gnubg-nn lists it without evaluating it
             board = [list(side) for side in gnubg.board_from_position_key(found[1])]
             chances = [self._net(board, gnubg.probabilities(board, 0))]
@@ -434,29 +450,65 @@ class GnubgNN(Evaluator):
         else:
             chances = [self._net([list(side) for side in gnubg.board_from_position_key(key)], p)
                        for key, _, p, _ in found[2]]
-        return tuple(play[0] for play in found[2]), np.array(chances, dtype=float)
+        return chances
 
     def best_equities(self, position: Position, rolls: tuple[Roll, ...],
                       utility: Utility = MONEY) -> tuple[float, ...]:
-        """As :meth:`Evaluator.best_equities`; at 0-ply, when no bear-off can follow, the
-        plays of all ``rolls`` are listed by gnubg-nn and their equities taken in one array
-        operation (about 15% less time than roll by roll through :meth:`plays`; the nets'
-        evaluations are most of the rest)."""
-        if self.ply or not any(position.opponent[7:BAR + 1]) or position.is_over:
+        """As :meth:`Evaluator.best_equities`; at 0-ply the plays of all ``rolls`` are
+        listed by gnubg-nn and their equities taken in one array operation (about 15% less
+        time than roll by roll through :meth:`plays`; the nets' evaluations are most of the
+        rest), and money play needs only gnubg-nn's pick (:meth:`_money_best_equities`).
+        A single play's equity is worked out on its own, as the base class does it (numpy's
+        product of one row can differ from the same row's in a larger array in the last
+        bit), and a dance by the base class."""
+        if self.ply or position.is_over:
             return super().best_equities(position, rolls, utility)
+        if utility == MONEY and any(position.opponent[7:BAR + 1]):
+            found = self._money_best_equities(position, rolls)
+            if found is not None:
+                return found
         board, rows, ends, alone = self.board(position), [], [], {}
         for index, roll in enumerate(rolls):
             check_roll(roll)
-            found = self._gnubg.best_move(board, roll.high, roll.low, n=0, list=1, b=1)
-            if found[0] and len(found[2]) > 1:
-                rows += [play[2] for play in found[2]]
+            chances = self._listed(position, self._gnubg.best_move(
+                board, roll.high, roll.low, n=0, list=1, b=1))
+            if len(chances) > 1:
+                rows += chances
                 ends.append(len(rows))
-            else:  # a dance or a single play: as the base class does it
+            elif chances:
+                alone[index] = float(utility.of_opponent(np.array(chances, dtype=float)).max())
+            else:
                 alone[index] = super().best_equities(position, (roll,), utility)[0]
         chances = np.fromiter(chain.from_iterable(rows), float, 5 * len(rows)).reshape(-1, 5)
         best = iter(np.maximum.reduceat(utility.of_opponent(chances), [0, *ends[:-1]]).tolist()
                     if rows else ())
         return tuple(alone[index] if index in alone else next(best)
+                     for index in range(len(rolls)))
+
+    def _money_best_equities(self, position: Position,
+                             rolls: tuple[Roll, ...]) -> tuple[float, ...] | None:
+        """:meth:`best_equities` under :data:`MONEY` at 0-ply, no bear-off to follow, from
+        the one play gnubg-nn picks per roll (``best_move(list=0)``, money being the state
+        it is left in: this module never sets its score or cube) and its chances, which
+        gnubg-nn's evaluation cache holds: the same numbers as the maximum over every
+        play's. A dance or a single play goes the base class's way, and so does the whole
+        position (None) when fewer than two rolls are left: numpy's product of a single row
+        can differ from the same row's in a larger array in the last bit."""
+        gnubg, board, rows, picked, alone = self._gnubg, self.board(position), [], [], {}
+        for index, roll in enumerate(rolls):
+            check_roll(roll)
+            if len(gnubg.moves(board, roll.high, roll.low)) < 2:  # a dance or a single play
+                alone[index] = super().best_equities(position, (roll,), MONEY)[0]
+                continue
+            key = gnubg.best_move(board, roll.high, roll.low, n=0, list=0, b=1)[1]
+            chances = gnubg.probabilities(
+                [list(side) for side in gnubg.board_from_position_key(key)], 0)
+            rows.append((_turned_twice(chances[0]), *chances[1:]))
+            picked.append(index)
+        if len(rows) < 2:
+            return None
+        best = dict(zip(picked, MONEY.of_opponent(np.array(rows, dtype=float)).tolist()))
+        return tuple(best[index] if index in best else alone[index]
                      for index in range(len(rolls)))
 
     def _choose(self, position: Position, keys: tuple, chances: np.ndarray,

@@ -53,6 +53,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
+import numpy as np
 import pandas as pd
 
 from .engine import MONEY, Evaluator, Utility, default_evaluator
@@ -612,21 +613,25 @@ def _ratings(rate: float | None) -> dict[str, str]:
     return {"rating": RATING_SHOWN.get(word, word), "rating_gnubg": word}
 
 
-def _side_rows(key: dict, names, subset: pd.DataFrame, money: bool,
+def _side_rows(key: dict, names, rolls: dict, chosen, money: bool,
                results: list | None) -> list[dict]:
-    """The two rows (side 0, side 1) of one game or match: ``key`` columns, the luck of
-    ``subset`` (its rolls) and, with the games' ``results`` (pairs by side), the result."""
+    """The two rows (side 0, side 1) of one game or match: ``key`` columns, the luck of the
+    rolls ``chosen`` (a mask, or a slice for all) of ``rolls`` (columns as numpy arrays)
+    and, with the games' ``results`` (pairs by side), the result. Sums as pandas takes
+    them (``nansum``: NaN counts 0)."""
     column = "luck_points" if money else "luck_mwc"
-    totals = [float(subset.loc[subset["side"] == side, column].sum()) for side in (0, 1)]
+    sides, marks = rolls["side"][chosen], rolls["mark"][chosen]
+    luck, unit = rolls["luck"][chosen], rolls[column][chosen]
+    totals = [float(np.nansum(unit[sides == side])) for side in (0, 1)]
     rows = []
     for side in (0, 1):
-        mine = subset[subset["side"] == side]
-        marks = mine["mark"].value_counts()
-        luck, count = float(mine["luck"].sum()), len(mine)
-        rate = luck / count if count else float("nan")
+        mine = sides == side
+        mine_marks, count = marks[mine], int(mine.sum())
+        total = float(np.nansum(luck[mine]))
+        rate = total / count if count else float("nan")
         row = {**key, "side": side, "player": names[side], "rolls": count,
-               **{m.replace(" ", "_"): int(marks.get(m, 0)) for m in MARKS},
-               "luck": luck, "luck_rate": rate,
+               **{m.replace(" ", "_"): int((mine_marks == m).sum()) for m in MARKS},
+               "luck": total, "luck_rate": rate,
                **_ratings(rate if count else None),
                "unit": "points" if money else "mwc", "luck_total": totals[side]}
         if results is not None:
@@ -640,13 +645,16 @@ def _side_rows(key: dict, names, subset: pd.DataFrame, money: bool,
 def _match_rows(key: dict, names, rolls: pd.DataFrame, money: bool, games,
                 results: list | None) -> list[dict]:
     """The rows of one match: each game in ``games`` (numbers, in order), then the match."""
+    columns = {c: rolls[c].to_numpy() for c in ("game", "side", "mark")} | {
+        c: rolls[c].to_numpy(dtype=float, na_value=np.nan)
+        for c in ("luck", "luck_mwc", "luck_points")}
     rows = []
     for index, number in enumerate(games):
-        rows += _side_rows({**key, "scope": "game", "game": number}, names,
-                           rolls[rolls["game"] == number], money,
+        rows += _side_rows({**key, "scope": "game", "game": number}, names, columns,
+                           columns["game"] == number, money,
                            None if results is None else [results[index]])
-    return rows + _side_rows({**key, "scope": "match", "game": pd.NA}, names, rolls, money,
-                             results)
+    return rows + _side_rows({**key, "scope": "match", "game": pd.NA}, names, columns,
+                             slice(None), money, results)
 
 
 def _frame_summary(frame: pd.DataFrame) -> list[dict]:
