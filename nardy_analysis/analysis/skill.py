@@ -56,6 +56,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from .bearoff import (CENTRED, CUBELESS, OPPONENT_OWNS, OWNED, bearoff_equities,
+                      is_two_sided_bearoff)
 from .engine import Evaluator, GnubgNN, default_evaluator
 from .luck import luck_summary, match_winning_chance
 from .turns import phase, short_nardy_matches
@@ -316,12 +318,34 @@ class CubeState:
         return (self.score.mwc(self.cube) - self.score.mwc(-self.cube)) / 2
 
 
+_BEAROFF_COLUMN = {0: OWNED, None: CENTRED, 1: OPPONENT_OWNS}
+"""The column of :func:`~nardy_analysis.analysis.bearoff.bearoff_equities` by cube owner."""
+
+
 def _no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
-    """ND in MWC (match) or money equity per cube of ``state.cube``."""
-    if state.length:
-        return _match_no_double(state.score, chances, state.cube, state.owner, x,
-                                state.crawford)
-    return _money_no_double(chances, state.owner, x, state.jacoby)
+    """ND in MWC (match) or money equity per cube of ``state.cube``; rows with a two-sided
+    bear-off's exact equities (``chances`` of shape (n, 9)) as GNU Backgammon values them
+    (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact equity of the cube's
+    owner, in match play Janowski's formula on the exact winning chance with the cube life
+    index that gives that money equity (at most ``x``)."""
+    exact, chances = chances[:, 5:], chances[:, :5]
+    bearoff = ~np.isnan(exact[:, CUBELESS]) if exact.size else np.zeros(len(chances), bool)
+    if bearoff.any():
+        exact_chances = np.zeros_like(chances)
+        exact_chances[:, 0] = (exact[:, CUBELESS] + 1) / 2
+        chances = np.where(bearoff[:, None], exact_chances, chances)
+        cubeful = exact[:, _BEAROFF_COLUMN[state.owner]]
+    if not state.length:
+        value = _money_no_double(chances, state.owner, x, state.jacoby)
+        return np.where(bearoff, cubeful, value) if bearoff.any() else value
+    if bearoff.any():  # gnubg's eval.c, EvaluatePositionCubeful4, CLASS_BEAROFF_TS
+        cubeless = exact[:, CUBELESS]
+        live = _money_no_double(chances, state.owner, 1.0, False)
+        apart = np.abs(live - cubeless) > 1e-4
+        fitted = (cubeful - cubeless) / np.where(apart, live - cubeless, 1.0)
+        x = np.where(bearoff, np.clip(np.where(apart, fitted, x), 0.0, x), x)
+    return _match_no_double(state.score, chances, state.cube, state.owner, x,
+                            state.crawford)
 
 
 def cube_decision(chances: np.ndarray, state: CubeState, x) -> tuple:
@@ -342,9 +366,12 @@ def cubeful_equities(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
 
     Parameters
     ----------
-    chances : ndarray, shape (n, 5)
+    chances : ndarray, shape (n, 5) or (n, 9)
         Cubeless chances of the player on roll (win, win gammon, win backgammon, lose
-        gammon, lose backgammon; cumulative, probability 0..1), before their roll.
+        gammon, lose backgammon; cumulative, probability 0..1), before their roll; and, in
+        columns 5..8, a two-sided bear-off's exact money equities
+        (:func:`~nardy_analysis.analysis.bearoff.bearoff_equities`; NaN for other rows),
+        which replace the chances and the formula as GNU Backgammon does.
     state : CubeState
     x : float or ndarray of shape (n,)
         Cube life index (:func:`cube_efficiency`).
@@ -521,6 +548,14 @@ def _match_decisions(match: ReplayedMatch):
             yield "move", game, turn, _state(match, game, side, cube, owner, jacoby), number
 
 
+def _chances(evaluator: Evaluator, position: Position) -> np.ndarray:
+    """The engine's chances for the player on roll of ``position`` (5,) and a two-sided
+    bear-off's exact equities (4,; NaN in any other position), as :func:`cube_decision`
+    takes them."""
+    exact = bearoff_equities(position) if is_two_sided_bearoff(position) else np.full(4, np.nan)
+    return np.concatenate([evaluator.evaluate(position), exact])
+
+
 def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[dict]:
     """The decisions of one match, in order (:func:`_match_decisions`), with their errors;
     the cubeful equities computed in one batch per cube state."""
@@ -532,7 +567,7 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
             plays.append((keys, what.player))
             moves.append((state, chances))
         else:
-            cubes.append((state, np.array([evaluator.evaluate(what)], dtype=float),
+            cubes.append((state, np.array([_chances(evaluator, what)]),
                           np.array([cube_efficiency(what)])))
     moves = [(state, chances, x) for (state, chances), x in
              zip(moves, _life_indices(evaluator, plays))]
