@@ -56,13 +56,14 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .bearoff import (CENTRED, CUBELESS, OPPONENT_OWNS, OWNED, bearoff_equities,
-                      is_two_sided_bearoff)
+from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, CENTRED, CUBELESS, OPPONENT_OWNS,
+                      OWNED, bearoff_equities, is_two_sided_bearoff)
 from .engine import Evaluator, GnubgNN, default_evaluator
 from .luck import luck_summary, match_winning_chance
 from .turns import phase, short_nardy_matches
 from ..errors import IllegalPlayError
 from ..game.position import Position, play_steps
+from ..game.rules import CHECKERS, OFF
 from ..notation.records import CubeRecord
 from ..replay import ReplayedMatch
 
@@ -556,6 +557,20 @@ def _chances(evaluator: Evaluator, position: Position) -> np.ndarray:
     return np.concatenate([evaluator.evaluate(position), exact])
 
 
+def _with_bearoffs(evaluator: Evaluator, turn, keys: tuple, chances: np.ndarray) -> np.ndarray:
+    """``chances`` (n, 5) after the plays ``keys`` of ``turn`` (the opponent on roll) with the
+    exact equities of those that reach a two-sided bear-off, as :func:`_chances` (n, 9)."""
+    exact = np.full((len(chances), 4), np.nan)
+    mover, opponent = turn.before.on_roll, turn.before.opponent
+    if not any(mover[BEAROFF_POINTS + 1:]) and not any(opponent[BEAROFF_POINTS + 1:]) \
+            and CHECKERS - opponent[OFF] <= BEAROFF_CHECKERS:
+        for row, key in enumerate(keys):
+            after = evaluator.position_after(key, turn.player)
+            if is_two_sided_bearoff(after):
+                exact[row] = bearoff_equities(after)
+    return np.concatenate([chances, exact], axis=1)
+
+
 def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[dict]:
     """The decisions of one match, in order (:func:`_match_decisions`), with their errors;
     the cubeful equities computed in one batch per cube state."""
@@ -565,7 +580,7 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
         if kind == "move":
             keys, chances = evaluator.plays(what.before, what.roll)
             plays.append((keys, what.player))
-            moves.append((state, chances))
+            moves.append((state, _with_bearoffs(evaluator, what, keys, chances)))
         else:
             cubes.append((state, np.array([_chances(evaluator, what)]),
                           np.array([cube_efficiency(what)])))
