@@ -35,10 +35,13 @@ then on roll, has their own cube decision: the position is worth ``max(ND, min(D
 to them when they may double. The cube life index ``x`` (:func:`cube_efficiency`) is 0.76
 in contact, 0.6 in a bear-off (both sides home) and ``0.6 + 0.0025 * pips`` of the player on
 roll (at most 0.8) in any other race: values fitted to GNU Backgammon 1.1.0a16's equities,
-not read from its source. With them the equity of the play made and of the best play agree
-with gnubg's to 1e-4 for 2,587 of the 2,618 moves of the 13 real matches of
-tests/data/skill (``KNOWN_DIFFERENCES.tsv`` there lists the rest: mostly two-sided
-bear-offs, which gnubg takes from its exact database, and float precision).
+not read from its source. Two-sided bear-offs (both sides at most six checkers, all home)
+are valued as GNU Backgammon values them, from their exact equities
+(:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact cubeful equity, in match
+play the formula on the exact winning chance with the life index those equities imply. With
+them the equity of the play made and of the best play agree with gnubg's to 1e-4 for 2,591
+of the 2,618 moves of the 13 real matches of tests/data/skill (``KNOWN_DIFFERENCES.tsv``
+there lists the rest: float precision, and one crashed-class position).
 
 Ratings (:data:`RATINGS`, :func:`skill_rating`) and the FIBS-rating estimates are GNU
 Backgammon 1.1.0a16's, measured from its output (its ``errorrating`` function and
