@@ -209,8 +209,9 @@ def test_every_move_as_gnubg(reference):
 @needs_engine
 @pytest.mark.parametrize("reference", REFERENCES, ids=lambda p: p.stem)
 def test_match_statistics_as_gnubg(reference):
-    """gnubg's "Match statistics" player by player: counts exact, errors to gnubg's three
-    decimals, rating words equal (two-sided bear-offs' cube decisions included)."""
+    """gnubg's "Match statistics" player by player: counts exact, errors and luck to gnubg's
+    three decimals, rating words equal (two-sided bear-offs' cube decisions included), the
+    luck-adjusted result and its FIBS rating difference as printed."""
     stats = json.loads(reference.read_text())
     table = stats["match"]
     chequer, cube, overall = table["Chequerplay"], table["Cube"], table["Overall"]
@@ -236,6 +237,17 @@ def test_match_statistics_as_gnubg(reference):
         assert row["overall_rating"] == overall["Overall rating"][side]
         assert row["snowie_error_rate"] == pytest.approx(
             number(overall["Snowie error rate"][side]), abs=0.25)
+        # luck: gnubg's default cubeful 0-ply luck, printed to 3 decimals (EMG), 0.01% (MWC)
+        # or 0.001 points; the FIBS difference then within what 1e-4 of MWC makes of it
+        assert row["luck_emg"] == pytest.approx(
+            number(table["Luck"][f"Luck total EMG ({unit})"][side]), abs=0.0015)
+        if "Luck adjusted result" in overall:
+            text = overall["Luck adjusted result"][side]
+            expected = float(text.rstrip("%")) / 100 if unit == "MWC" else float(text)
+            assert row["luck_adjusted_result"] == pytest.approx(expected, abs=2e-4)
+        if overall.get("Luck based FIBS rating diff.", ["", ""])[side]:
+            assert row["fibs_rating_difference"] == pytest.approx(
+                float(overall["Luck based FIBS rating diff."][side]), abs=0.25)
         if "Error based abs. FIBS rating" in overall:
             assert row["fibs_rating"] == pytest.approx(
                 number(overall["Error based abs. FIBS rating"][side]), abs=0.3)
