@@ -9,9 +9,9 @@ Two races, each the best of N runs (default 3) taken in turn, replay and import 
 * skill alone: :func:`skill_frame` (every play of every roll and every cube decision,
   cubeful 0-ply) against GNU Backgammon's ``analyse match`` with chequer play and cube
   decisions at 0-ply and its luck analysis off;
-* everything: :func:`skill_summary` (the decisions, then the luck of every roll for the
-  luck-adjusted result) against ``analyse match`` with the luck analysis on as well (0-ply,
-  cubeless, as ``nardy luck``).
+* everything: :func:`skill_summary` (the decisions, then the cubeful luck of every roll for
+  the luck-adjusted result) against ``analyse match`` with the luck analysis on as well
+  (0-ply, cubeful: gnubg's default, as :func:`skill_summary`).
 
 Goal (issue 13): ours <= 1.5 x gnubg's.
 """
@@ -32,7 +32,7 @@ GNUBG_SETUP = ("set analysis chequerplay evaluation plies 0",
                "set analysis cubedecision evaluation plies 0", "set analysis luck off")
 GNUBG_WITH_LUCK = (*GNUBG_SETUP[:2], "set analysis luck on",
                    "set analysis luckanalysis plies 0",
-                   "set analysis luckanalysis cubeful off")
+                   "set analysis luckanalysis cubeful on")
 
 
 def main() -> None:

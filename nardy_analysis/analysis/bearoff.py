@@ -88,9 +88,12 @@ def _reachable(sides) -> list[tuple[int, ...]]:
     return sorted(found, key=lambda side: (_pips(side), side))
 
 
-def _table(sides: list[tuple[int, ...]]) -> np.ndarray:
-    """``values`` (n, n, 4) of :func:`bearoff_equities` for every pair of ``sides`` (mover's
-    first; ``sides`` closed under play, fewest pips first, the empty side first)."""
+def _table(sides: list[tuple[int, ...]], known: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, seen)`` (n, n, 4): the values of :func:`bearoff_equities` for every pair of
+    ``sides`` (mover's first; ``sides`` closed under play, fewest pips first, the empty side
+    first), and what the opponent faces after a play, by the mover's column. ``known`` is an
+    earlier ``(index, values, seen)`` of some of the sides (also closed): those pairs are
+    copied, not computed again."""
     index = {side: i for i, side in enumerate(sides)}
     n, pips = len(sides), np.array([_pips(side) for side in sides])
     # every side's plays in one row: side i's, roll by roll, from offset[i]; each roll's
@@ -104,9 +107,16 @@ def _table(sides: list[tuple[int, ...]]) -> np.ndarray:
     firsts = np.concatenate([np.zeros((n, 1), int), np.cumsum(counts, axis=1)[:, :-1]], axis=1)
     value = np.zeros((n, n, 4))
     value[0, 1:], value[1:, 0] = 1.0, -1.0  # the side with nothing left has won
-    seen = value.copy()  # what the mover's opponent faces after a play, by the mover's column
+    seen = value.copy()
+    old, old_value, old_seen = known
+    new = np.ones(n, bool)
+    if old:
+        here = np.array([index[side] for side in old])
+        value[np.ix_(here, here)], seen[np.ix_(here, here)] = old_value, old_seen
+        new[here] = False
     a_all, b_all = np.meshgrid(np.arange(1, n), np.arange(1, n), indexing="ij")
     a_all, b_all = a_all.ravel(), b_all.ravel()
+    a_all, b_all = a_all[new[a_all] | new[b_all]], b_all[new[a_all] | new[b_all]]
     total = pips[a_all] + pips[b_all]
     order = np.argsort(total, kind="stable")
     a_all, b_all, total = a_all[order], b_all[order], total[order]
@@ -122,12 +132,13 @@ def _table(sides: list[tuple[int, ...]]) -> np.ndarray:
         own, opp = found[:, OWNED], found[:, OPPONENT_OWNS]
         seen[a, b] = np.stack([found[:, CUBELESS], opp,  # the next mover cannot double
                                _decision(found[:, CENTRED], opp), _decision(own, opp)], axis=1)
-    return value
+    return value, seen
 
 
-_TABLES: list = []
-"""The tables made so far, ``(index of each side, values)``, newest first (a game's later
-bear-offs reach only sides of its first one's table)."""
+_TABLE: list = [{}, np.zeros((0, 0, 4)), np.zeros((0, 0, 4))]
+"""The table made so far: ``[index of each side, values, seen]`` (:func:`_table`), extended
+to the sides of a position it lacks (a match's later bear-offs mostly reach sides of its
+earlier ones)."""
 
 
 def _decision(no_double, doubled):
@@ -172,12 +183,10 @@ def bearoff_equities(position: Position) -> np.ndarray:
                               f"a side on their first {BEAROFF_POINTS} points): {position!r}")
     mover, other = (tuple(side[1:BEAROFF_POINTS + 1])
                     for side in (position.on_roll, position.opponent))
-    for index, value in _TABLES:
-        if mover in index and other in index:
-            break
-    else:
-        sides = _reachable((mover, other))
-        index, value = {side: i for i, side in enumerate(sides)}, _table(sides)
-        _TABLES.insert(0, (index, value))
-        del _TABLES[4:]
+    index, value, _ = _TABLE
+    if mover not in index or other not in index:
+        sides = _reachable((mover, other, *index))
+        value, seen = _table(sides, tuple(_TABLE))
+        index = {side: i for i, side in enumerate(sides)}
+        _TABLE[:] = index, value, seen
     return value[index[mover], index[other]].copy()
