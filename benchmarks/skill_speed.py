@@ -10,9 +10,9 @@ evaluation cache too: gnubg starts each run in a new process):
 * skill alone: :func:`skill_frame` (every play of every roll and every cube decision,
   cubeful 0-ply) against GNU Backgammon's ``analyse match`` with chequer play and cube
   decisions at 0-ply and its luck analysis off;
-* everything: :func:`skill_summary` (the decisions, then the luck of every roll for the
-  luck-adjusted result) against ``analyse match`` with the luck analysis on as well (0-ply,
-  cubeless, as ``nardy luck``).
+* everything: :func:`skill_summary` (the decisions, then the cubeful luck of every roll for
+  the luck-adjusted result) against ``analyse match`` with the luck analysis on as well
+  (0-ply, cubeful: gnubg's default, as :func:`skill_summary`).
 
 Goal (issue 13): ours <= 1.5 x gnubg's. A third line shows the floor under the second race:
 gnubg-nn's ``best_move`` alone, called for the 21 rolls of every position (the luck
@@ -40,7 +40,7 @@ GNUBG_SETUP = ("set analysis chequerplay evaluation plies 0",
                "set analysis cubedecision evaluation plies 0", "set analysis luck off")
 GNUBG_WITH_LUCK = (*GNUBG_SETUP[:2], "set analysis luck on",
                    "set analysis luckanalysis plies 0",
-                   "set analysis luckanalysis cubeful off")
+                   "set analysis luckanalysis cubeful on")
 
 
 def engine_floor(matches, repeat: int, every_play: bool = False) -> float:

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_analysis import load_file, replay_file
+from nardy_analysis.analysis.skill import _chances as chances_of
 from nardy_analysis.analysis.skill import (DECISION_COLUMNS, RATINGS, SUMMARY_COLUMNS,
                                            CubeState, cube_decision, cube_efficiency,
                                            cubeful_equities, move_mark, skill_frame,
@@ -97,6 +98,39 @@ def test_cube_decision_money_as_gnubg():
     assert (nd[0], dt[0], dp[0]) == pytest.approx((0.045001, -0.302725, 1.0), abs=1e-5)
 
 
+def test_bearoff_cube_decision_money_is_the_exact_equity():
+    """In money play a two-sided bear-off's ND is the exact equity of the cube's owner and
+    DT twice the opponent-owns one (gnubg's eval at 0-ply: two checkers each on the 6-point,
+    no double +0.60385 / +0.60312 here, double/take +0.96123; tests/data/bearoff)."""
+    position = Position(((13,) + (0,) * 5 + (2,) + (0,) * 19,) * 2, 0)
+    rows = np.array([chances_of(FakeEngine(), position)])
+    assert rows.shape == (1, 9)
+    nd, dt, dp = cube_decision(rows, CubeState(0), 0.6)
+    assert (nd[0], dt[0], dp[0]) == pytest.approx((0.60312, 0.96123, 1.0), abs=1e-4)
+    owned = cube_decision(rows, CubeState(0, owner=0), 0.6)[0]
+    assert owned[0] == pytest.approx(0.62173, abs=1e-4)
+
+
+class FakeEngine:
+    """Chances far from the truth: the bear-off's exact ones must replace them."""
+
+    def evaluate(self, position):
+        return np.array([0.5, 0.2, 0.0, 0.2, 0.0])
+
+
+@needs_engine
+def test_bearoff_doubles_as_gnubg():
+    """BackgammonGalaxy_5238874 (5 points, 0-0): the two doubles before rolls 44 and 45 of
+    game 1 are two-sided bear-offs; gnubg's SGF analysis calls both right (double/take
+    0.582564 >= no double 0.573317, and 0.623636 >= 0.610895 MWC), as we do now."""
+    frame, _ = analysed(DATA.parent / "luck" / "BackgammonGalaxy_5238874.mat")
+    doubles = frame[(frame["kind"] == "double") & (frame["game"] == 1)
+                    & frame["turn"].isin([44, 45])]
+    assert list(doubles["play"]) == ["double", "double"]
+    assert list(doubles["error"]) == [0.0, 0.0]
+    assert list(doubles["category"]) == ["", ""]
+
+
 chances_strategy = st.tuples(*[st.floats(0.0, 1.0)] * 5).map(
     lambda c: (c[0], c[0] * c[1], c[0] * c[1] * c[2], (1 - c[0]) * c[3],
                (1 - c[0]) * c[3] * c[4]))
@@ -172,16 +206,12 @@ def test_every_move_as_gnubg(reference):
     assert np.allclose(listed["equity"], known["ours_played"], atol=2e-6)
 
 
-CUBE_KNOWN = {("BackgammonGalaxy_5238874.mat", 0), ("BackgammonGalaxy_5238874.mat", 1)}
-"""Players whose cube decisions include two-sided bear-offs (KNOWN_DIFFERENCES.tsv): gnubg
-reads those from its exact database; their cube totals differ by 0.091 and 0.026."""
-
-
 @needs_engine
 @pytest.mark.parametrize("reference", REFERENCES, ids=lambda p: p.stem)
 def test_match_statistics_as_gnubg(reference):
-    """gnubg's "Match statistics" player by player: counts exact, errors to gnubg's three
-    decimals, rating words equal (cube totals of CUBE_KNOWN excepted)."""
+    """gnubg's "Match statistics" player by player: counts exact, errors and luck to gnubg's
+    three decimals, rating words equal (two-sided bear-offs' cube decisions included), the
+    luck-adjusted result and its FIBS rating difference as printed."""
     stats = json.loads(reference.read_text())
     table = stats["match"]
     chequer, cube, overall = table["Chequerplay"], table["Cube"], table["Overall"]
@@ -201,14 +231,23 @@ def test_match_statistics_as_gnubg(reference):
         assert row["close_cube_decisions"] == int(cube["Close or actual cube decisions"][side])
         for key in ("doubles", "takes", "passes"):
             assert row[key] == int(cube[key.capitalize()][side])
-        if (stats["file"], side) in CUBE_KNOWN:
-            continue
         assert row["cube_error_emg"] == pytest.approx(
             number(cube[f"Error total EMG ({unit})"][side]), abs=0.012)
         assert row["cube_rating"] == cube["Cube decision rating"][side]
         assert row["overall_rating"] == overall["Overall rating"][side]
         assert row["snowie_error_rate"] == pytest.approx(
             number(overall["Snowie error rate"][side]), abs=0.25)
+        # luck: gnubg's default cubeful 0-ply luck, printed to 3 decimals (EMG), 0.01% (MWC)
+        # or 0.001 points; the FIBS difference then within what 1e-4 of MWC makes of it
+        assert row["luck_emg"] == pytest.approx(
+            number(table["Luck"][f"Luck total EMG ({unit})"][side]), abs=0.0015)
+        if "Luck adjusted result" in overall:
+            text = overall["Luck adjusted result"][side]
+            expected = float(text.rstrip("%")) / 100 if unit == "MWC" else float(text)
+            assert row["luck_adjusted_result"] == pytest.approx(expected, abs=2e-4)
+        if overall.get("Luck based FIBS rating diff.", ["", ""])[side]:
+            assert row["fibs_rating_difference"] == pytest.approx(
+                float(overall["Luck based FIBS rating diff."][side]), abs=0.25)
         if "Error based abs. FIBS rating" in overall:
             assert row["fibs_rating"] == pytest.approx(
                 number(overall["Error based abs. FIBS rating"][side]), abs=0.3)

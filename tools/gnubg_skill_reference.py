@@ -8,8 +8,9 @@ Usage::
 ``--gnubg-python`` is a Python interpreter with the full ``gnubg`` package (GPL-3, 1.1.0a16,
 in a venv of its own; see tools/gnubg_reference.py). gnubg runs in a subprocess: ``set
 threads 1``, chequerplay and cube decisions evaluated at 0 plies (cubeful, gnubg's default),
-luck at 0 plies, ``import mat``, ``analyse match``, ``save match`` (SGF) and ``show
-statistics match``. For each ``NAME.mat``:
+luck at 0 plies (cubeful too, gnubg's default, as ``skill_summary``'s luck), ``import mat``,
+``analyse match``, ``save match`` (SGF) and ``show statistics match``. For each
+``NAME.mat``:
 
 * ``NAME.skill.json``: every line of gnubg's "Match statistics" table as gnubg printed it,
   ``{label: [player 0 text, player 1 text]}`` (player 0 is the left column of the file), with

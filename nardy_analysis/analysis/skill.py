@@ -35,10 +35,13 @@ then on roll, has their own cube decision: the position is worth ``max(ND, min(D
 to them when they may double. The cube life index ``x`` (:func:`cube_efficiency`) is 0.76
 in contact, 0.6 in a bear-off (both sides home) and ``0.6 + 0.0025 * pips`` of the player on
 roll (at most 0.8) in any other race: values fitted to GNU Backgammon 1.1.0a16's equities,
-not read from its source. With them the equity of the play made and of the best play agree
-with gnubg's to 1e-4 for 2,587 of the 2,618 moves of the 13 real matches of
-tests/data/skill (``KNOWN_DIFFERENCES.tsv`` there lists the rest: mostly two-sided
-bear-offs, which gnubg takes from its exact database, and float precision).
+not read from its source. Two-sided bear-offs (both sides at most six checkers, all home)
+are valued as GNU Backgammon values them, from their exact equities
+(:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact cubeful equity, in match
+play the formula on the exact winning chance with the life index those equities imply. With
+them the equity of the play made and of the best play agree with gnubg's to 1e-4 for 2,591
+of the 2,618 moves of the 13 real matches of tests/data/skill (``KNOWN_DIFFERENCES.tsv``
+there lists the rest: float precision, and one crashed-class position).
 
 Ratings (:data:`RATINGS`, :func:`skill_rating`) and the FIBS-rating estimates are GNU
 Backgammon 1.1.0a16's, measured from its output (its ``errorrating`` function and
@@ -56,11 +59,14 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, CENTRED, CUBELESS, OPPONENT_OWNS,
+                      OWNED, bearoff_equities, is_two_sided_bearoff)
 from .engine import Evaluator, GnubgNN, default_evaluator
-from .luck import luck_summary, match_winning_chance
+from .luck import _results, match_winning_chance
 from .turns import phase, short_nardy_matches
 from ..errors import IllegalPlayError
-from ..game.position import Position, play_steps
+from ..game.position import ALL_ROLLS, Position, play_steps
+from ..game.rules import CHECKERS, OFF
 from ..notation.records import CubeRecord
 from ..replay import ReplayedMatch
 
@@ -316,12 +322,34 @@ class CubeState:
         return (self.score.mwc(self.cube) - self.score.mwc(-self.cube)) / 2
 
 
+_BEAROFF_COLUMN = {0: OWNED, None: CENTRED, 1: OPPONENT_OWNS}
+"""The column of :func:`~nardy_analysis.analysis.bearoff.bearoff_equities` by cube owner."""
+
+
 def _no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
-    """ND in MWC (match) or money equity per cube of ``state.cube``."""
-    if state.length:
-        return _match_no_double(state.score, chances, state.cube, state.owner, x,
-                                state.crawford)
-    return _money_no_double(chances, state.owner, x, state.jacoby)
+    """ND in MWC (match) or money equity per cube of ``state.cube``; rows with a two-sided
+    bear-off's exact equities (``chances`` of shape (n, 9)) as GNU Backgammon values them
+    (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact equity of the cube's
+    owner, in match play Janowski's formula on the exact winning chance with the cube life
+    index that gives that money equity (at most ``x``)."""
+    exact, chances = chances[:, 5:], chances[:, :5]
+    bearoff = ~np.isnan(exact[:, CUBELESS]) if exact.size else np.zeros(len(chances), bool)
+    if bearoff.any():
+        exact_chances = np.zeros_like(chances)
+        exact_chances[:, 0] = (exact[:, CUBELESS] + 1) / 2
+        chances = np.where(bearoff[:, None], exact_chances, chances)
+        cubeful = exact[:, _BEAROFF_COLUMN[state.owner]]
+    if not state.length:
+        value = _money_no_double(chances, state.owner, x, state.jacoby)
+        return np.where(bearoff, cubeful, value) if bearoff.any() else value
+    if bearoff.any():  # gnubg's eval.c, EvaluatePositionCubeful4, CLASS_BEAROFF_TS
+        cubeless = exact[:, CUBELESS]
+        live = _money_no_double(chances, state.owner, 1.0, False)
+        apart = np.abs(live - cubeless) > 1e-4
+        fitted = (cubeful - cubeless) / np.where(apart, live - cubeless, 1.0)
+        x = np.where(bearoff, np.clip(np.where(apart, fitted, x), 0.0, x), x)
+    return _match_no_double(state.score, chances, state.cube, state.owner, x,
+                            state.crawford)
 
 
 def cube_decision(chances: np.ndarray, state: CubeState, x) -> tuple:
@@ -342,9 +370,12 @@ def cubeful_equities(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
 
     Parameters
     ----------
-    chances : ndarray, shape (n, 5)
+    chances : ndarray, shape (n, 5) or (n, 9)
         Cubeless chances of the player on roll (win, win gammon, win backgammon, lose
-        gammon, lose backgammon; cumulative, probability 0..1), before their roll.
+        gammon, lose backgammon; cumulative, probability 0..1), before their roll; and, in
+        columns 5..8, a two-sided bear-off's exact money equities
+        (:func:`~nardy_analysis.analysis.bearoff.bearoff_equities`; NaN for other rows),
+        which replace the chances and the formula as GNU Backgammon does.
     state : CubeState
     x : float or ndarray of shape (n,)
         Cube life index (:func:`cube_efficiency`).
@@ -521,6 +552,30 @@ def _match_decisions(match: ReplayedMatch):
             yield "move", game, turn, _state(match, game, side, cube, owner, jacoby), number
 
 
+def _chances(evaluator: Evaluator, position: Position) -> np.ndarray:
+    """The engine's chances for the player on roll of ``position`` (5,) and a two-sided
+    bear-off's exact equities (4,; NaN in any other position), as :func:`cube_decision`
+    takes them."""
+    exact = bearoff_equities(position) if is_two_sided_bearoff(position) else np.full(4, np.nan)
+    return np.concatenate([evaluator.evaluate(position), exact])
+
+
+def _with_bearoffs(evaluator: Evaluator, position: Position, keys: tuple,
+                   chances: np.ndarray) -> np.ndarray:
+    """``chances`` (n, 5) after the plays ``keys`` of the player on roll of ``position`` (the
+    opponent then on roll) with the exact equities of those that reach a two-sided bear-off,
+    as :func:`_chances` (n, 9)."""
+    exact = np.full((len(chances), 4), np.nan)
+    mover, opponent = position.on_roll, position.opponent
+    if not any(mover[BEAROFF_POINTS + 1:]) and not any(opponent[BEAROFF_POINTS + 1:]) \
+            and CHECKERS - opponent[OFF] <= BEAROFF_CHECKERS:
+        for row, key in enumerate(keys):
+            after = evaluator.position_after(key, position.turn)
+            if is_two_sided_bearoff(after):
+                exact[row] = bearoff_equities(after)
+    return np.concatenate([chances, exact], axis=1)
+
+
 def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[dict]:
     """The decisions of one match, in order (:func:`_match_decisions`), with their errors;
     the cubeful equities computed in one batch per cube state."""
@@ -530,9 +585,9 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
         if kind == "move":
             keys, chances = evaluator.plays(what.before, what.roll)
             plays.append((keys, what.player))
-            moves.append((state, chances))
+            moves.append((state, _with_bearoffs(evaluator, what.before, keys, chances)))
         else:
-            cubes.append((state, np.array([evaluator.evaluate(what)], dtype=float),
+            cubes.append((state, np.array([_chances(evaluator, what)]),
                           np.array([cube_efficiency(what)])))
     moves = [(state, chances, x) for (state, chances), x in
              zip(moves, _life_indices(evaluator, plays))]
@@ -558,6 +613,57 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
             rows.append(base | row | {"turn": number, "player": names[decider],
                                       "side": decider, "dice": "", "plays": pd.NA,
                                       "mark": "", "error_mwc": row["error"] * state.mwc_scale()})
+    return rows
+
+
+_THROWS = np.array([1.0 if roll.is_double else 2.0 for roll in ALL_ROLLS])
+_NOT_DOUBLES = tuple(roll for roll in ALL_ROLLS if not roll.is_double)
+
+
+def _best_after(evaluator: Evaluator, position: Position, state: CubeState,
+                rolls: tuple = ALL_ROLLS) -> np.ndarray:
+    """The mover's normalised cubeful 0-ply equity after the best play of each of ``rolls``
+    (after a dance: the position with the opponent on roll), shape (len(rolls),)."""
+    found = [evaluator.plays(position, roll) for roll in rolls]
+    lives = iter(_life_indices(evaluator, [(keys, position.turn) for keys, _ in found if keys]))
+    dance = position.with_turn(1 - position.turn)
+    chances, x = [], []
+    for keys, after in found:
+        if keys:
+            chances.append(_with_bearoffs(evaluator, position, keys, after))
+            x.append(next(lives))
+        else:
+            chances.append(_chances(evaluator, dance)[None])
+            x.append(np.array([cube_efficiency(dance)]))
+    values = _after_play_equities(np.concatenate(chances), state, np.concatenate(x))
+    return np.maximum.reduceat(values, np.cumsum([0] + [len(c) for c in chances[:-1]]))
+
+
+def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int, float, float]]:
+    """``(side, luck, luck in MWC or points)`` of each roll of ``match``: GNU Backgammon's
+    cubeful 0-ply luck (its default; analysis.c, ``LuckNormal`` and ``LuckFirst``), the
+    roller's best cubeful equity after the roll (EMG) minus its mean over the 36 throws; for
+    the opening roll of standard rules over the 30 throws of two different dice, each played
+    by the player whose die is higher (the opponent's equity negated). MWC: luck times
+    :meth:`CubeState.mwc_scale`; points (money play): luck times the cube."""
+    jacoby, rows = _uses_jacoby(match), []
+    for decision in _match_decisions(match):
+        if decision[0] != "move":
+            continue
+        _, game, turn, state, number = decision
+        side, position = turn.player, turn.before
+        mine = _best_after(evaluator, position, state)
+        if number == 1 and not match.rules.opening_doubles:
+            owner = None if state.owner is None else (side if state.owner == 0 else 1 - side)
+            theirs = -_best_after(evaluator, position.with_turn(1 - side),
+                                  _state(match, game, 1 - side, state.cube, owner, jacoby),
+                                  _NOT_DOUBLES)
+            mean = (sum(mine[ALL_ROLLS.index(roll)] for roll in _NOT_DOUBLES)
+                    + theirs.sum()) / 30
+        else:
+            mean = float(mine @ _THROWS) / 36
+        luck = float(mine[ALL_ROLLS.index(turn.roll)] - mean)
+        rows.append((side, luck, luck * (state.mwc_scale() if state.length else state.cube)))
     return rows
 
 
@@ -598,8 +704,8 @@ SUMMARY_COLUMNS = {
     "snowie_error_rate": "thousandths of EMG per move of both players (gnubg's 'Snowie error "
                          "rate')",
     "overall_rating": "gnubg's 'Overall rating'",
-    "luck_emg": "the player's dice luck, EMG (gnubg's 'Luck total EMG', cubeless: "
-                "nardy luck)",
+    "luck_emg": "the player's dice luck, EMG (gnubg's 'Luck total EMG' of its default, "
+                "cubeful 0-ply luck analysis; nardy luck is the cubeless one)",
     "luck_rate_memg": "thousandths of EMG per roll",
     "actual_result": "MWC after minus MWC before (match play) or points won",
     "luck_adjusted_result": "actual result minus own luck plus the opponent's",
@@ -671,29 +777,37 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
         Columns :data:`SUMMARY_COLUMNS`, two rows (side 0, side 1) per match. Rates are 0
         and ratings :data:`NO_RATING` when nothing was counted (as gnubg prints them).
         ``actual_result`` and ``luck_adjusted_result`` are in match-winning chance (0..1) or
-        points, as in :func:`~nardy_analysis.analysis.luck.luck_summary`.
+        points, as in :func:`~nardy_analysis.analysis.luck.luck_summary`. The luck is GNU
+        Backgammon's default for its match statistics, cubeful 0-ply luck (each throw valued
+        by the roller's cubeful equity after its best play, as the checker plays are), not
+        the cubeless luck of :func:`~nardy_analysis.analysis.luck.luck_summary`; the
+        luck-adjusted result (actual result minus own luck plus the opponent's, in MWC or
+        points) and the FIBS rating difference follow from it.
     """
     matches = short_nardy_matches(source, "skill")
     evaluator = evaluator or default_evaluator()
     if frame is None:
         frame = skill_frame([m for _, m in matches], evaluator)
-    luck = luck_summary([m for _, m in matches], evaluator=evaluator)
-    luck = iter(luck[luck["scope"] == "match"].to_dict("records"))  # side 0, 1 per match
     rows = []
     for match_id, match in matches:
         decisions = frame[(frame["match_id"] == match_id)
                           & (frame["file"].fillna("") == (match.record.file or ""))]
         length = match.record.length
         all_moves = int((decisions["kind"] == "move").sum())
+        lucks = pd.DataFrame(_cubeful_luck(evaluator, match), columns=["side", "luck", "unit"])
+        totals = [float(lucks.loc[lucks["side"] == side, "unit"].sum()) for side in (0, 1)]
+        results = _results(match)
         for side in (0, 1):
-            result = next(luck)
+            mine = lucks[lucks["side"] == side]
+            result = float(sum(r[side] for r in results)) if results else float("nan")
             row = {"file": match.record.file, "match_id": match_id, "match_length": length,
                    "player": match.record.names[side], "side": side,
                    **_player_row(decisions, side, all_moves, length),
-                   "luck_emg": float(result["luck"]),
-                   "luck_rate_memg": 1000 * float(result["luck_rate"]),
-                   "actual_result": float(result["result"]),
-                   "luck_adjusted_result": float(result["luck_adjusted"])}
+                   "luck_emg": float(mine["luck"].sum()),
+                   "luck_rate_memg": 1000 * float(mine["luck"].mean()) if len(mine)
+                   else float("nan"),
+                   "actual_result": result,
+                   "luck_adjusted_result": result - totals[side] + totals[1 - side]}
             row["fibs_rating_difference"] = (_fibs_difference(row["luck_adjusted_result"],
                                                               length)
                                              if length and side == 0 else float("nan"))
