@@ -657,8 +657,7 @@ def roll_counts(rolls: pd.DataFrame, by: str | None = None, include_opening: boo
         "file": rolls["file"].astype(str).to_numpy(object),
         "player": rolls["player"].astype(str).to_numpy(object),
         "group": rolls[by].astype(str).to_numpy(object) if by else None,
-        "class": _CLASS[rolls["roll_high"].to_numpy(np.int64),
-                        rolls["roll_low"].to_numpy(np.int64)],
+        "class": _classes(rolls),
         "sequence": sequence.fillna(-1).to_numpy(np.int64),
         "opening": rolls["opening"].to_numpy(bool),
         "entry": 36 - values("closed_points") ** 2 if bar else None,
@@ -669,6 +668,11 @@ def roll_counts(rolls: pd.DataFrame, by: str | None = None, include_opening: boo
         "long": rolls["long"].to_numpy(bool) if "long" in columns else None,
         "luck": (rolls[list(LUCK_DTYPES)].to_numpy(float, na_value=np.nan)
                  if set(LUCK_DTYPES) <= columns else None)})
+
+
+def _classes(rolls: pd.DataFrame) -> np.ndarray:
+    """Index in ``ALL_ROLLS`` of each roll's class."""
+    return _CLASS[rolls["roll_high"].to_numpy(np.int64), rolls["roll_low"].to_numpy(np.int64)]
 
 
 def _tally(by: str | None, include_opening: bool, player: str | None, read: int,
