@@ -13,12 +13,15 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import SAMPLES, run_in
 from nardy_analysis.analysis.audit import (TESTS, AuditCounts, audit_dice, audit_files,
-                                           count_tests, dice_tests, merge_counts, roll_counts,
-                                           rolls_frame, simulate_rolls)
+                                           count_tests, dice_tests, file_counts, merge_counts,
+                                           roll_counts, rolls_frame, simulate_rolls)
 from nardy_analysis.cli.audit import _audit_file
 from nardy_analysis.cli.common import FileErrors
 from nardy_analysis.errors import InvalidArgument
-from nardy_analysis.load import load_files
+from nardy_analysis.game.rules import VARIANTS
+from nardy_analysis.load import load_file, load_files
+from nardy_analysis.notation.writer import format_mat
+from nardy_analysis.simulate import simulate_matches
 
 SETTINGS = [{"by": None}, {"by": "player"}, {"by": "site"},
             {"by": None, "include_opening": True}, {"by": "site", "player": "alice"}]
@@ -103,6 +106,46 @@ def test_counts_of_parts_add_up_to_the_counts_of_the_whole(cuts, seed, by):
     assert sum(roll_counts(part, by) for part in parts) == whole
     pairs = (rolls.groupby(["file", "player"]).size() - 1).sum()  # a game cut is 2 games
     assert whole.rolls == 200 and whole.table()[21:25].sum() == pairs
+
+
+def simulated_files(folder, count: int = 4) -> list:
+    """``count`` simulated matches of each variant, one .mat file each, in ``folder``."""
+    paths = []
+    for number, rules in enumerate(dict.fromkeys(VARIANTS.values())):
+        for i, match in enumerate(simulate_matches(count, seed=7, rules=rules, length=1)):
+            paths.append(folder / f"{number}-{i}.mat")
+            paths[-1].write_text(format_mat([match]), encoding="utf-8")
+    return paths
+
+
+def assert_counted_as_the_frame(paths, settings_=SETTINGS, positions=(True, False), luck=False):
+    """file_counts (straight from the rolls) equals roll_counts of the file's rolls_frame."""
+    for path in paths:
+        loaded = load_file(path)
+        for with_positions in positions:
+            frame = rolls_frame(loaded.matches, with_positions, luck)
+            names = frame["player"].astype(str)
+            real = [{"by": "player", "player": names.iloc[-1]}] if len(frame) else []
+            for setting in list(settings_) + real:
+                fast = file_counts(loaded, positions=with_positions, luck=luck, **setting)
+                slow = roll_counts(frame, **setting)
+                assert fast == slow and list(fast.groups) == list(slow.groups), \
+                    (path, with_positions, setting)
+
+
+def test_file_counts_are_the_counts_of_the_rolls_frame(tmp_path):
+    samples = sorted(p for p in SAMPLES.rglob("*") if p.suffix in (".mat", ".sgf", ".txt"))
+    assert_counted_as_the_frame(samples + simulated_files(tmp_path))
+
+
+def test_file_counts_of_corpus_files_are_the_counts_of_the_rolls_frame(corpus_files):
+    assert_counted_as_the_frame(corpus_files[::120])
+
+
+def test_file_counts_with_luck_are_the_counts_of_the_rolls_frame():
+    pytest.importorskip("gnubg_nn")
+    assert_counted_as_the_frame(sorted(SAMPLES.glob("BackgammonStudio_*.mat"))[:1],
+                                SETTINGS[:2], (True,), luck=True)
 
 
 def test_counts_know_what_they_hold(sample_frames):

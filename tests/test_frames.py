@@ -9,7 +9,8 @@ from scipy.stats import binomtest
 
 from nardy_analysis import (ALL_ROLLS, InvalidArgument, Position, load_file, load_files,
                             parse_mat, replay_file, replay_match)
-from nardy_analysis.analysis.turns import DTYPES, hit_rates, phase, turns_frame
+from nardy_analysis.analysis.turns import (DTYPES, _match_rows, hit_rates, identified_matches,
+                                           phase, turns_frame)
 from nardy_analysis.cli.stats import stats
 from conftest import SAMPLES, brute_force_shots, read_tsv, side
 
@@ -267,3 +268,20 @@ def test_stats_to_stdout_and_skipped_files(tmp_path):
     lines = result.stdout.splitlines()
     assert lines[0].split(",")[:3] == ["file", "match_id", "match_length"]
     assert len(lines) == 1 + 8
+
+
+def test_the_frame_built_by_column_is_the_frame_of_the_rows(corpus_files):
+    """turns_frame builds each column once; it is the frame of its rows cast to DTYPES (the
+    plain pandas way), missing values included (None or NaN in text columns, as pandas
+    makes them), on samples (long nardy, unknown plays) and corpus files."""
+    paths = sorted(p for p in SAMPLES.rglob("*") if p.suffix in (".mat", ".sgf", ".txt"))
+    for loaded in load_files(paths + corpus_files[::200]):
+        rows = [row for match_id, match in identified_matches(loaded)
+                for row in _match_rows(match, match_id)]
+        expected = pd.DataFrame(rows, columns=list(DTYPES)).astype(DTYPES)
+        frame = turns_frame(loaded)
+        pd.testing.assert_frame_equal(frame, expected, check_exact=True)
+        for column in ("play", "phase", "blot_points", "position_id_after"):
+            assert list(map(type, frame[column])) == list(map(type, expected[column]))
+    pd.testing.assert_frame_equal(turns_frame([]),
+                                  pd.DataFrame([], columns=list(DTYPES)).astype(DTYPES))

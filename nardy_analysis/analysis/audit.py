@@ -153,7 +153,7 @@ import textwrap
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
-from typing import Iterable, NoReturn
+from typing import Iterable, Iterator, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -314,12 +314,21 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True, luck: 
     Rolls come from the records, so the rolls of a game cut short by a rule violation all
     count; positions exist only up to the violation.
     """
-    rows = []
+    dtypes = ROLLS_DTYPES | (LUCK_DTYPES if luck else {})
+    rows = list(_roll_rows(matches, positions, luck, evaluator))
+    return pd.DataFrame(rows, columns=list(dtypes)).astype(dtypes)
+
+
+def _roll_rows(matches: Iterable[ReplayedMatch], positions: bool, luck: bool,
+               evaluator: Evaluator | None) -> Iterator[list]:
+    """The rows of :func:`rolls_frame` (the columns of :data:`ROLLS_DTYPES`, then of
+    :data:`LUCK_DTYPES` with ``luck``), None where a value is missing."""
     seen_files: dict[str, int] = {}
     cache: dict = {}
-    dtypes = ROLLS_DTYPES | (LUCK_DTYPES if luck else {})
     if luck:
         evaluator = evaluator or default_evaluator()
+    unknown = [None] * 5
+    no_luck = [np.nan] * len(LUCK_DTYPES)
     for match in matches:
         record = match.record
         file = record.file or ""
@@ -337,12 +346,11 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True, luck: 
                        index == 0 and not long]
                 done = replayed.get(id(turn))
                 row += (_position_facts(done.before, roll, match.rules, cache)
-                        if positions and done is not None and not long else [pd.NA] * 5)
+                        if positions and done is not None and not long else unknown)
                 row.append(long)
                 if luck:
-                    row += lucks.get(id(turn), [np.nan] * len(LUCK_DTYPES))
-                rows.append(row)
-    return pd.DataFrame(rows, columns=list(dtypes)).astype(dtypes)
+                    row += lucks.get(id(turn), no_luck)
+                yield row
 
 
 def _turn_lucks(match: ReplayedMatch, evaluator: Evaluator) -> dict[int, list[float]]:
@@ -353,16 +361,17 @@ def _turn_lucks(match: ReplayedMatch, evaluator: Evaluator) -> dict[int, list[fl
 
 
 def _position_facts(before, roll, rules, cache) -> list:
-    """``on_bar, closed_points, entered, shots, hitting_roll`` for a roll thrown in ``before``.
+    """``on_bar, closed_points, entered, shots, hitting_roll`` for a roll thrown in ``before``
+    (None where missing).
 
     A die ``d`` enters on the roller's point ``25 - d``, the opponent's point ``d``.
     """
     me, opponent = before.on_roll, before.opponent
-    closed = entered = pd.NA
+    closed = entered = None
     if me[BAR]:
         closed = sum(opponent[d] >= 2 for d in range(1, 7))
         entered = opponent[roll.high] < 2 or opponent[roll.low] < 2
-    count = hitting = pd.NA
+    count = hitting = None
     if 1 in opponent[1:25]:
         key = (before, rules)
         if key not in cache:
@@ -635,55 +644,30 @@ def roll_counts(rolls: pd.DataFrame, by: str | None = None, include_opening: boo
     missing = [c for c in ROLL_COLUMNS + ((by,) if by else ()) if c not in rolls.columns]
     if missing:
         raise NardyError(f"the rolls frame lacks the column(s) {', '.join(missing)}")
-    players, read = frozenset(), rolls["file"].nunique()
-    if player is not None:
-        names = rolls["player"].astype(str)
-        players = frozenset(names)
-        rolls = rolls[(names == player).to_numpy()]
-    if not include_opening:
-        rolls = rolls[~rolls["opening"].to_numpy(bool)]
-    names, codes = _group_codes(rolls, by)
-    classes = _classes(rolls)
-    table = np.zeros((len(names), _WIDTH), dtype=np.int64)
-    np.add.at(table, (codes, classes), 1)
-    double = _DOUBLE[classes]
-    previous = (pd.Series(double, index=rolls.index)
-                .groupby([rolls["file"], rolls["match"], rolls["game"], rolls["player"]],
-                         sort=False).shift(1))
-    paired = previous.notna().to_numpy()
-    cell = 2 * (~previous[paired].astype(bool).to_numpy()) + (~double[paired])
-    np.add.at(table, (codes[paired], _SERIAL.start + cell), 1)
-    tests = list(TESTS[:5])
-    for test, of_36, success in (("bar_entry", _entry_of_36(rolls), "entered"),
-                                 ("hits_on_blots", _shots_of_36(rolls), "hitting_roll")):
-        if of_36 is None:
-            continue
-        tests.append(test)
-        hit = rolls[success].to_numpy(float, na_value=np.nan)
-        used = ~np.isnan(of_36) & ~np.isnan(hit)
-        j = of_36[used].astype(np.int64)
-        np.add.at(table, (codes[used], _TRIALS[test].start + j), 1)
-        np.add.at(table, (codes[used], _SUCCESSES[test].start + j), hit[used].astype(np.int64))
-    luck = {}
-    if set(LUCK_DTYPES) <= set(rolls.columns):
-        tests += LUCK_TESTS
-        values = rolls[list(LUCK_DTYPES)].to_numpy(float, na_value=np.nan)
-        values[:, 2:4] = np.rint(values[:, 2:4] * 36)  # throws of 36
-        used = ~np.isnan(values).any(axis=1)
-        luck = {name: values[used & (codes == code)] for code, name in enumerate(names)}
-    replayed = "on_bar" not in rolls.columns or bool(rolls["on_bar"].notna().any())
-    long = "long" in rolls.columns and len(rolls) > 0 and bool(rolls["long"].all())
-    return AuditCounts(by, include_opening, player, dict(zip(names, table)),
-                       tuple(dict.fromkeys(rolls["file"].astype(str))), players, read,
-                       replayed, tuple(tests), long, luck)
+    columns = set(rolls.columns)
 
+    def values(column: str) -> np.ndarray:  # floats, NaN where missing
+        return rolls[column].to_numpy(float, na_value=np.nan)
 
-def _group_codes(rolls: pd.DataFrame, by: str | None) -> tuple[list[str], np.ndarray]:
-    """Group names (sorted; ``["all"]`` when ungrouped) and, per roll, its group's index."""
-    if by is None:
-        return ["all"], np.zeros(len(rolls), dtype=np.int64)
-    codes, uniques = pd.factorize(rolls[by].astype(str), sort=True)
-    return list(uniques), codes
+    bar = {"closed_points", "entered"} <= columns
+    hits = {"shots", "hitting_roll"} <= columns
+    sequence = rolls.groupby([rolls["file"], rolls["match"], rolls["game"], rolls["player"]],
+                             sort=False).ngroup()
+    return _tally(by, include_opening, player, rolls["file"].nunique(), {
+        "file": rolls["file"].astype(str).to_numpy(object),
+        "player": rolls["player"].astype(str).to_numpy(object),
+        "group": rolls[by].astype(str).to_numpy(object) if by else None,
+        "class": _classes(rolls),
+        "sequence": sequence.fillna(-1).to_numpy(np.int64),
+        "opening": rolls["opening"].to_numpy(bool),
+        "entry": 36 - values("closed_points") ** 2 if bar else None,
+        "entered": values("entered") if bar else None,
+        "shots": values("shots") if hits else None,
+        "hitting_roll": values("hitting_roll") if hits else None,
+        "replayed": rolls["on_bar"].notna().to_numpy() if "on_bar" in columns else None,
+        "long": rolls["long"].to_numpy(bool) if "long" in columns else None,
+        "luck": (rolls[list(LUCK_DTYPES)].to_numpy(float, na_value=np.nan)
+                 if set(LUCK_DTYPES) <= columns else None)})
 
 
 def _classes(rolls: pd.DataFrame) -> np.ndarray:
@@ -691,19 +675,65 @@ def _classes(rolls: pd.DataFrame) -> np.ndarray:
     return _CLASS[rolls["roll_high"].to_numpy(np.int64), rolls["roll_low"].to_numpy(np.int64)]
 
 
-def _entry_of_36(rolls: pd.DataFrame) -> np.ndarray | None:
-    """36 - k^2, the entering throws of 36, for rolls thrown from the bar against k closed
-    points, else NaN."""
-    if "closed_points" not in rolls.columns or "entered" not in rolls.columns:
-        return None
-    return 36 - rolls["closed_points"].to_numpy(float, na_value=np.nan) ** 2
+def _tally(by: str | None, include_opening: bool, player: str | None, read: int,
+           rolls: dict) -> AuditCounts:
+    """The :class:`AuditCounts` of rolls given as arrays, one value per roll (the work of
+    :func:`roll_counts` and :func:`file_counts`).
 
-
-def _shots_of_36(rolls: pd.DataFrame) -> np.ndarray | None:
-    """The hitting throws of 36 for rolls thrown while the opponent has a blot, else NaN."""
-    if "shots" not in rolls.columns or "hitting_roll" not in rolls.columns:
-        return None
-    return rolls["shots"].to_numpy(float, na_value=np.nan)
+    ``rolls`` holds ``file``, ``player`` (names) and ``group`` (the ``by`` column, None when
+    ungrouped): object arrays of str; ``class`` (index in ``ALL_ROLLS``) and ``sequence``
+    (code of the roll's file, match, game and player; -1 for none: rolls of one code in
+    order are the pairs of the serial test): int; ``opening``: bool; ``entry``,
+    ``entered``, ``shots``, ``hitting_roll``: floats, NaN where missing (``entry`` the
+    entering throws of 36, ``shots`` the hitting ones), None when the test has no column;
+    ``replayed``, ``long``: bool (None: no such column); ``luck``: floats, shape (rolls, 5),
+    the columns of :data:`LUCK_DTYPES` (None without them). ``read``: the files with a
+    roll.
+    """
+    players = frozenset()
+    keep = np.ones(len(rolls["class"]), dtype=bool)
+    if player is not None:
+        players = frozenset(rolls["player"])
+        keep &= rolls["player"] == player
+    if not include_opening:
+        keep &= ~rolls["opening"]
+    rolls = {name: None if value is None else value[keep] for name, value in rolls.items()}
+    if by is None:
+        names, codes = ["all"], np.zeros(int(keep.sum()), dtype=np.int64)
+    else:
+        codes, uniques = pd.factorize(rolls["group"], sort=True)
+        names = list(uniques)
+    classes = rolls["class"]
+    table = np.zeros((len(names), _WIDTH), dtype=np.int64)
+    np.add.at(table, (codes, classes), 1)
+    order = np.argsort(rolls["sequence"], kind="stable")  # each game's rolls, in order
+    sequence, double, pair_codes = rolls["sequence"][order], _DOUBLE[classes][order], codes[order]
+    paired = (sequence[1:] == sequence[:-1]) & (sequence[1:] >= 0)
+    cell = 2 * ~double[:-1][paired] + ~double[1:][paired]
+    np.add.at(table, (pair_codes[1:][paired], _SERIAL.start + cell), 1)
+    tests = list(TESTS[:5])
+    for test, of_36, success in (("bar_entry", rolls["entry"], rolls["entered"]),
+                                 ("hits_on_blots", rolls["shots"], rolls["hitting_roll"])):
+        if of_36 is None:
+            continue
+        tests.append(test)
+        used = ~np.isnan(of_36) & ~np.isnan(success)
+        j = of_36[used].astype(np.int64)
+        np.add.at(table, (codes[used], _TRIALS[test].start + j), 1)
+        np.add.at(table, (codes[used], _SUCCESSES[test].start + j),
+                  success[used].astype(np.int64))
+    luck = {}
+    if rolls["luck"] is not None:
+        tests += LUCK_TESTS
+        values = rolls["luck"]
+        values[:, 2:4] = np.rint(values[:, 2:4] * 36)  # throws of 36
+        used = ~np.isnan(values).any(axis=1)
+        luck = {name: values[used & (codes == code)] for code, name in enumerate(names)}
+    replayed = rolls["replayed"] is None or bool(rolls["replayed"].any())
+    long = rolls["long"] is not None and len(classes) > 0 and bool(rolls["long"].all())
+    return AuditCounts(by, include_opening, player, dict(zip(names, table)),
+                       tuple(dict.fromkeys(rolls["file"])), players, read, replayed,
+                       tuple(tests), long, luck)
 
 
 # -- the statistics ----------------------------------------------------------------------------
@@ -1452,7 +1482,8 @@ def file_counts(source, by: str | None = None, include_opening: bool = False,
                 positions: bool = True, player: str | None = None, luck: bool = False,
                 **options) -> AuditCounts:
     """The :class:`AuditCounts` of one match file (the work of a worker process or Dask
-    worker in :func:`audit_files` and ``nardy audit``).
+    worker in :func:`audit_files` and ``nardy audit``): ``roll_counts(rolls_frame(...))``,
+    counted straight from the rolls, without the frame.
 
     Parameters
     ----------
@@ -1464,8 +1495,30 @@ def file_counts(source, by: str | None = None, include_opening: bool = False,
         For a path: as for :func:`nardy_analysis.load.load_file`.
     """
     loaded = source if isinstance(source, LoadedFile) else load_file(source, **options)
-    return roll_counts(rolls_frame(loaded.matches, positions, luck), by, include_opening,
-                       player)
+    rows = list(_roll_rows(loaded.matches, positions, luck, None))
+    names = list(ROLLS_DTYPES | (LUCK_DTYPES if luck else {}))
+    columns = dict(zip(names, zip(*rows))) if rows else dict.fromkeys(names, ())
+
+    def values(column: str) -> np.ndarray:  # floats, NaN where missing (None)
+        return np.array(columns[column], dtype=float)
+
+    keys: dict = {}
+    sequence = [keys.setdefault(key, len(keys)) for key in
+                zip(columns["file"], columns["match"], columns["game"], columns["player"])]
+    return _tally(by, include_opening, player, len(set(columns["file"])), {
+        "file": np.array(columns["file"], dtype=object),
+        "player": np.array(columns["player"], dtype=object),
+        "group": np.array(columns[by], dtype=object) if by else None,
+        "class": _CLASS[np.array(columns["roll_high"], dtype=np.int64),
+                        np.array(columns["roll_low"], dtype=np.int64)],
+        "sequence": np.array(sequence, dtype=np.int64),
+        "opening": np.array(columns["opening"], dtype=bool),
+        "entry": 36 - values("closed_points") ** 2, "entered": values("entered"),
+        "shots": values("shots"), "hitting_roll": values("hitting_roll"),
+        "replayed": np.array([bar is not None for bar in columns["on_bar"]], dtype=bool),
+        "long": np.array(columns["long"], dtype=bool),
+        "luck": (np.column_stack([values(column) for column in LUCK_DTYPES]) if luck
+                 else None)})
 
 
 def _no_such_player(counts: AuditCounts, shown: int = 10) -> NoReturn:

@@ -188,7 +188,27 @@ def turns_frame(source) -> pd.DataFrame:
     """
     rows = [row for match_id, match in identified_matches(source)
             for row in _match_rows(match, match_id)]
-    return pd.DataFrame(rows, columns=list(DTYPES)).astype(DTYPES)
+    index = pd.RangeIndex(len(rows))
+    return pd.DataFrame({column: _column([row.get(column, np.nan) for row in rows], dtype,
+                                         index) for column, dtype in DTYPES.items()},
+                        index=index, copy=False)
+
+
+def _column(values: list, dtype: str, index: pd.RangeIndex):
+    """One column of :func:`turns_frame`, of ``dtype``, from the rows' values (None or NaN
+    where missing): what ``pandas.DataFrame(rows).astype(DTYPES)`` makes of it, built
+    once, without inferring a type."""
+    if dtype == "int64":
+        return np.array(values, dtype=np.int64)
+    if dtype == "object":
+        if any(value is None for value in values):  # pandas decides None or NaN, as for a frame
+            values = pd.Series(values).astype(object).to_numpy()
+        return pd.Series(values, index=index, dtype=object, copy=False)
+    numbers = np.array(values, dtype=float)  # Int64 or boolean: None and NaN are missing
+    missing = np.isnan(numbers)
+    data = np.where(missing, 0, numbers)
+    return (pd.arrays.BooleanArray(data.astype(bool), missing) if dtype == "boolean"
+            else pd.arrays.IntegerArray(data.astype(np.int64), missing))
 
 
 def turns_frames(paths: str | PathLike | Iterable[str | PathLike], *, jobs: int = 1,
@@ -394,21 +414,32 @@ def identified_matches(source):
 def _match_rows(match: ReplayedMatch, match_id):
     """The rows of one match."""
     names = match.record.names
+    seen: dict = {}  # a turn's position after is the next one's before: computed once
     for game in match.games:
         rolled = set()
         for index, turn in enumerate(game.turns):
             rolled.add(turn.player)
             following = game.turns[index + 1] if index + 1 < len(game.turns) else None
             yield _row(match, match_id, names, game.number, index + 1, turn, following,
-                       1 - turn.player not in rolled)
+                       1 - turn.player not in rolled, seen)
+
+
+def _facts(position: Position, seen: dict) -> tuple[str, tuple[int, int]]:
+    """The Position ID of ``position`` and the pip counts of players 0 and 1, kept in
+    ``seen`` by object (the positions of one match, alive while its rows are made)."""
+    key = id(position)
+    if key not in seen:
+        seen[key] = position.id(), (position.pip_count(0), position.pip_count(1))
+    return seen[key]
 
 
 def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: ReplayedTurn,
-         following: ReplayedTurn | None, opponent_first: bool) -> dict:
+         following: ReplayedTurn | None, opponent_first: bool, seen: dict) -> dict:
     """One turn's row; ``opponent_first``: the opponent has not rolled yet in the game (the
-    head rule's first turn, for the blocked rolls)."""
+    head rule's first turn, for the blocked rolls); ``seen``: as for :func:`_facts`."""
     side, before, after = turn.player, turn.before, turn.after
-    pips, opponent_pips = before.pip_count(side), before.pip_count(1 - side)
+    id_before, pips_before = _facts(before, seen)
+    pips, opponent_pips = pips_before[side], pips_before[1 - side]
     long = match.rules.game == "long"
     row = {
         "file": match.record.file, "match_id": match_id, "match_length": match.record.length,
@@ -418,7 +449,7 @@ def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: Re
         "play": None if turn.play is None else str(turn.play),
         "cube_value": None if long else turn.cube_value, "cube_owner": turn.cube_owner,
         "pips_before": pips, "opponent_pips_before": opponent_pips,
-        "pip_lead": opponent_pips - pips, "position_id_before": before.id(),
+        "pip_lead": opponent_pips - pips, "position_id_before": id_before,
     }
     if not long:  # missing for long nardy, as the values of an unknown play are
         row["phase"] = phase(before)
@@ -427,11 +458,12 @@ def _row(match: ReplayedMatch, match_id, names, game: int, number: int, turn: Re
     if after is None:
         return row
     mine, theirs = after.board[side], after.board[1 - side]
+    id_after, pips_after = _facts(after, seen)
     row.update({
-        "pips_after": after.pip_count(side), "opponent_pips_after": after.pip_count(1 - side),
+        "pips_after": pips_after[side], "opponent_pips_after": pips_after[1 - side],
         "bar": None if long else mine[BAR], "opponent_bar": None if long else theirs[BAR],
         "off": mine[OFF],
-        "opponent_off": theirs[OFF], "position_id_after": after.id(),
+        "opponent_off": theirs[OFF], "position_id_after": id_after,
     })
     if long:
         row.update({"home": sum(mine[1:7]), "longest_run": longest_run(after, side),
