@@ -12,6 +12,7 @@ import json
 from importlib.util import find_spec
 from pathlib import Path
 
+import click
 import numpy as np
 import pandas as pd
 import pytest
@@ -320,6 +321,32 @@ def test_cli_json_csv_by_player_and_jobs(tmp_path):
     both = [r for r in rows if r["player"] == "p9d29"]
     assert players["p9d29"]["matches"] == len(both) == 2
     assert players["p9d29"]["unforced_moves"] == sum(r["unforced_moves"] for r in both)
+    table = runner.invoke(skill, files + ["--by", "player", "--no-progress"]).stdout
+    header, *lines = table.splitlines()
+    assert header.split()[:3] == ["player", "matches", "moves"] and len(lines) == 3
+    line = next(line for line in lines if line.split()[0] == "p9d29")
+    assert line.split()[1:3] == ["2", str(players["p9d29"]["total_moves"])]
+    assert players["p9d29"]["overall_rating"] in line
+
+
+def test_cli_table_columns_never_touch():
+    """Four-digit rates (a beaver-sized cube error on few decisions) keep a space."""
+    from nardy_analysis.cli.skill import _print_table
+
+    row = {"player": "p", "total_moves": 3, "unforced_moves": 1, "marked_doubtful": 0,
+           "marked_bad": 0, "marked_very_bad": 1, "checker_error_emg": -1.404,
+           "checker_error_rate_memg": -1403.9, "checker_rating": "Awful!",
+           "cube_decisions": 1, "close_cube_decisions": 1, "cube_error_emg": -1.404,
+           "cube_error_rate_memg": -1403.9, "overall_rating": "Awful!",
+           "snowie_error_rate": -1403.9}
+
+    @click.command()
+    def show():
+        _print_table(pd.DataFrame([row]))
+
+    out = CliRunner().invoke(show).stdout.splitlines()[1]
+    assert out.split() == ["p", "3", "1", "0/0/1", "-1.404", "-1403.9", "Awful!", "1", "1",
+                           "-1.404", "-1403.9", "Awful!", "-1403.9"]
 
 
 @needs_engine

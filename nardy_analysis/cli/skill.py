@@ -33,34 +33,38 @@ def _analyse_file(path: Path, strict: bool, rules) -> dict:
 def by_player(summary: pd.DataFrame) -> pd.DataFrame:
     """Totals per player name across matches: the counts and errors of ``_SUMS`` added up,
     the error rates (thousandths of EMG per unforced move, per close cube decision, per
-    both) and their ratings recomputed from them, and the matches counted."""
+    both; 0 when there is none, as in :func:`skill_summary`) and their ratings recomputed
+    from them (n/a when there is none), and the matches counted."""
     totals = summary.groupby("player", sort=True)[_SUMS].sum()
     totals.insert(0, "matches", summary.groupby("player", sort=True).size())
     moves, close = totals["unforced_moves"], totals["close_cube_decisions"]
-    totals["checker_error_rate_memg"] = (1000 * totals["checker_error_emg"]
-                                         / moves.where(moves > 0))
-    totals["cube_error_rate_memg"] = 1000 * totals["cube_error_emg"] / close.where(close > 0)
-    counted = (moves + close).where(moves + close > 0)
-    totals["overall_error_rate_memg"] = 1000 * totals["overall_error_emg"] / counted
-    for kind in ("checker", "cube", "overall"):
-        totals[f"{kind}_rating"] = [skill_rating(rate / 1000) if rate == rate else NO_RATING
-                                    for rate in totals[f"{kind}_error_rate_memg"]]
+    for kind, counted in (("checker", moves), ("cube", close), ("overall", moves + close)):
+        rate = 1000 * totals[f"{kind}_error_emg"] / counted.where(counted > 0)
+        totals[f"{kind}_error_rate_memg"] = rate.fillna(0.0)  # as skill_summary: 0 if none
+        totals[f"{kind}_rating"] = [skill_rating(r / 1000) if n else NO_RATING
+                                    for r, n in zip(rate.fillna(0.0), counted)]
     return totals.reset_index()
 
 
 def _print_table(summary: pd.DataFrame) -> None:
-    """One line per player of each match."""
-    click.echo(f"  {'player':<20}{'moves':>6}{'unforced':>9}{'?!/?/??':>10}"
-               f"{'checker EMG':>12}{'rate':>7}  {'checker rating':<18}{'cube':>5}"
-               f"{'close':>6}{'cube EMG':>9}{'rate':>7}  {'overall':<18}{'snowie':>7}")
+    """One line per player of each match, or per player with ``--by player`` (a
+    ``matches`` column, no Snowie error rate: the opponents' moves are not summed)."""
+    totals = "matches" in summary
+    click.echo(f"  {'player':<20}" + (f"{'matches':>8}" if totals else "")
+               + f"{'moves':>6}{'unforced':>9}{'?!/?/??':>10}{'checker EMG':>12}{'rate':>8}  "
+               f"{'checker rating':<18}{'cube':>5}{'close':>6}{'cube EMG':>9}{'rate':>8}  "
+               + ("overall" if totals else f"{'overall':<18}{'snowie':>7}"))
     for _, row in summary.iterrows():
         marks = f"{row['marked_doubtful']}/{row['marked_bad']}/{row['marked_very_bad']}"
-        click.echo(f"  {str(row['player'])[:19]:<20}{row['total_moves']:>6}"
-                   f"{row['unforced_moves']:>9}{marks:>10}{row['checker_error_emg']:>+12.3f}"
-                   f"{row['checker_error_rate_memg']:>+7.1f}  {row['checker_rating']:<18}"
-                   f"{row['cube_decisions']:>5}{row['close_cube_decisions']:>6}"
-                   f"{row['cube_error_emg']:>+9.3f}{row['cube_error_rate_memg']:>+7.1f}  "
-                   f"{row['overall_rating']:<18}{row['snowie_error_rate']:>+7.1f}")
+        click.echo(f"  {str(row['player'])[:19]:<20}"
+                   + (f"{row['matches']:>8}" if totals else "")
+                   + f"{row['total_moves']:>6}{row['unforced_moves']:>9}{marks:>10}"
+                   f"{row['checker_error_emg']:>+12.3f}{row['checker_error_rate_memg']:>+8.1f}  "
+                   f"{row['checker_rating']:<18}{row['cube_decisions']:>5}"
+                   f"{row['close_cube_decisions']:>6}{row['cube_error_emg']:>+9.3f}"
+                   f"{row['cube_error_rate_memg']:>+8.1f}  "
+                   + (row["overall_rating"] if totals
+                      else f"{row['overall_rating']:<18}{row['snowie_error_rate']:>+7.1f}"))
 
 
 @click.command()
@@ -127,7 +131,7 @@ def skill(paths, csv_file, as_json, by, jobs, dask_address, rules, strict, progr
             for row in json.loads(totals.to_json(orient="records")):
                 click.echo(json.dumps(row, ensure_ascii=False))
         elif len(totals):
-            click.echo(totals.to_string(index=False))
+            _print_table(totals)
     if csv_file:
         frame = pd.concat(frames, ignore_index=True) if frames else skill_frame([])
         write_output(csv_file, lambda path: frame.to_csv(path, index=False), len(frame))
