@@ -255,15 +255,18 @@ def _piecewise(p: np.ndarray, knots: list) -> np.ndarray:
 
 def _match_no_double(score: _Score, chances: np.ndarray, cube: int, owner, x, crawford: bool):
     """Cubeful MWC for the player on roll, the cube where it is (``owner`` 0: theirs,
-    1: the opponent's, None: centred), without doubling now."""
+    1: the opponent's, None: centred), without doubling now. The cube is dead (the MWC the
+    cubeless one) in the Crawford game, for a player who already wins the match with it,
+    and at 2-away 2-away whatever the cube (GNU Backgammon 1.1.0a16's eval.c,
+    ``fDoCubeful``, read, not copied: no cubeful evaluation at that score)."""
     lose = _outcome_average(score, chances, cube, False)
     win = _outcome_average(score, chances, cube, True)
     pw = chances[:, 0]
     dead = pw * win + (1.0 - pw) * lose  # the cubeless MWC
-    knots = [(0.0, lose)]
-    if owner in (None, 1) and not crawford and score.opponent_away > cube:
+    knots, live = [(0.0, lose)], not crawford and (score.away, score.opponent_away) != (2, 2)
+    if owner in (None, 1) and live and score.opponent_away > cube:
         knots.append((_take_point(score.other, chances, cube), score.mwc(-cube)))
-    if owner in (None, 0) and not crawford and score.away > cube:
+    if owner in (None, 0) and live and score.away > cube:
         knots.append((1.0 - _take_point(score, _swap(chances), cube), score.mwc(cube)))
     knots.append((1.0, win))
     return x * _piecewise(pw, knots) + (1 - x) * dead
