@@ -39,8 +39,8 @@ not read from its source. Two-sided bear-offs (both sides at most six checkers, 
 are valued as GNU Backgammon values them, from their exact equities
 (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact cubeful equity, in match
 play the formula on the exact winning chance with the life index those equities imply. With
-them the equity of the play made and of the best play agree with gnubg's to 1e-4 for 2,591
-of the 2,618 moves of the 13 real matches of tests/data/skill (``KNOWN_DIFFERENCES.tsv``
+them the equity of the play made and of the best play agree with gnubg's to 1e-4 for 2,641
+of the 2,671 moves of the 14 real matches of tests/data/skill (``KNOWN_DIFFERENCES.tsv``
 there lists the rest: float precision, and one crashed-class position).
 
 Ratings (:data:`RATINGS`, :func:`skill_rating`) and the FIBS-rating estimates are GNU
