@@ -72,12 +72,16 @@ def empty_engine_cache() -> None:
 
 def cold_seconds(work, matches) -> tuple[float, int]:
     """CPU seconds for ``work(matches, evaluator=engine)`` on a fresh gnubg-nn engine with
-    the luck cache and gnubg-nn's own evaluation cache empty (ours, cold: gnubg's run is a
-    new process each time), and the rows of the frame it gave."""
+    the luck cache and gnubg-nn's own evaluation cache empty and no two-sided bear-off table
+    in memory (read again from its cache file, as a new process does; gnubg reads its
+    ``gnubg_ts0.bd``) (ours, cold: gnubg's run is a new process each time), and the rows of
+    the frame it gave."""
+    from nardy_analysis.analysis import bearoff
     from nardy_analysis.analysis.engine import GnubgNN
     from nardy_analysis.analysis.luck import _best_equities
 
     _best_equities.cache_clear()
+    bearoff._TABLE[:] = {}, None, None
     empty_engine_cache()
     engine = GnubgNN()
     start = time.process_time()

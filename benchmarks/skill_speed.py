@@ -2,6 +2,8 @@
 
 Usage: python benchmarks/skill_speed.py [MATCH.mat] [--repeat N] [--profile]
 
+(``--profile``: cProfile's top entries of one cold :func:`skill_summary` after the races.)
+
 Default match: tests/data/luck/BackgammonStudio_8518258.mat (13 points, 19 games, 563 rolls).
 Two races, each the best of N runs (default 3) taken in turn, in CPU seconds, replay and
 import not counted (benchmarks/gnubg_peer.py), the engine's caches empty (gnubg-nn's C
@@ -89,7 +91,7 @@ def main() -> None:
     if "--profile" in args:
         empty_engine_cache()
         profile = cProfile.Profile()
-        profile.runcall(skill_frame, matches, GnubgNN())
+        profile.runcall(skill_summary, matches, evaluator=GnubgNN())
         pstats.Stats(profile).sort_stats("tottime").print_stats(15)
 
 

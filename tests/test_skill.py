@@ -1,7 +1,7 @@
 """Skill (checker-play and cube errors) against GNU Backgammon's own analysis.
 
 The oracle is GNU Backgammon 1.1.0a16 (the full ``gnubg`` package): ``tests/data/skill``
-holds its "Match statistics" table and every move's cubeful 0-ply equity for 13 real
+holds its "Match statistics" table and every move's cubeful 0-ply equity for 14 real
 matches, recorded by ``tools/gnubg_skill_reference.py`` (see the README there). Marks,
 ratings and two cube decisions are checked against values gnubg printed.
 """
@@ -163,6 +163,33 @@ def test_cube_decision_takes_the_better_choice(chances, owner):
     state = CubeState(0, owner=owner)
     nd, dt, dp = (v[0] for v in cube_decision(rows, state, 0.76))
     assert cubeful_equities(rows, state, 0.76)[0] == max(nd, min(dt, dp))
+
+
+@settings(deadline=None)
+@given(chances_strategy, st.sampled_from([None, 0, 1]), st.sampled_from([1, 2, 4]))
+def test_two_away_two_away_cube_is_dead(chances, owner, cube):
+    """At 2-away 2-away GNU Backgammon makes no cubeful evaluation (eval.c, fDoCubeful): no
+    double is the cubeless MWC whatever the cube and its life index, while at 2-away
+    3-away the cube is live."""
+    rows = np.array([chances])
+    state = CubeState(3, 2, 2, cube, owner)
+    assert cube_decision(rows, state, 0.76)[0][0] == pytest.approx(
+        cube_decision(rows, state, 0.0)[0][0], abs=1e-12)
+    live = CubeState(4, 2, 3, 1, None)
+    centred = np.array([[0.7, 0.0, 0.0, 0.0, 0.0]])
+    assert cube_decision(centred, live, 0.76)[0][0] != pytest.approx(
+        cube_decision(centred, live, 0.0)[0][0], abs=0.01)
+
+
+@needs_engine
+def test_two_away_two_away_no_double_as_gnubg():
+    """BackgammonGalaxy_1099255 (3 points, game 3 at 1-1, cube centred): gnubg's SGF gives
+    no double -0.0317 before roll 2 and 0.0980 before roll 3 (EMG), the cubeless equities;
+    with a live cube we had -0.0536 and 0.1242."""
+    frame, _ = analysed(DATA / "BackgammonGalaxy_1099255.mat")
+    cube = frame[(frame["kind"] == "double") & (frame["game"] == 3)].set_index("turn")
+    assert cube.loc[2, "equity"] == pytest.approx(-0.0317, abs=1e-4)
+    assert cube.loc[3, "equity"] == pytest.approx(0.0980, abs=1e-4)
 
 
 def test_cube_efficiency():
@@ -427,6 +454,32 @@ def test_engine_play_index_and_classes_agree_with_positions():
                     assert kind == ("race" if race == 0 else "contact" if race > 0 else "bearoff")
                     checked.add(kind)
     assert checked == {"contact", "race", "bearoff"}
+
+
+@needs_engine
+def test_sure_life_index_is_that_of_every_play():
+    """Where the life index after every play of a roll is certain from the position before
+    (:func:`_sure_life_index`, which the luck uses to skip the plays' keys), it is that of
+    each play's position; it is certain for most rolls, of each class."""
+    from nardy_analysis.analysis.engine import GnubgNN
+    from nardy_analysis.analysis.skill import _life_index, _sure_life_index
+    from nardy_analysis.game.position import ALL_ROLLS
+
+    engine, sure, rolls = GnubgNN(), set(), 0
+    for game in replay_file(DATA / "BackgammonGalaxy_113817.mat")[0].games:
+        for turn in game.turns:
+            for roll in ALL_ROLLS:
+                keys, _ = engine.plays(turn.before, roll)
+                x = _sure_life_index(turn.before, roll)
+                if not keys or x is None:
+                    continue
+                rolls += 1
+                assert np.array_equal(_life_index(*engine.position_classes(keys)),
+                                      np.full(len(keys), x))
+                sure.add(x if x in (0.76, 0.6) else "race")
+    assert sure == {0.76, 0.6, "race"}
+    assert rolls > 0.6 * 21 * sum(len(game.turns) for game in replay_file(
+        DATA / "BackgammonGalaxy_113817.mat")[0].games)
 
 
 @needs_engine

@@ -30,20 +30,30 @@ generator does): with ``V(a, b)`` the value for the side with checkers ``a`` on 
   centred value.
 
 A side that has borne off every checker has won: +1 for it, -1 for the other, per cube.
+
+The table is made for the sides a position reaches, extended when a later position needs
+more, and kept in a cache file for later processes (:func:`cache_file`), as GNU Backgammon
+ships its ``gnubg_ts0.bd`` made once: a match that reaches bear-offs costs seconds of
+dynamic programming the first time, a load of the stored table after.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
+import zipfile
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
+import platformdirs
 
 from ..errors import InvalidArgument
 from ..game.position import ALL_ROLLS, Position
 from ..game.rules import CHECKERS, OFF
 
-__all__ = ["BEAROFF_CHECKERS", "BEAROFF_POINTS", "OWNED", "CENTRED", "OPPONENT_OWNS",
-           "bearoff_equities", "is_two_sided_bearoff"]
+__all__ = ["BEAROFF_CHECKERS", "BEAROFF_POINTS", "CACHE_VERSION", "OWNED", "CENTRED",
+           "OPPONENT_OWNS", "bearoff_equities", "cache_file", "is_two_sided_bearoff"]
 
 BEAROFF_POINTS = 6
 BEAROFF_CHECKERS = 6
@@ -76,10 +86,10 @@ def _plays(side: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
                        for play in position.legal_plays(roll)) for roll in ALL_ROLLS)
 
 
-def _reachable(sides) -> list[tuple[int, ...]]:
-    """``sides`` and every side their plays can reach, the empty one included, fewest pips
-    first."""
-    found, todo = {(0,) * BEAROFF_POINTS}, list(sides)
+def _reachable(sides, known=()) -> list[tuple[int, ...]]:
+    """``sides``, every side their plays can reach and the sides ``known`` (closed under
+    play: not searched again), the empty one included, fewest pips first."""
+    found, todo = {(0,) * BEAROFF_POINTS, *known}, list(sides)
     while todo:
         side = todo.pop()
         if side not in found:
@@ -183,10 +193,61 @@ def bearoff_equities(position: Position) -> np.ndarray:
                               f"a side on their first {BEAROFF_POINTS} points): {position!r}")
     mover, other = (tuple(side[1:BEAROFF_POINTS + 1])
                     for side in (position.on_roll, position.opponent))
+    if not _TABLE[0]:
+        _TABLE[:] = _read_cache() or _TABLE
     index, value, _ = _TABLE
     if mover not in index or other not in index:
-        sides = _reachable((mover, other, *index))
+        sides = _reachable((mover, other), index)
         value, seen = _table(sides, tuple(_TABLE))
         index = {side: i for i, side in enumerate(sides)}
         _TABLE[:] = index, value, seen
+        _write_cache(sides, value, seen)
     return value[index[mover], index[other]].copy()
+
+
+CACHE_VERSION = 1
+"""The stamp in the cache file's name; raised whenever the table's definition changes, so
+that a file of an older definition is never read."""
+
+
+def cache_file() -> Path:
+    """Where the table is kept between processes: ``bearoff-v{CACHE_VERSION}.npz`` in
+    ``$NARDY_CACHE`` if set, else in the user's cache folder (``platformdirs``, e.g.
+    ``~/.cache/nardy-analysis``)."""
+    folder = os.environ.get("NARDY_CACHE") or platformdirs.user_cache_dir("nardy-analysis")
+    return Path(folder) / f"bearoff-v{CACHE_VERSION}.npz"
+
+
+def _read_cache() -> list | None:
+    """The table of :func:`cache_file` as ``[index, values, seen]``, or None when there is
+    none or it cannot be read or does not fit together (then it is made again)."""
+    try:
+        with np.load(cache_file()) as stored:
+            sides, value, seen = stored["sides"], stored["value"], stored["seen"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    n = len(sides)
+    if sides.shape != (n, BEAROFF_POINTS) or value.shape != (n, n, 4) \
+            or seen.shape != value.shape or not n:
+        return None
+    return [{tuple(side): i for i, side in enumerate(sides.tolist())}, value, seen]
+
+
+def _write_cache(sides: list, value: np.ndarray, seen: np.ndarray) -> None:
+    """Keep the table in :func:`cache_file` for later processes: written to a temporary file
+    beside it and renamed over it (``os.replace``, atomic), so that another process reads
+    the old table or the new one, never half of one; if it cannot be written, it is not
+    kept (the cache only saves time)."""
+    path = cache_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        out = tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.stem, suffix=".tmp",
+                                          delete=False)
+    except OSError:
+        return
+    try:
+        with out:
+            np.savez(out, sides=np.array(sides, dtype=np.int8), value=value, seen=seen)
+        os.replace(out.name, path)
+    except OSError:
+        Path(out.name).unlink(missing_ok=True)

@@ -39,8 +39,8 @@ not read from its source. Two-sided bear-offs (both sides at most six checkers, 
 are valued as GNU Backgammon values them, from their exact equities
 (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact cubeful equity, in match
 play the formula on the exact winning chance with the life index those equities imply. With
-them the equity of the play made and of the best play agree with gnubg's to 1e-4 for 2,591
-of the 2,618 moves of the 13 real matches of tests/data/skill (``KNOWN_DIFFERENCES.tsv``
+them the equity of the play made and of the best play agree with gnubg's to 1e-4 for 2,641
+of the 2,671 moves of the 14 real matches of tests/data/skill (``KNOWN_DIFFERENCES.tsv``
 there lists the rest: float precision, and one crashed-class position).
 
 Ratings (:data:`RATINGS`, :func:`skill_rating`) and the FIBS-rating estimates are GNU
@@ -65,8 +65,8 @@ from .engine import Evaluator, GnubgNN, default_evaluator
 from .luck import _results, match_winning_chance
 from .turns import phase, short_nardy_matches
 from ..errors import IllegalPlayError
-from ..game.position import ALL_ROLLS, Position, play_steps
-from ..game.rules import CHECKERS, OFF
+from ..game.position import ALL_ROLLS, Position, Roll, play_steps
+from ..game.rules import BAR, CHECKERS, OFF
 from ..notation.records import CubeRecord
 from ..replay import ReplayedMatch
 
@@ -141,15 +141,49 @@ def _life_index(kind, pips):
     return np.where(kind == "contact", 0.76, np.where(kind == "bearoff", 0.6, race))
 
 
-def _life_indices(evaluator: Evaluator, plays: list[tuple[tuple, int]]) -> list[np.ndarray]:
-    """:func:`cube_efficiency` after each play ``keys`` of each ``(keys, mover)`` of
-    ``plays`` (gnubg-nn: from its keys, all at once, faster)."""
+def _life_indices(evaluator: Evaluator, plays: list[tuple[Position, Roll, tuple]]
+                  ) -> list[np.ndarray]:
+    """:func:`cube_efficiency` after each play ``keys`` of each ``(position, roll, keys)`` of
+    ``plays``: from :func:`_sure_life_index` where the class of the positions reached is
+    certain, else from the positions (gnubg-nn: from their keys, all at once, faster)."""
+    sure = [_sure_life_index(position, roll) for position, roll, _ in plays]
+    unsure = [(keys, position.turn) for (position, _, keys), x in zip(plays, sure) if x is None]
     if isinstance(evaluator, GnubgNN):
         x = _life_index(*evaluator.position_classes(
-            tuple(chain.from_iterable(keys for keys, _ in plays))))
-        return np.split(x, np.cumsum([len(keys) for keys, _ in plays])[:-1])
-    return [np.array([cube_efficiency(evaluator.position_after(key, mover)) for key in keys])
-            for keys, mover in plays]
+            tuple(chain.from_iterable(keys for keys, _ in unsure)))) if unsure else []
+        found = iter(np.split(x, np.cumsum([len(keys) for keys, _ in unsure])[:-1]))
+    else:
+        found = iter([np.array([cube_efficiency(evaluator.position_after(key, mover))
+                                for key in keys]) for keys, mover in unsure])
+    return [next(found) if x is None else np.full(len(keys), x)
+            for (_, _, keys), x in zip(plays, sure)]
+
+
+def _sure_life_index(position: Position, roll: Roll) -> float | None:
+    """The cube life index of every position a play of ``roll`` can reach from
+    ``position`` (the opponent then on roll), when it is the same for all, else None.
+
+    No checker moves back and no checker moves more than the roll's pips (``high + low``,
+    four times a die for doubles), so a contact position stays one when the mover's rearmost
+    checker cannot pass the opponent's (a hit only sends the opponent's further back); in a
+    race nobody is hit, the opponent's pips stay, and a bear-off follows when both sides
+    are home."""
+    mine, theirs = (next(point for point in range(BAR, 0, -1) if side[point])
+                    for side in (position.on_roll, position.opponent))
+    moved = 4 * roll.low if roll.is_double else roll.low + roll.high
+    if mine + theirs > BAR - 1:  # contact (cube_efficiency, phase)
+        return _one_life_index("contact", 0) if mine - moved + theirs > BAR - 1 else None
+    if mine <= BEAROFF_POINTS and theirs <= BEAROFF_POINTS:
+        return _one_life_index("bearoff", 0)
+    if theirs > BEAROFF_POINTS or mine - moved > BEAROFF_POINTS:
+        return _one_life_index("race", position.pip_count(1 - position.turn))
+    return None
+
+
+@lru_cache(maxsize=None)
+def _one_life_index(kind: str, pips: int) -> float:
+    """:func:`_life_index` of one position, as a float."""
+    return float(_life_index(kind, pips))
 
 
 # --- cubeful equity -----------------------------------------------------------------------
@@ -221,15 +255,18 @@ def _piecewise(p: np.ndarray, knots: list) -> np.ndarray:
 
 def _match_no_double(score: _Score, chances: np.ndarray, cube: int, owner, x, crawford: bool):
     """Cubeful MWC for the player on roll, the cube where it is (``owner`` 0: theirs,
-    1: the opponent's, None: centred), without doubling now."""
+    1: the opponent's, None: centred), without doubling now. The cube is dead (the MWC the
+    cubeless one) in the Crawford game, for a player who already wins the match with it,
+    and at 2-away 2-away whatever the cube (GNU Backgammon 1.1.0a16's eval.c,
+    ``fDoCubeful``, read, not copied: no cubeful evaluation at that score)."""
     lose = _outcome_average(score, chances, cube, False)
     win = _outcome_average(score, chances, cube, True)
     pw = chances[:, 0]
     dead = pw * win + (1.0 - pw) * lose  # the cubeless MWC
-    knots = [(0.0, lose)]
-    if owner in (None, 1) and not crawford and score.opponent_away > cube:
+    knots, live = [(0.0, lose)], not crawford and (score.away, score.opponent_away) != (2, 2)
+    if owner in (None, 1) and live and score.opponent_away > cube:
         knots.append((_take_point(score.other, chances, cube), score.mwc(-cube)))
-    if owner in (None, 0) and not crawford and score.away > cube:
+    if owner in (None, 0) and live and score.away > cube:
         knots.append((1.0 - _take_point(score, _swap(chances), cube), score.mwc(cube)))
     knots.append((1.0, win))
     return x * _piecewise(pw, knots) + (1 - x) * dead
@@ -448,20 +485,33 @@ def _play_name(evaluator: Evaluator, position: Position, roll, key, rules) -> st
 
 
 def _by_state(items: list, compute) -> list:
-    """``compute(chances, state, x)`` for each item ``(state, chances (k, 5), x (k,))``, made
-    once per distinct state on the items' rows stacked (a match has few states and many
-    decisions): each item's slice of the result, its rows on the last axis."""
+    """``compute(chances, state, x)`` for each item ``(state, chances (k, 5) or (k, 9), x
+    (k,))``, made once per distinct state on the items' rows stacked (:func:`_stacked`; a
+    match has few states and many decisions): each item's slice of the result, its rows on
+    the last axis."""
     groups: dict = {}
     for index, (state, _, _) in enumerate(items):
         groups.setdefault(state, []).append(index)
     found = [None] * len(items)
     for state, members in groups.items():
-        values = np.asarray(compute(np.concatenate([items[i][1] for i in members]), state,
+        values = np.asarray(compute(_stacked([items[i][1] for i in members]), state,
                                     np.concatenate([items[i][2] for i in members])))
         ends = np.cumsum([len(items[i][1]) for i in members])
         for index, start, end in zip(members, np.concatenate([[0], ends[:-1]]), ends):
             found[index] = values[..., start:end]
     return found
+
+
+def _stacked(arrays: list[np.ndarray]) -> np.ndarray:
+    """The rows of ``arrays`` (chances (k, 5), or (k, 9) with a bear-off's exact equities)
+    in one array, 9 columns (NaN where a part had 5) when any part has 9."""
+    width = max(part.shape[1] for part in arrays)
+    stacked = np.full((sum(len(part) for part in arrays), width), np.nan)
+    start = 0
+    for part in arrays:
+        stacked[start:start + len(part), :part.shape[1]] = part
+        start += len(part)
+    return stacked
 
 
 def _normalised_cube_decision(chances: np.ndarray, state: CubeState, x) -> list:
@@ -564,15 +614,16 @@ def _with_bearoffs(evaluator: Evaluator, position: Position, keys: tuple,
                    chances: np.ndarray) -> np.ndarray:
     """``chances`` (n, 5) after the plays ``keys`` of the player on roll of ``position`` (the
     opponent then on roll) with the exact equities of those that reach a two-sided bear-off,
-    as :func:`_chances` (n, 9)."""
-    exact = np.full((len(chances), 4), np.nan)
+    as :func:`_chances` (n, 9); ``chances`` themselves when no play can reach one."""
     mover, opponent = position.on_roll, position.opponent
-    if not any(mover[BEAROFF_POINTS + 1:]) and not any(opponent[BEAROFF_POINTS + 1:]) \
-            and CHECKERS - opponent[OFF] <= BEAROFF_CHECKERS:
-        for row, key in enumerate(keys):
-            after = evaluator.position_after(key, position.turn)
-            if is_two_sided_bearoff(after):
-                exact[row] = bearoff_equities(after)
+    if any(mover[BEAROFF_POINTS + 1:]) or any(opponent[BEAROFF_POINTS + 1:]) \
+            or CHECKERS - opponent[OFF] > BEAROFF_CHECKERS:
+        return chances
+    exact = np.full((len(chances), 4), np.nan)
+    for row, key in enumerate(keys):
+        after = evaluator.position_after(key, position.turn)
+        if is_two_sided_bearoff(after):
+            exact[row] = bearoff_equities(after)
     return np.concatenate([chances, exact], axis=1)
 
 
@@ -584,14 +635,14 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
     for kind, _, what, state, *_ in decisions:
         if kind == "move":
             keys, chances = evaluator.plays(what.before, what.roll)
-            plays.append((keys, what.player))
+            plays.append((what.before, what.roll, keys))
             moves.append((state, _with_bearoffs(evaluator, what.before, keys, chances)))
         else:
             cubes.append((state, np.array([_chances(evaluator, what)]),
                           np.array([cube_efficiency(what)])))
     moves = [(state, chances, x) for (state, chances), x in
              zip(moves, _life_indices(evaluator, plays))]
-    plays = iter(keys for keys, _ in plays)
+    plays = iter(keys for _, _, keys in plays)
     equities = iter(_by_state(moves, _after_play_equities))
     values = iter(_by_state(cubes, _normalised_cube_decision))
     names, rows = match.record.names, []
@@ -620,23 +671,23 @@ _THROWS = np.array([1.0 if roll.is_double else 2.0 for roll in ALL_ROLLS])
 _NOT_DOUBLES = tuple(roll for roll in ALL_ROLLS if not roll.is_double)
 
 
-def _best_after(evaluator: Evaluator, position: Position, state: CubeState,
-                rolls: tuple = ALL_ROLLS) -> np.ndarray:
-    """The mover's normalised cubeful 0-ply equity after the best play of each of ``rolls``
-    (after a dance: the position with the opponent on roll), shape (len(rolls),)."""
-    found = [evaluator.plays(position, roll) for roll in rolls]
-    lives = iter(_life_indices(evaluator, [(keys, position.turn) for keys, _ in found if keys]))
-    dance = position.with_turn(1 - position.turn)
-    chances, x = [], []
-    for keys, after in found:
+def _best_after(evaluator: Evaluator, listed: list[tuple[Position, Roll, CubeState]]
+                ) -> list[float]:
+    """The mover's normalised cubeful 0-ply equity after the best play of each ``(position,
+    roll, state)`` of ``listed`` (after a dance: the position with the opponent on roll),
+    the equities of all plays computed in one array per cube state (:func:`_by_state`)."""
+    found = [evaluator.plays(position, roll) for position, roll, _ in listed]
+    lives = iter(_life_indices(evaluator, [(position, roll, keys) for (position, roll, _),
+                                           (keys, _) in zip(listed, found) if keys]))
+    items = []
+    for (position, _, state), (keys, after) in zip(listed, found):
         if keys:
-            chances.append(_with_bearoffs(evaluator, position, keys, after))
-            x.append(next(lives))
+            items.append((state, _with_bearoffs(evaluator, position, keys, after), next(lives)))
         else:
-            chances.append(_chances(evaluator, dance)[None])
-            x.append(np.array([cube_efficiency(dance)]))
-    values = _after_play_equities(np.concatenate(chances), state, np.concatenate(x))
-    return np.maximum.reduceat(values, np.cumsum([0] + [len(c) for c in chances[:-1]]))
+            dance = position.with_turn(1 - position.turn)
+            items.append((state, _chances(evaluator, dance)[None],
+                          np.array([cube_efficiency(dance)])))
+    return [float(values.max()) for values in _by_state(items, _after_play_equities)]
 
 
 def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int, float, float]]:
@@ -646,23 +697,29 @@ def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int,
     the opening roll of standard rules over the 30 throws of two different dice, each played
     by the player whose die is higher (the opponent's equity negated). MWC: luck times
     :meth:`CubeState.mwc_scale`; points (money play): luck times the cube."""
-    jacoby, rows = _uses_jacoby(match), []
+    jacoby, turns, listed = _uses_jacoby(match), [], []
     for decision in _match_decisions(match):
         if decision[0] != "move":
             continue
         _, game, turn, state, number = decision
         side, position = turn.player, turn.before
-        mine = _best_after(evaluator, position, state)
-        if number == 1 and not match.rules.opening_doubles:
+        listed += [(position, roll, state) for roll in ALL_ROLLS]
+        opening = number == 1 and not match.rules.opening_doubles
+        if opening:
             owner = None if state.owner is None else (side if state.owner == 0 else 1 - side)
-            theirs = -_best_after(evaluator, position.with_turn(1 - side),
-                                  _state(match, game, 1 - side, state.cube, owner, jacoby),
-                                  _NOT_DOUBLES)
+            theirs = _state(match, game, 1 - side, state.cube, owner, jacoby)
+            listed += [(position.with_turn(1 - side), roll, theirs) for roll in _NOT_DOUBLES]
+        turns.append((side, turn.roll, state, opening))
+    best, rows = iter(_best_after(evaluator, listed)), []
+    for side, roll, state, opening in turns:
+        mine = np.array([next(best) for _ in ALL_ROLLS])
+        if opening:
+            theirs = -np.array([next(best) for _ in _NOT_DOUBLES])
             mean = (sum(mine[ALL_ROLLS.index(roll)] for roll in _NOT_DOUBLES)
                     + theirs.sum()) / 30
         else:
             mean = float(mine @ _THROWS) / 36
-        luck = float(mine[ALL_ROLLS.index(turn.roll)] - mean)
+        luck = float(mine[ALL_ROLLS.index(roll)] - mean)
         rows.append((side, luck, luck * (state.mwc_scale() if state.length else state.cube)))
     return rows
 
