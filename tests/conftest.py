@@ -2,13 +2,18 @@
 
 Test modules import the names (``from conftest import SAMPLES``; pytest puts ``tests/`` on
 ``sys.path``) or take the fixtures. The shared corpus is ``../shared/corpus/mat`` beside the
-repository, or the folder named by the environment variable ``NARDY_CORPUS``.
+repository, or the folder named by the environment variable ``NARDY_CORPUS``. The bear-off
+table's cache file (``analysis.bearoff.cache_file``) goes to a temporary folder of the test
+session (``NARDY_CACHE``, inherited by the CLI and Dask worker processes tests start), removed
+at the end, so tests neither read nor fill the user's cache.
 """
 
 from __future__ import annotations
 
 import csv
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,6 +25,12 @@ SAMPLES = ROOT / "sample_games"
 CORPUS = Path(os.environ.get("NARDY_CORPUS") or ROOT.parent / "shared" / "corpus" / "mat")
 CORPUS_FILES = sorted(CORPUS.glob("*.mat"))
 """The corpus files in name order (empty when the corpus is absent)."""
+CACHE = os.environ["NARDY_CACHE"] = tempfile.mkdtemp(prefix="nardy-test-cache-")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Remove the session's cache folder."""
+    shutil.rmtree(CACHE, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
