@@ -99,6 +99,7 @@ def point_str(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
+_POINT_TEXT = tuple(point_str(point) for point in range(BAR + 1))
 _POINT_NAMES = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
 
 
@@ -212,9 +213,11 @@ class Play:
         if not self.moves:
             return "Cannot Move"
         parts = []
-        for move, group in groupby(self._key()):
+        for (start, end, hit), group in groupby(sorted(
+                (-move.start, -move.end, move.hit) for move in self.moves)):
             count = len(list(group))
-            parts.append(str(move) + (f"({count})" if count > 1 else ""))
+            parts.append(f"{_POINT_TEXT[-start]}/{_POINT_TEXT[-end]}{'*' if hit else ''}"
+                         + (f"({count})" if count > 1 else ""))
         return " ".join(parts)
 
     def __repr__(self) -> str:
