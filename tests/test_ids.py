@@ -244,6 +244,15 @@ def test_position_id_round_trip(position):
 
 
 @settings(max_examples=500, deadline=None)
+@given(positions())
+def test_position_id_is_the_bit_by_bit_definition(position):
+    # The manual's layout, bit 0 first: the side not on roll, then the side on roll (the
+    # order gnubg's program writes; see the module docstring of game/ids.py).
+    sides = [dict(enumerate(position.opponent)), dict(enumerate(position.on_roll))]
+    assert position.id() == id_from_bits("".join(side_bits(side) for side in sides))
+
+
+@settings(max_examples=500, deadline=None)
 @given(match_states())
 def test_match_id_round_trip(state):
     text = match_id(state)

@@ -324,7 +324,7 @@ def _roll_rows(matches: Iterable[ReplayedMatch], positions: bool, luck: bool,
     """The rows of :func:`rolls_frame` (the columns of :data:`ROLLS_DTYPES`, then of
     :data:`LUCK_DTYPES` with ``luck``), None where a value is missing."""
     seen_files: dict[str, int] = {}
-    cache: dict = {}
+    caches: dict = {}  # per Rules, by position: the roll-free facts of _position_facts
     if luck:
         evaluator = evaluator or default_evaluator()
     unknown = [None] * 5
@@ -337,6 +337,7 @@ def _roll_rows(matches: Iterable[ReplayedMatch], positions: bool, luck: bool,
         site = record.tags.get("Site", "").strip() or "unknown"
         long = match.rules.game == "long"
         lucks = _turn_lucks(match, evaluator) if luck and not long else {}
+        rules, cache = match.rules, caches.setdefault(match.rules, {})
         for game in match.games:
             replayed = {id(t.record): t for t in game.turns}
             for index, turn in enumerate(game.record.turns):
@@ -345,7 +346,7 @@ def _roll_rows(matches: Iterable[ReplayedMatch], positions: bool, luck: bool,
                        names[turn.player], site, str(roll), roll.high, roll.low,
                        index == 0 and not long]
                 done = replayed.get(id(turn))
-                row += (_position_facts(done.before, roll, match.rules, cache)
+                row += (_position_facts(done.before, roll, rules, cache)
                         if positions and done is not None and not long else unknown)
                 row.append(long)
                 if luck:
@@ -362,23 +363,33 @@ def _turn_lucks(match: ReplayedMatch, evaluator: Evaluator) -> dict[int, list[fl
 
 def _position_facts(before, roll, rules, cache) -> list:
     """``on_bar, closed_points, entered, shots, hitting_roll`` for a roll thrown in ``before``
-    (None where missing).
+    (None where missing); ``cache`` keeps, by position, the facts that do not depend on the
+    roll (for one ``rules``).
 
     A die ``d`` enters on the roller's point ``25 - d``, the opponent's point ``d``.
     """
-    me, opponent = before.on_roll, before.opponent
-    closed = entered = None
-    if me[BAR]:
-        closed = sum(opponent[d] >= 2 for d in range(1, 7))
+    facts = cache.get(before)
+    if facts is None:
+        facts = cache[before] = _roll_free_facts(before, rules)
+    on_bar, closed, count, hitting = facts
+    entered = None
+    if on_bar:
+        opponent = before.opponent
         entered = opponent[roll.high] < 2 or opponent[roll.low] < 2
-    count = hitting = None
-    if 1 in opponent[1:25]:
-        key = (before, rules)
-        if key not in cache:
-            cache[key] = shots(before, rules)
-        found = cache[key]
-        count, hitting = found.count, roll in found.rolls
-    return [me[BAR], closed, entered, count, hitting]
+    if hitting is not None:
+        hitting = bool(hitting >> (roll.high * 8 + roll.low) & 1)
+    return [on_bar, closed, entered, count, hitting]
+
+
+def _roll_free_facts(before, rules) -> tuple:
+    """``on_bar, closed_points, shots`` of ``before`` and its hitting rolls as a bit mask (bit
+    ``8 * high + low``), None where missing."""
+    me, opponent = before.on_roll, before.opponent
+    closed = sum(opponent[d] >= 2 for d in range(1, 7)) if me[BAR] else None
+    if 1 not in opponent[1:25]:
+        return me[BAR], closed, None, None
+    found = shots(before, rules)
+    return me[BAR], closed, found.count, sum(1 << (r.high * 8 + r.low) for r in found.rolls)
 
 
 def simulate_rolls(n: int, *, players: int = 1, doubles: float | None = None,

@@ -138,8 +138,8 @@ def phase(position: Position) -> str:
     """
     me, opp = position.on_roll, position.opponent
     # My rearmost checker, and the opponent's rearmost one seen from my side (their bar is my 0).
-    mine = max((p for p in range(1, BAR + 1) if me[p]), default=OFF)
-    theirs = min((25 - q for q in range(1, BAR + 1) if opp[q]), default=BAR + 1)
+    mine = next((p for p in range(BAR, 0, -1) if me[p]), OFF)
+    theirs = next((25 - q for q in range(BAR, 0, -1) if opp[q]), BAR + 1)
     return "race" if mine < theirs else "contact"
 
 

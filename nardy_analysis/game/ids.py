@@ -103,13 +103,14 @@ def encode_position_id(board: Board, turn: int) -> str:
     Format: GNU Backgammon manual, "A technical description of the Position ID"; side order
     as gnubg's program writes it (see the module docstring).
     """
-    key = bit = 0
-    for side in (board[1 - turn], board[turn]):
-        for point in range(1, BAR + 1):
-            count = side[point]
-            key |= ((1 << count) - 1) << bit
-            bit += count + 1
+    # The key written most significant bit first: the bar down to point 1 of the player on
+    # roll, then of the other; each point as a 0 bit followed by its checkers' 1 bits.
+    key = int("".join([_RUNS[n] for n in board[turn][:0:-1]]
+                      + [_RUNS[n] for n in board[1 - turn][:0:-1]]), 2)
     return _base64_text(key, 10, 14)
+
+
+_RUNS = tuple("0" + "1" * n for n in range(CHECKERS + 1))
 
 
 def decode_position_id(text: str, turn: int = 0) -> Board:

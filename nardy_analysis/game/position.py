@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import groupby
+from operator import mul
 from typing import Iterable, NamedTuple
 
 from ..errors import IllegalPlayError, InvalidArgument, PositionIdError
@@ -98,6 +99,7 @@ def point_str(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
+_POINT_TEXT = tuple(point_str(point) for point in range(BAR + 1))
 _POINT_NAMES = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
 
 
@@ -211,9 +213,11 @@ class Play:
         if not self.moves:
             return "Cannot Move"
         parts = []
-        for move, group in groupby(self._key()):
+        for (start, end, hit), group in groupby(sorted(
+                (-move.start, -move.end, move.hit) for move in self.moves)):
             count = len(list(group))
-            parts.append(str(move) + (f"({count})" if count > 1 else ""))
+            parts.append(f"{_POINT_TEXT[-start]}/{_POINT_TEXT[-end]}{'*' if hit else ''}"
+                         + (f"({count})" if count > 1 else ""))
         return " ".join(parts)
 
     def __repr__(self) -> str:
@@ -276,6 +280,7 @@ def apply_step(me: list[int], opp: list[int], start: int, die: int,
 # so apply_step hands out these rather than make one per step).
 _MOVES = tuple(tuple((Move(start, end), Move(start, end, True)) for end in range(BAR))
                for start in range(BAR + 1))
+_POINTS = tuple(range(BAR + 1))  # the pips of a checker on each point, 0 (off) to 25 (bar)
 
 
 def undo_step(me: list[int], opp: list[int], move: Move) -> None:
@@ -440,7 +445,7 @@ class Position:
         borne-off checkers 0. The start position has 167 pips (RULES.md).
         """
         side = self.board[self.turn if player is None else player]
-        return sum(point * n for point, n in enumerate(side))
+        return sum(map(mul, _POINTS, side))
 
     def borne_off(self, player: int) -> int:
         """How many checkers ``player`` has borne off."""
