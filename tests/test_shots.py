@@ -149,12 +149,17 @@ def random_board(data, bar_checkers: int):
     for counts, left in ((me, 15 - bar_checkers), (opp, 15)):
         for _ in range(left):
             counts[data.draw(st.sampled_from([0] + list(range(1, 25))))] += 1
-    for point in range(1, 25):  # no point shared
+    return _unshared(me, opp, lambda point: me[point] < opp[25 - point])
+
+
+def _unshared(me, opp, mine_go) -> Position:
+    """The position of ``me`` and ``opp`` (26 counts each) with no point held by both: on a
+    shared point the checkers of one side (``me``'s when ``mine_go(point)``) are borne off."""
+    for point in range(1, 25):
         if me[point] and opp[25 - point]:
-            loser = me if me[point] < opp[25 - point] else opp
-            index = point if loser is me else 25 - point
-            loser[0] += loser[index]
-            loser[index] = 0
+            side, index = (me, point) if mine_go(point) else (opp, 25 - point)
+            side[0] += side[index]
+            side[index] = 0
     return Position.from_mover(me, opp)
 
 
@@ -186,11 +191,7 @@ def home_board(data) -> Position:
         me[data.draw(st.sampled_from(range(0, 7)))] += 1
     for _ in range(15):
         opp[data.draw(st.sampled_from([0, 0, 25] + list(range(13, 25)) + list(range(1, 25))))] += 1
-    for point in range(1, 25):  # no point shared
-        if me[point] and opp[25 - point]:
-            me[0] += me[point]
-            me[point] = 0
-    return Position.from_mover(me, opp)
+    return _unshared(me, opp, lambda point: True)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

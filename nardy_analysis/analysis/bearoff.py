@@ -51,6 +51,7 @@ import platformdirs
 from ..errors import InvalidArgument
 from ..game.position import ALL_ROLLS, Position
 from ..game.rules import CHECKERS, OFF
+from .shots import throws
 
 __all__ = ["BEAROFF_CHECKERS", "BEAROFF_POINTS", "CACHE_VERSION", "OWNED", "CENTRED",
            "OPPONENT_OWNS", "bearoff_equities", "cache_file", "is_two_sided_bearoff"]
@@ -63,7 +64,7 @@ points (gnubg's ``gnubg_ts0.bd``, ``gnubg-TS-06-06-1``)."""
 CUBELESS, OWNED, CENTRED, OPPONENT_OWNS = range(4)
 """The columns of :func:`bearoff_equities`, in gnubg's order."""
 
-_WEIGHTS = np.array([1.0 if roll.is_double else 2.0 for roll in ALL_ROLLS]) / 36.0
+_WEIGHTS = np.array([throws((roll,)) for roll in ALL_ROLLS]) / 36.0
 
 
 def _pips(side) -> int:

@@ -68,8 +68,8 @@ from .shots import throws
 
 __all__ = ["LUCKY", "MARKS", "OPENING_ROLLS", "RATINGS", "RATING_SHOWN", "RollLuck",
            "luck_by_player", "luck_frame", "luck_frames", "luck_mark", "luck_rating",
-           "luck_summary", "match_utility", "match_winning_chance", "roll_luck",
-           "roll_luck_distribution"]
+           "luck_summary", "match_utility", "match_winning_chance", "mean_equity",
+           "roll_luck", "roll_luck_distribution"]
 
 OPENING_ROLLS: tuple[Roll, ...] = tuple(r for r in ALL_ROLLS if not r.is_double)
 """The 15 non-double rolls an opening can be."""
@@ -254,6 +254,31 @@ _OPENINGS = tuple(ALL_ROLLS.index(r) for r in OPENING_ROLLS)
 _THROWS = tuple(throws((r,)) for r in ALL_ROLLS)  # 1 for a double, 2 for any other roll
 
 
+def mean_equity(mine, theirs=None) -> float:
+    """The mean equity a roll's luck is measured from (the module docstring; GNU
+    Backgammon's luck analysis): luck = equity after the roll's best play minus this mean.
+
+    Parameters
+    ----------
+    mine : sequence of float, length 21
+        The roller's equity after the best play of each roll, in ``ALL_ROLLS`` order (any
+        equity unit: EMG, normalised match equity).
+    theirs : sequence of float, length 15, optional
+        For the opening roll of standard rules: the opponent's equity (their own side)
+        after the best play of each of :data:`OPENING_ROLLS`.
+
+    Returns
+    -------
+    float
+        The average over the 36 throws (doubles once, other rolls twice); with ``theirs``,
+        over the 30 throws of two different dice, each played by the player whose die is
+        higher (``mine`` for half of them, ``-theirs`` for the other half).
+    """
+    if theirs is not None:
+        return sum(mine[i] - t for i, t in zip(_OPENINGS, theirs)) / (2 * len(_OPENINGS))
+    return sum(e * w for e, w in zip(mine, _THROWS)) / 36
+
+
 class RollLuck(NamedTuple):
     """The luck of one roll and the distribution of the luck of its position's 36 throws
     under fair dice (:func:`roll_luck_distribution`).
@@ -313,10 +338,10 @@ def roll_luck_distribution(position: Position, roll: Roll, utility: Utility = MO
     if opening:
         theirs = _best_equities(evaluator, position.with_turn(1 - position.turn),
                                 opponent_utility or utility)
-        mean = sum(mine[i] - theirs[i] for i in _OPENINGS) / (2 * len(_OPENINGS))
+        mean = mean_equity(mine, [theirs[i] for i in _OPENINGS])
         nan = float("nan")
         return RollLuck(equity - mean, equity, nan, nan, nan, nan)
-    mean = sum(e * w for e, w in zip(mine, _THROWS)) / 36
+    mean = mean_equity(mine)
     lucks = [e - mean for e in mine]
     return RollLuck(equity - mean, equity, sum(w * x * x for x, w in zip(lucks, _THROWS)) / 36,
                     sum(w for x, w in zip(lucks, _THROWS) if x > LUCKY) / 36,

@@ -100,7 +100,6 @@ def shots(position: Position, rules: Rules = STANDARD) -> Shots:
     distances = 0
     for t in blots:
         distances |= points >> t
-    count = 0
     if distances:
         opens = _open_points(opp)
     for roll, reach in _ROLLS if distances else ():
@@ -110,12 +109,11 @@ def shots(position: Position, rules: Rules = STANDARD) -> Shots:
         hit, double = found or _hits(position, me, opp, roll, blots, rules)
         if hit:
             rolls.append(roll)
-            count += 1 if roll.high == roll.low else 2
             for point in hit:
                 by_blot[point].append(roll)
         if double:
             double_hits.append(roll)
-    return Shots(position, tuple(rolls), count,
+    return Shots(position, tuple(rolls), throws(rolls),
                  {p: tuple(r) for p, r in by_blot.items()}, tuple(double_hits))
 
 
@@ -244,7 +242,7 @@ def _two_dice_hits(me, opp, roll, blots, rules, opens) -> tuple[set[int], bool] 
             hit.add(t)
             continue
         move = apply_step(me, opp, s, x, rules)
-        finish = _playable(me, opp, y, rules)
+        finish = _can_finish(me, opp, (y,), rules)
         undo_step(me, opp, move)
         if not finish:
             return None
@@ -376,17 +374,6 @@ def _free_double(me, d, steps, blots, opens) -> tuple[set[int], bool] | None:
         double = any(t1 < t2 and j1 + j2 <= most and (p1 != p2 or me[p1] > 1)
                      for j1, p1, t1 in reach for j2, p2, t2 in reach)
     return hit, double
-
-
-def _playable(me, opp, die, rules) -> bool:
-    """Whether some checker of ``me`` can move ``die`` pips (the lists are left as they
-    were)."""
-    for start in movable_points(me):
-        move = apply_step(me, opp, start, die, rules)
-        if move is not None:
-            undo_step(me, opp, move)
-            return True
-    return False
 
 
 def _can_finish(me, opp, remaining, rules) -> bool:

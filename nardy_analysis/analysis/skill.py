@@ -62,7 +62,7 @@ import pandas as pd
 from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, CENTRED, CUBELESS, OPPONENT_OWNS,
                       OWNED, bearoff_equities, is_two_sided_bearoff)
 from .engine import Evaluator, GnubgNN, default_evaluator
-from .luck import _results, match_winning_chance
+from .luck import OPENING_ROLLS, _results, match_winning_chance, mean_equity
 from .turns import phase, short_nardy_matches
 from ..errors import IllegalPlayError
 from ..game.position import ALL_ROLLS, Position, Roll, play_steps
@@ -667,10 +667,6 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
     return rows
 
 
-_THROWS = np.array([1.0 if roll.is_double else 2.0 for roll in ALL_ROLLS])
-_NOT_DOUBLES = tuple(roll for roll in ALL_ROLLS if not roll.is_double)
-
-
 def _best_after(evaluator: Evaluator, listed: list[tuple[Position, Roll, CubeState]]
                 ) -> list[float]:
     """The mover's normalised cubeful 0-ply equity after the best play of each ``(position,
@@ -708,18 +704,13 @@ def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int,
         if opening:
             owner = None if state.owner is None else (side if state.owner == 0 else 1 - side)
             theirs = _state(match, game, 1 - side, state.cube, owner, jacoby)
-            listed += [(position.with_turn(1 - side), roll, theirs) for roll in _NOT_DOUBLES]
+            listed += [(position.with_turn(1 - side), roll, theirs) for roll in OPENING_ROLLS]
         turns.append((side, turn.roll, state, opening))
     best, rows = iter(_best_after(evaluator, listed)), []
     for side, roll, state, opening in turns:
-        mine = np.array([next(best) for _ in ALL_ROLLS])
-        if opening:
-            theirs = -np.array([next(best) for _ in _NOT_DOUBLES])
-            mean = (sum(mine[ALL_ROLLS.index(roll)] for roll in _NOT_DOUBLES)
-                    + theirs.sum()) / 30
-        else:
-            mean = float(mine @ _THROWS) / 36
-        luck = float(mine[ALL_ROLLS.index(roll)] - mean)
+        mine = [next(best) for _ in ALL_ROLLS]
+        mean = mean_equity(mine, [next(best) for _ in OPENING_ROLLS] if opening else None)
+        luck = mine[ALL_ROLLS.index(roll)] - mean
         rows.append((side, luck, luck * (state.mwc_scale() if state.length else state.cube)))
     return rows
 

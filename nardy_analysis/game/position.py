@@ -99,7 +99,7 @@ def point_str(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
-_POINT_TEXT = tuple(point_str(point) for point in range(BAR + 1))
+_POINT_TEXT = tuple(point_str(point) for point in range(BAR + 1))  # point_str of 0..25
 _POINT_NAMES = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
 
 
@@ -156,7 +156,7 @@ class Move:
         return cls(start, end, hit)
 
     def __str__(self) -> str:
-        return f"{point_str(self.start)}/{point_str(self.end)}{'*' if self.hit else ''}"
+        return f"{_POINT_TEXT[self.start]}/{_POINT_TEXT[self.end]}{'*' if self.hit else ''}"
 
     def __repr__(self) -> str:
         return f"Move({self.start}, {self.end}{', hit=True' if self.hit else ''})"
@@ -213,11 +213,9 @@ class Play:
         if not self.moves:
             return "Cannot Move"
         parts = []
-        for (start, end, hit), group in groupby(sorted(
-                (-move.start, -move.end, move.hit) for move in self.moves)):
+        for move, group in groupby(self._key()):
             count = len(list(group))
-            parts.append(f"{_POINT_TEXT[-start]}/{_POINT_TEXT[-end]}{'*' if hit else ''}"
-                         + (f"({count})" if count > 1 else ""))
+            parts.append(str(move) + (f"({count})" if count > 1 else ""))
         return " ".join(parts)
 
     def __repr__(self) -> str:

@@ -357,7 +357,6 @@ def _parser() -> Lark:
                 start=["start", "game", "game_line", "match_line", "tag"])
 
 
-
 @lru_cache(maxsize=1)
 def _line_entry() -> re.Pattern:
     """An entry of a LINES token (its _LINE_ENTRY), from the grammar's own terminals: one
