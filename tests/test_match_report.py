@@ -185,7 +185,7 @@ def test_with_the_engine_each_decision_has_its_error_beside_its_luck():
     against GNU Backgammon, tests/test_skill.py) next to its luck; each double and take its
     cube error; a close or wrong "no double" is on the roll it came before."""
     pytest.importorskip("gnubg_nn")
-    from nardy_analysis.analysis.skill import CUBE_ERRORS, skill_frame
+    from nardy_analysis.analysis.skill import skill_frame
 
     match = load_file(STUDIO).matches[0]
     steps = data(match_html(match))["steps"]
@@ -202,7 +202,7 @@ def test_with_the_engine_each_decision_has_its_error_beside_its_luck():
     assert [s["cube"]["play"] for s in cube_steps] == list(actions["play"]) == \
         ["double", "take", "double", "take"]
     assert [s["cube"]["value"] for s in cube_steps] == [round(v, 4) for v in actions["error"]]
-    assert cube_steps[2]["cube"]["category"] == CUBE_ERRORS["wrong_double_below_dp"]
+    assert cube_steps[2]["cube"]["category"] == "Wrong double below DP"
     waited = frame[(frame["play"] == "no double") & (frame["close"] | (frame["error"] < 0))]
     shown = {s["turn"]: s["cube"] for s in rolls if "cube" in s}
     assert list(shown) == list(waited["turn"]) and shown

@@ -300,6 +300,15 @@ def _number(value: float) -> float | None:
     return None if np.isnan(value) else round(float(value), 4)
 
 
+_SINGULAR = {"doubles": "double", "takes": "take", "passes": "pass"}
+
+
+def _one_decision(category: str) -> str:
+    """gnubg's name of a cube error category said of one decision: "Wrong passes" ->
+    "Wrong pass"."""
+    return " ".join(_SINGULAR.get(word, word) for word in category.split(" "))
+
+
 class _Skill:
     """The errors of a match's decisions (:func:`skill_frame` rows), for the page's steps."""
 
@@ -308,7 +317,7 @@ class _Skill:
         for row in ([] if frame is None else frame.to_dict("records")):
             error = {"value": _number(row["error"]), "mwc": _number(row["error_mwc"]),
                      "best": row["best"], "play": row["play"],
-                     "category": CUBE_ERRORS.get(row["category"], "")}
+                     "category": _one_decision(CUBE_ERRORS.get(row["category"], ""))}
             if row["kind"] == "move":
                 self._moves[row["game"], row["turn"]] = error | {
                     "mark": row["mark"], "forced": row["plays"] == 1}
