@@ -741,8 +741,10 @@ def _search(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
 def _as_written(position: Position, dice: tuple[int, ...], hops,
                 rules: Rules) -> tuple[Position, Play, bool] | None:
     """:func:`realise`'s one answer for the common turn, found without a search: one hop per
-    die, each hop exactly one die's pips (a bear-off with the die of its point), played in
-    the order written; None when the hops are not such, or cannot be played in that order.
+    die, each hop one die's step (a board hop's length, or, bearing off, the smallest die
+    left that takes the checker off), played in the order written; None when the hops are
+    not such, cannot be played so, or two different hops end on one of the opponent's blots
+    and either is marked with ``*``.
 
     Returns
     -------
@@ -752,11 +754,12 @@ def _as_written(position: Position, dice: tuple[int, ...], hops,
 
     Notes
     -----
-    The answer is the search's (:func:`_search`): each die has one hop to play, so no
-    order of the steps reaches another position; when no two different hops land on one of
-    the opponent's blots, no order marks other hits; and the search, which tries the hops
-    in order and the smaller dice first, finds this reading first. A hop from beyond the bar
-    is not such a hop (the search's caller reports it).
+    The answer is the search's (:func:`_search`): with as many hops as dice every journey
+    is one step, so every order reaches one position with the same marks agreeing (see
+    :func:`_one_reading`); and the search, which tries the hops in order and the smaller
+    dice first, finds this reading first (a smaller die would leave a journey unfinished
+    with no die for another). A hop from beyond the bar is not such a hop (the search's
+    caller reports it).
     """
     if len(hops) != len(dice):
         return None
@@ -767,10 +770,16 @@ def _as_written(position: Position, dice: tuple[int, ...], hops,
     agrees = True
     for hop in hops:
         start, end, marked = hop
-        if start - end not in remaining or start > BAR or hitting.get(end, hop) != hop:
+        if start > BAR:
             return None
-        remaining.remove(start - end)
-        move = apply_step(me, opp, start, start - end, rules)
+        die = start - end if end else min((d for d in remaining if d >= start), default=0)
+        if die not in remaining:
+            return None
+        first = hitting.get(end, hop)
+        if first != hop and (marked or first[2]):
+            return None
+        remaining.remove(die)
+        move = apply_step(me, opp, start, die, rules)
         if move is None:
             return None
         if move.hit:
@@ -788,24 +797,28 @@ def _one_reading(opp: list[int], dice: tuple[int, ...], hops) -> bool:
     Each journey moves one checker from its start to its end, so the mover's checkers end
     alike; the opponent's differ only by the blots hit. None is hit on the way when no
     journey of more than one step passes over a blot (a one-step journey lands only on its
-    end), and each blot at a journey's end is hit by the first to arrive: the marks agree
-    alike unless two different hops end on it. The dice used are the same when each
-    journey's steps are: a double's are (its length in steps of one die), and a journey
-    ending on the board takes the dice that sum to its length (with two different dice, at
-    most one way); a bear-off with two different dice takes one or two (``5/off`` with 62:
-    the 6, or 2 then 6) unless there are as many hops as dice (each then takes one).
+    end: every journey does when there are as many hops as dice), and each blot at a
+    journey's end is hit by the first to arrive: the marks agree alike unless two different
+    hops end on it and one of them is marked (unmarked, every order disagrees). The dice
+    used are the same when each journey's steps are: a double's are (its length in steps
+    of one die), and a journey ending on the board takes the dice that sum to its length
+    (with two different dice, at most one way); a bear-off with two different dice takes one
+    or two (``5/off`` with 62: the 6, or 2 then 6) unless there are as many hops as dice.
     ``opp`` is the opponent's checkers (``Position.lists()``).
     """
-    if not (len(dice) == 4 or len(hops) == len(dice) or all(end > OFF for _, end, _ in hops)):
+    each_one_step = len(hops) == len(dice)
+    if not (len(dice) == 4 or each_one_step or all(end > OFF for _, end, _ in hops)):
         return False
     hitting = {}
     for hop in hops:
-        start, end, _ = hop
+        start, end, marked = hop
         if not OFF <= end < start <= BAR:
             return False
-        if end > OFF and opp[25 - end] == 1 and hitting.setdefault(end, hop) != hop:
-            return False
-        one_step = start - end in dice if end > OFF else start <= min(dice)
+        if end > OFF and opp[25 - end] == 1:
+            first = hitting.setdefault(end, hop)
+            if first != hop and (marked or first[2]):
+                return False
+        one_step = each_one_step or (start - end in dice if end > OFF else start <= min(dice))
         if not one_step and 1 in opp[26 - start:25 - end]:  # a blot on the way
             return False
     return True
