@@ -762,21 +762,25 @@ def _as_written(position: Position, dice: tuple[int, ...], hops,
     caller reports it).
     """
     if len(hops) != len(dice):
-        return None
+        return _merged(position, dice, hops, rules)
     me, opp = position.lists()
-    remaining = list(dice)
+    remaining = list(reversed(dice))  # smaller first, as the search tries them
     hitting = {}  # point: the hop that hit a blot there
     steps = []
     agrees = True
     for hop in hops:
         start, end, marked = hop
-        if start > BAR:
-            return None
-        die = start - end if end else min((d for d in remaining if d >= start), default=0)
-        if die not in remaining:
-            return None
-        first = hitting.get(end, hop)
-        if first != hop and (marked or first[2]):
+        if end:
+            die = start - end
+            if die not in remaining or start > BAR:
+                return None
+        else:
+            for die in remaining:
+                if die >= start:
+                    break
+            else:
+                return None
+        if hitting and end in hitting and hitting[end] != hop and (marked or hitting[end][2]):
             return None
         remaining.remove(die)
         move = apply_step(me, opp, start, die, rules)
@@ -784,8 +788,60 @@ def _as_written(position: Position, dice: tuple[int, ...], hops,
             return None
         if move.hit:
             hitting[end] = hop
+        if move.hit != marked:
+            agrees = False
         steps.append(move)
-        agrees = agrees and move.hit == marked
+    return Position.after(me, opp, position.turn), Play(tuple(steps)), agrees
+
+
+def _merged(position: Position, dice: tuple[int, ...], hops,
+            rules: Rules) -> tuple[Position, Play, bool] | None:
+    """:func:`_as_written`'s answer for merged moves (fewer hops than dice: ``24/13`` with
+    65, ``8/2(2)`` with 33): each hop played to its end in the order written, a double's
+    die by die, a roll of two dice's one hop the smaller die first, else the larger first;
+    None when that does not play every die, a step of it is not allowed, or
+    :func:`_one_reading` does not hold.
+
+    Notes
+    -----
+    The answer is the search's (:func:`_search`): when :func:`_one_reading` holds, its
+    first play found is its answer, and this is the path it tries first (the journey written
+    first until it ends, then the next, the smaller die first).
+    """
+    if len(dice) == 2 and (len(hops) != 1 or hops[0][0] - hops[0][1] != dice[0] + dice[1]) \
+            or not _one_reading(position.opponent, dice, hops):
+        return None
+    for order in [dice] if len(dice) == 4 else [dice[::-1], dice]:
+        found = _played(position, order, hops, rules)
+        if found is not None:
+            return found
+    return None
+
+
+def _played(position: Position, order: tuple[int, ...], hops,
+            rules: Rules) -> tuple[Position, Play, bool] | None:
+    """The hops played one after another, each to its end, with the dice in ``order``:
+    ``(after, play, agrees)`` (as :func:`_as_written`), or None when that does not use every
+    die or a step of it is not allowed."""
+    me, opp = position.lists()
+    dice = iter(order)
+    steps = []
+    agrees = True
+    for start, end, marked in hops:
+        point = start
+        while point != end:
+            die = next(dice, None)
+            if die is None or end and point - die < end:
+                return None
+            move = apply_step(me, opp, point, die, rules)
+            if move is None:
+                return None
+            steps.append(move)
+            point = move.end
+            if move.hit != (marked and point == end):  # only a journey's end may be marked
+                agrees = False
+    if len(steps) < len(order):
+        return None  # fewer dice than the roll's: the forced-play rules decide
     return Position.after(me, opp, position.turn), Play(tuple(steps)), agrees
 
 
@@ -804,7 +860,7 @@ def _one_reading(opp: list[int], dice: tuple[int, ...], hops) -> bool:
     of one die), and a journey ending on the board takes the dice that sum to its length
     (with two different dice, at most one way); a bear-off with two different dice takes one
     or two (``5/off`` with 62: the 6, or 2 then 6) unless there are as many hops as dice.
-    ``opp`` is the opponent's checkers (``Position.lists()``).
+    ``opp`` is the opponent's checkers (``Position.opponent`` or ``Position.lists()[1]``).
     """
     each_one_step = len(hops) == len(dice)
     if not (len(dice) == 4 or each_one_step or all(end > OFF for _, end, _ in hops)):
@@ -869,7 +925,7 @@ def _dances(position: Position, roll: Roll, rules: Rules) -> bool:
 def _hops(moves) -> tuple[list[tuple[int, int, bool]], Sequence]:
     """The hops ``(start, end, marked)`` of written moves, repeats expanded, and for each the
     WrittenMove it comes from (``moves`` itself when each is one hop)."""
-    hops = [(*written.points, *written.hits) for written in moves
+    hops = [written.points + written.hits for written in moves
             if written.count == 1 and len(written.hits) == 1]  # the common move, 13/8
     if len(hops) == len(moves):
         return hops, moves
