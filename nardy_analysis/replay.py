@@ -686,8 +686,9 @@ def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
 
     Notes
     -----
-    Most turns are answered by playing the hops as written (:func:`_as_written`); the others
-    by a search over the orders of the steps and the dice (:func:`_search`).
+    Most turns are answered by playing the hops as written (:func:`_as_written`, and
+    :func:`_merged` for merged moves); the others by a search over the orders of the steps
+    and the dice (:func:`_search`).
     """
     found = _as_written(position, dice, hops, rules)
     if found is None:
@@ -698,7 +699,8 @@ def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
 
 def _search(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:
     """:func:`realise`'s answer, by a depth-first search over the journeys (in the order
-    written) and the dice (smaller first)."""
+    written) and the dice (smaller first); it stops at the first play found when
+    :func:`_one_reading` says every other reaches the same."""
     me, opp = position.lists()
     turn = position.turn
     found: dict[Position, tuple[Play, int, bool]] = {}
@@ -740,11 +742,11 @@ def _search(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
 
 def _as_written(position: Position, dice: tuple[int, ...], hops,
                 rules: Rules) -> tuple[Position, Play, bool] | None:
-    """:func:`realise`'s one answer for the common turn, found without a search: one hop per
-    die, each hop one die's step (a board hop's length, or, bearing off, the smallest die
-    left that takes the checker off), played in the order written; None when the hops are
-    not such, cannot be played so, or two different hops end on one of the opponent's blots
-    and either is marked with ``*``.
+    """:func:`realise`'s one answer for the common turn, found without a search (merged
+    moves: :func:`_merged`): one hop per die, each hop one die's step (a board hop's
+    length, or, bearing off, the smallest die left that takes the checker off), played in
+    the order written; None when the hops are not such, cannot be played so, or two
+    different hops end on one of the opponent's blots and either is marked with ``*``.
 
     Returns
     -------
