@@ -45,7 +45,7 @@ from typing import NoReturn, Sequence
 from .errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation
 from .game.long import LongPosition, check_play
 from .game.position import (Play, Position, Roll, apply_step, ending, movable_points,
-                             undo_step)
+                             one_die_plays, undo_step)
 from .game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
                                WrittenMove, variation_tag)
@@ -503,13 +503,15 @@ class _GameReplayer:
                            position, stop=True)
         full = len(roll.dice)
         if self.rules.forced_play and all(used < full for _, used, _ in candidates.values()):
-            legal = position.legal_plays(roll, self.rules)
-            reached = {after for _, after in legal}
+            reached = one_die_plays(position, roll, self.rules)
+            if reached is None:
+                reached = {after for _, after in position.legal_plays(roll, self.rules)}
             allowed = {p: c for p, c in candidates.items() if p in reached}
             if not allowed:
                 where = record.moves[0] if record.moves else record
-                self.violation("forced_play", _why_forced(roll, legal, candidates), where.line,
-                               where.column, record.text, position, stop=True)
+                self.violation("forced_play", _why_forced(
+                    roll, position.legal_plays(roll, self.rules), candidates), where.line,
+                    where.column, record.text, position, stop=True)
             candidates = allowed
         if len(candidates) > 1 and self.marks_hits:
             marked = {p: c for p, c in candidates.items() if c[2]}

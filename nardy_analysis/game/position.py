@@ -600,6 +600,48 @@ _set_board, _set_turn, _set_hash = (Position.__dict__[name].__set__
                                     for name in ("board", "turn", "_hash"))
 
 
+def one_die_plays(position: Position, roll: Roll,
+                  rules: Rules = STANDARD) -> frozenset[Position] | None:
+    """The positions of the legal plays of a roll of two different dice when no play can use
+    both, found without :meth:`Position.legal_plays`' whole search.
+
+    Parameters
+    ----------
+    position : Position
+    roll : Roll
+        Two different dice (a double gives None).
+    rules : Rules
+        With the forced-play rules (``rules.forced_play``; without them None).
+
+    Returns
+    -------
+    frozenset of Position or None
+        The positions (the opponent on roll) of the plays of one die: the larger die's when
+        it can be played, else the smaller's (RULES.md, forced play), else the position
+        itself (a dance); exactly the positions of ``position.legal_plays(roll, rules)``.
+        None when some play uses both dice, for a double, or without forced play.
+    """
+    if roll.is_double or not rules.forced_play:
+        return None
+    me, opp = position.lists()
+    turn = position.turn
+    plays: dict[int, list[Position]] = {roll.high: [], roll.low: []}
+    for die, other in ((roll.high, roll.low), (roll.low, roll.high)):
+        for start in movable_points(me):
+            move = apply_step(me, opp, start, die, rules)
+            if move is None:
+                continue
+            for second in movable_points(me):
+                step = apply_step(me, opp, second, other, rules)
+                if step is not None:  # both dice can be played
+                    undo_step(me, opp, step)
+                    undo_step(me, opp, move)
+                    return None
+            plays[die].append(Position.after(me, opp, turn))
+            undo_step(me, opp, move)
+    return frozenset(plays[roll.high] or plays[roll.low] or [Position.after(me, opp, turn)])
+
+
 def play_steps(position: Position, steps: Iterable[tuple[int, int]],
                rules: Rules = STANDARD) -> tuple[Position, Play]:
     """Apply single-die steps for the player on roll.
