@@ -2,6 +2,7 @@
 GNU Backgammon's own importer on the same files, and print the ratio.
 
 Usage: python benchmarks/replay_corpus.py [FOLDER] [--runs N] [--gnubg PYTHON] [--profile]
+[--replay-only]
 (FOLDER defaults to $NARDY_CORPUS, else the shared corpus next to the checkout.)
 
 nardy reads and replays every ``*.mat`` file (:func:`nardy_analysis.load_file`, in this
@@ -11,8 +12,10 @@ own process by the loop over the files; its Python is ``--gnubg`` (default
 ``/work/gnubgvenv/bin/python``, or ``$GNUBG_PYTHON``). Without it the peer is skipped, with a
 message. The two run in alternation, ``--runs`` times (default 3), and the best time of each
 counts; the machine's load average is printed before and after, as other work on the machine
-slows both (the CPU times, also printed, less so). With ``--profile``, also the top entries of a cProfile run of nardy (by internal
-time).
+slows both (the CPU times, also printed, less so). With ``--profile``, also the top entries of
+a cProfile run of nardy (by internal time). With ``--replay-only``, nardy's time is that of
+the replay alone (:func:`nardy_analysis.replay.replay_match` over records parsed before the
+clock starts), next to gnubg's whole import of the same files.
 """
 
 import argparse
@@ -25,6 +28,8 @@ import time
 from pathlib import Path
 
 from nardy_analysis import load_file
+from nardy_analysis.notation.mat import read_mat
+from nardy_analysis.replay import replay_match
 
 DEFAULT = Path(os.environ.get("NARDY_CORPUS") or Path(__file__).resolve().parents[2] / "shared"
                / "corpus" / "mat")
@@ -56,10 +61,29 @@ def run(files: list[Path]) -> dict:
     return counts
 
 
-def timed(files: list[Path]) -> tuple[dict, tuple[float, float]]:
-    """The counts of :func:`run` and the (wall, CPU) seconds it took."""
+def replay(records: list) -> dict:
+    """Replay the match records of :func:`parsed`; the counts of what was replayed."""
+    counts = {"files": len(records), "matches": 0, "games": 0, "turns": 0, "errors": 0}
+    for matches in records:
+        for match in matches:
+            replayed = replay_match(match)
+            counts["matches"] += 1
+            counts["games"] += len(replayed.games)
+            counts["turns"] += sum(len(g.turns) for g in replayed.games)
+            counts["errors"] += len(replayed.errors)
+    return counts
+
+
+def parsed(files: list[Path]) -> list:
+    """The match records of each of ``files`` (for :func:`replay`)."""
+    return [read_mat(path).matches for path in files]
+
+
+def timed(work, data) -> tuple[dict, tuple[float, float]]:
+    """The counts of ``work(data)`` (:func:`run` or :func:`replay`) and the (wall, CPU)
+    seconds it took."""
     start, cpu = time.perf_counter(), time.process_time()
-    counts = run(files)
+    counts = work(data)
     return counts, (time.perf_counter() - start, time.process_time() - cpu)
 
 
@@ -86,6 +110,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--gnubg", default=GNUBG_PYTHON)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--replay-only", action="store_true",
+                        help="time nardy's replay of records parsed beforehand")
     args = parser.parse_args()
     if not args.folder.is_dir():
         sys.exit(f"no folder {args.folder}: give the folder of .mat files to replay")
@@ -95,22 +121,24 @@ def main() -> None:
         print(f"gnubg not found at {args.gnubg} (--gnubg PYTHON): the peer is skipped")
     print(f"load average before: {' '.join(map(str, os.getloadavg()))}")
     run(files[:1])  # builds the parser once, as any long-running process does
+    work, data = (replay, parsed(files)) if args.replay_only else (run, files)
+    name = "nardy replay only" if args.replay_only else "nardy"
     ours, theirs = [], []
     for _ in range(args.runs):
-        counts, seconds = timed(files)
+        counts, seconds = timed(work, data)
         ours.append(seconds)
         if gnubg:
             theirs.append(peer(args.gnubg, files))
     print(f"load average after: {' '.join(map(str, os.getloadavg()))}")
     print(", ".join(f"{v} {k}" for k, v in counts.items()))
-    wall, cpu = _best("nardy", ours)
-    print(f"nardy: {counts['turns'] / wall:,.0f} turns/s (wall)")
+    wall, cpu = _best(name, ours)
+    print(f"{name}: {counts['turns'] / wall:,.0f} turns/s (wall)")
     if gnubg:
         peer_wall, peer_cpu = _best("gnubg import mat", theirs)
-        print(f"ratio nardy / gnubg: {wall / peer_wall:.1f}x wall, {cpu / peer_cpu:.1f}x CPU")
+        print(f"ratio {name} / gnubg: {wall / peer_wall:.1f}x wall, {cpu / peer_cpu:.1f}x CPU")
     if args.profile:
         profile = cProfile.Profile()
-        profile.runcall(run, files)
+        profile.runcall(work, data)
         pstats.Stats(profile).sort_stats("tottime").print_stats(15)
 
 

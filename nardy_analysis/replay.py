@@ -38,20 +38,20 @@ the same kind.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from itertools import islice
-from typing import NoReturn
+from typing import NoReturn, Sequence
 
 from .errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation
 from .game.long import LongPosition, check_play
 from .game.position import (Play, Position, Roll, apply_step, ending, movable_points,
-                             undo_step)
+                             one_die_plays, undo_step)
 from .game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
                                WrittenMove, variation_tag)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ReplayedTurn:
     """A roll as replayed.
 
@@ -80,6 +80,16 @@ class ReplayedTurn:
     cube_value: int
     cube_owner: int | None
 
+    def __init__(self, record: TurnRecord, before: Position, after: Position | None,
+                 play: Play | None, cube_value: int, cube_owner: int | None):
+        # As the frozen dataclass would, without its slower calls (a turn is made per roll).
+        _set_record(self, record)
+        _set_before(self, before)
+        _set_after(self, after)
+        _set_play(self, play)
+        _set_cube_value(self, cube_value)
+        _set_cube_owner(self, cube_owner)
+
     def __repr__(self) -> str:
         return (f"<ReplayedTurn move {self.record.move} player {self.player} "
                 f"{self.roll}: {self.play if self.play is not None else '?'}>")
@@ -91,6 +101,10 @@ class ReplayedTurn:
     @property
     def roll(self) -> Roll:
         return self.record.roll
+
+
+_set_record, _set_before, _set_after, _set_play, _set_cube_value, _set_cube_owner = (
+    ReplayedTurn.__dict__[f.name].__set__ for f in fields(ReplayedTurn))
 
 
 @dataclass
@@ -276,6 +290,12 @@ class _GameReplayer:
         self.raccoon_by: int | None = None  # the doubler, just after a beaver
         self.dropped: tuple[int, int] | None = None  # (doubler, cube value before the double)
         self.move: int | None = None
+        self.index = 0  # of the action being replayed in game.actions
+
+    @property
+    def following(self) -> tuple:
+        """The game's actions after the one being replayed."""
+        return self.game.actions[self.index + 1:]
 
     def violation(self, kind, message, line, column, text, position, stop=False,
                   warning=False):
@@ -296,11 +316,11 @@ class _GameReplayer:
     def run(self) -> ReplayedGame:
         actions = self.game.actions
         try:
-            for index, action in enumerate(actions):
+            for self.index, action in enumerate(actions):
                 if action.move is not None:
                     self.move = action.move
                 if isinstance(action, TurnRecord):
-                    self.turn(action, actions[index + 1:])
+                    self.turn(action)
                 elif isinstance(action, CubeRecord):
                     self.cube_action(action)
                 else:
@@ -319,7 +339,7 @@ class _GameReplayer:
                        stop=stop)
 
     # -- rolls ---------------------------------------------------------------------------
-    def turn(self, record: TurnRecord, following):
+    def turn(self, record: TurnRecord):
         self.raccoon_by = None
         if self.result.winner is not None or self.position.is_over:
             self.fail("after_end", "a roll after the game has ended", record)
@@ -339,22 +359,22 @@ class _GameReplayer:
             return
         if record.moves is None:
             self.add_turn(record, None, None)
-            if any(isinstance(a, (TurnRecord, CubeRecord)) for a in following):
+            if any(isinstance(a, (TurnRecord, CubeRecord)) for a in self.following):
                 self.fail("unknown_play", "the play is not recorded (???) and the game goes "
                           "on, so the rest of it cannot be checked", record)
             self.result.complete = False
             return
         if self.rules.game == "long":
-            self.long_turn(record, following)
+            self.long_turn(record, self.following)
             return
         if record.moves == () and self.rules.forced_play:
             if _dances(self.position, record.roll, self.rules):
                 self.add_turn(record, self.position.with_turn(1 - record.player), Play())
                 return
-            if self.no_play(record, following, self.position.legal_plays(record.roll,
-                                                                         self.rules)):
+            if self.no_play(record, self.following,
+                            self.position.legal_plays(record.roll, self.rules)):
                 return
-        self.add_turn(record, *self.match_play(record, following))
+        self.add_turn(record, *self.match_play(record))
 
     def recorded_illegal_play(self, record: TurnRecord) -> None:
         """``Illegal play (...)`` (XG, Snowie): the play is unknown; the game goes on from
@@ -462,14 +482,13 @@ class _GameReplayer:
                        f"gives {roll.pips}", record.line, record.column, record.text,
                        self.position, stop=True)
 
-    def match_play(self, record: TurnRecord, following) -> tuple[Position, Play]:
+    def match_play(self, record: TurnRecord) -> tuple[Position, Play]:
         """Find the legal play the written moves describe."""
         position, roll = self.position, record.roll
         hops, sources = _hops(record.moves)
         found = _as_written(position, roll.dice, hops, self.rules)
-        if found:  # the one reading, and it plays every die: nothing below applies
-            (after, (play, _, _)), = found.items()
-            return after, play
+        if found is not None:  # the one reading, and it plays every die: nothing below applies
+            return found[0], found[1]
         for (start, end, _), written in zip(hops, sources):
             if start > BAR or end >= BAR:
                 self.violation("illegal_play", f"{written.text}: there is no point "
@@ -484,19 +503,21 @@ class _GameReplayer:
                            position, stop=True)
         full = len(roll.dice)
         if self.rules.forced_play and all(used < full for _, used, _ in candidates.values()):
-            legal = position.legal_plays(roll, self.rules)
-            reached = {after for _, after in legal}
+            reached = one_die_plays(position, roll, self.rules)
+            if reached is None:
+                reached = {after for _, after in position.legal_plays(roll, self.rules)}
             allowed = {p: c for p, c in candidates.items() if p in reached}
             if not allowed:
                 where = record.moves[0] if record.moves else record
-                self.violation("forced_play", _why_forced(roll, legal, candidates), where.line,
-                               where.column, record.text, position, stop=True)
+                self.violation("forced_play", _why_forced(
+                    roll, position.legal_plays(roll, self.rules), candidates), where.line,
+                    where.column, record.text, position, stop=True)
             candidates = allowed
         if len(candidates) > 1 and self.marks_hits:
             marked = {p: c for p, c in candidates.items() if c[2]}
             candidates = marked or candidates
         if len(candidates) > 1:
-            candidates = _by_next_turn(candidates, following, self.rules) or candidates
+            candidates = _by_next_turn(candidates, self.following, self.rules) or candidates
         if len(candidates) > 1:
             options = " or ".join(sorted(str(c[0]) for c in candidates.values()))
             ambiguous = f"the play can be read as {options}; the board after it differs"
@@ -667,23 +688,26 @@ def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
 
     Notes
     -----
-    Most turns are answered by playing the hops as written (:func:`_as_written`); the others
-    by a search over the orders of the steps and the dice (:func:`_search`).
+    Most turns are answered by playing the hops as written (:func:`_as_written`, and
+    :func:`_merged` for merged moves); the others by a search over the orders of the steps
+    and the dice (:func:`_search`).
     """
-    return _as_written(position, dice, hops, rules) or _search(position, dice, hops, rules)
+    found = _as_written(position, dice, hops, rules)
+    if found is None:
+        return _search(position, dice, hops, rules)
+    after, play, agrees = found
+    return {after: (play, len(play), agrees)}
 
 
 def _search(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:
     """:func:`realise`'s answer, by a depth-first search over the journeys (in the order
-    written) and the dice (smaller first)."""
+    written) and the dice (smaller first); it stops at the first play found when
+    :func:`_one_reading` says every other reaches the same."""
     me, opp = position.lists()
     turn = position.turn
     found: dict[Position, tuple[Play, int, bool]] = {}
     steps = []
-    # When every journey is one step, every order that plays them all reaches the same
-    # position with the same hits (moves of single checkers commute): the first will do.
-    one_step = all(start - end in dice if end > 0 else start <= min(dice)
-                   for start, end, _ in hops)
+    first = _one_reading(opp, dice, hops)  # then the first play found is the answer
 
     def search(remaining, journeys, agrees):
         if not journeys:
@@ -693,7 +717,7 @@ def _search(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
                 found[after] = (Play(tuple(steps)), len(steps), agrees)
             return
         for j, (point, end, marked) in enumerate(journeys):
-            if one_step and found:
+            if first and found:
                 return
             if (point, end, marked) in journeys[:j]:
                 continue
@@ -718,38 +742,146 @@ def _search(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> di
     return found
 
 
-def _as_written(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict | None:
-    """:func:`realise`'s answer for the common turn, found without a search: one hop per die,
-    each hop exactly one die's pips (a bear-off with the die of its point), played in the
-    order written; None when the hops are not such, or cannot be played in that order.
+def _as_written(position: Position, dice: tuple[int, ...], hops,
+                rules: Rules) -> tuple[Position, Play, bool] | None:
+    """:func:`realise`'s one answer for the common turn, found without a search (merged
+    moves: :func:`_merged`): one hop per die, each hop one die's step (a board hop's
+    length, or, bearing off, the smallest die left that takes the checker off), played in
+    the order written; None when the hops are not such, cannot be played so, or two
+    different hops end on one of the opponent's blots and either is marked with ``*``.
 
-    The answer is the search's (:func:`_search`): each die has one hop to play, so no
-    order of the steps reaches another position; when no two different hops land on one of
-    the opponent's blots, no order marks other hits; and the search, which tries the hops
-    in order and the smaller dice first, finds this reading first. A hop from beyond the bar
-    is not such a hop (the search's caller reports it).
+    Returns
+    -------
+    (after, play, agrees) or None
+        The position reached, the play (every die used) and whether it agrees with the
+        ``*`` marks.
+
+    Notes
+    -----
+    The answer is the search's (:func:`_search`): with as many hops as dice every journey
+    is one step, so every order reaches one position with the same marks agreeing (see
+    :func:`_one_reading`); and the search, which tries the hops in order and the smaller
+    dice first, finds this reading first (a smaller die would leave a journey unfinished
+    with no die for another). A hop from beyond the bar is not such a hop (the search's
+    caller reports it).
     """
     if len(hops) != len(dice):
-        return None
+        return _merged(position, dice, hops, rules)
     me, opp = position.lists()
-    remaining = list(dice)
-    hitting = {}
+    remaining = list(reversed(dice))  # smaller first, as the search tries them
+    hitting = {}  # point: the hop that hit a blot there
+    steps = []
+    agrees = True
     for hop in hops:
-        start, end, _ = hop
-        if start - end not in remaining or start > BAR:
+        start, end, marked = hop
+        if end:
+            die = start - end
+            if die not in remaining or start > BAR:
+                return None
+        else:
+            for die in remaining:
+                if die >= start:
+                    break
+            else:
+                return None
+        if hitting and end in hitting and hitting[end] != hop and (marked or hitting[end][2]):
             return None
-        remaining.remove(start - end)
-        if end != OFF and opp[25 - end] == 1 and hitting.setdefault(end, hop) != hop:
+        remaining.remove(die)
+        move = apply_step(me, opp, start, die, rules)
+        if move is None:
             return None
+        if move.hit:
+            hitting[end] = hop
+        if move.hit != marked:
+            agrees = False
+        steps.append(move)
+    return Position.after(me, opp, position.turn), Play(tuple(steps)), agrees
+
+
+def _merged(position: Position, dice: tuple[int, ...], hops,
+            rules: Rules) -> tuple[Position, Play, bool] | None:
+    """:func:`_as_written`'s answer for merged moves (fewer hops than dice: ``24/13`` with
+    65, ``8/2(2)`` with 33): each hop played to its end in the order written, a double's
+    die by die, a roll of two dice's one hop the smaller die first, else the larger first;
+    None when that does not play every die, a step of it is not allowed, or
+    :func:`_one_reading` does not hold.
+
+    Notes
+    -----
+    The answer is the search's (:func:`_search`): when :func:`_one_reading` holds, its
+    first play found is its answer, and this is the path it tries first (the journey written
+    first until it ends, then the next, the smaller die first).
+    """
+    if len(dice) == 2 and (len(hops) != 1 or hops[0][0] - hops[0][1] != dice[0] + dice[1]) \
+            or not _one_reading(position.opponent, dice, hops):
+        return None
+    for order in [dice] if len(dice) == 4 else [dice[::-1], dice]:
+        found = _played(position, order, hops, rules)
+        if found is not None:
+            return found
+    return None
+
+
+def _played(position: Position, order: tuple[int, ...], hops,
+            rules: Rules) -> tuple[Position, Play, bool] | None:
+    """The hops played one after another, each to its end, with the dice in ``order``:
+    ``(after, play, agrees)`` (as :func:`_as_written`), or None when that does not use every
+    die or a step of it is not allowed."""
+    me, opp = position.lists()
+    dice = iter(order)
     steps = []
     agrees = True
     for start, end, marked in hops:
-        move = apply_step(me, opp, start, start - end, rules)
-        if move is None:
-            return None
-        steps.append(move)
-        agrees = agrees and move.hit == marked
-    return {Position.after(me, opp, position.turn): (Play(tuple(steps)), len(steps), agrees)}
+        point = start
+        while point != end:
+            die = next(dice, None)
+            if die is None or end and point - die < end:
+                return None
+            move = apply_step(me, opp, point, die, rules)
+            if move is None:
+                return None
+            steps.append(move)
+            point = move.end
+            if move.hit != (marked and point == end):  # only a journey's end may be marked
+                agrees = False
+    if len(steps) < len(order):
+        return None  # fewer dice than the roll's: the forced-play rules decide
+    return Position.after(me, opp, position.turn), Play(tuple(steps)), agrees
+
+
+def _one_reading(opp: list[int], dice: tuple[int, ...], hops) -> bool:
+    """Whether every way of playing all the ``hops`` with ``dice`` (the search's leaves)
+    reaches one position, with the same dice used and the same agreement with the ``*``
+    marks, so that the first way found is :func:`_search`'s answer.
+
+    Each journey moves one checker from its start to its end, so the mover's checkers end
+    alike; the opponent's differ only by the blots hit. None is hit on the way when no
+    journey of more than one step passes over a blot (a one-step journey lands only on its
+    end: every journey does when there are as many hops as dice), and each blot at a
+    journey's end is hit by the first to arrive: the marks agree alike unless two different
+    hops end on it and one of them is marked (unmarked, every order disagrees). The dice
+    used are the same when each journey's steps are: a double's are (its length in steps
+    of one die), and a journey ending on the board takes the dice that sum to its length
+    (with two different dice, at most one way); a bear-off with two different dice takes one
+    or two (``5/off`` with 62: the 6, or 2 then 6) unless there are as many hops as dice.
+    ``opp`` is the opponent's checkers (``Position.opponent`` or ``Position.lists()[1]``).
+    """
+    each_one_step = len(hops) == len(dice)
+    if not (len(dice) == 4 or each_one_step or all(end > OFF for _, end, _ in hops)):
+        return False
+    hitting = {}
+    for hop in hops:
+        start, end, marked = hop
+        if not OFF <= end < start <= BAR:
+            return False
+        if end > OFF and opp[25 - end] == 1:
+            first = hitting.setdefault(end, hop)
+            if first != hop and (marked or first[2]):
+                return False
+        one_step = each_one_step or (start - end in dice if end > OFF else start <= min(dice))
+        if not one_step and 1 in opp[26 - start:25 - end]:  # a blot on the way
+            return False
+    return True
 
 
 def _long_readings(hops, dice: tuple[int, ...], limit: int = 100):
@@ -794,15 +926,15 @@ def _dances(position: Position, roll: Roll, rules: Rules) -> bool:
                    for die in set(roll.dice) for start in movable_points(me))
 
 
-def _hops(moves) -> tuple[list[tuple[int, int, bool]], list]:
+def _hops(moves) -> tuple[list[tuple[int, int, bool]], Sequence]:
     """The hops ``(start, end, marked)`` of written moves, repeats expanded, and for each the
-    WrittenMove it comes from."""
+    WrittenMove it comes from (``moves`` itself when each is one hop)."""
+    hops = [written.points + written.hits for written in moves
+            if written.count == 1 and len(written.hits) == 1]  # the common move, 13/8
+    if len(hops) == len(moves):
+        return hops, moves
     hops, sources = [], []
     for written in moves:
-        if written.count == 1 and len(written.hits) == 1:  # the common move, 13/8
-            hops.append((*written.points, written.hits[0]))
-            sources.append(written)
-            continue
         for _ in range(written.count):
             for i, marked in enumerate(written.hits):
                 hops.append((written.points[i], written.points[i + 1], marked))

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from nardy_analysis.errors import IllegalPlayError, InvalidArgument
 from nardy_analysis.game.position import (ALL_ROLLS, BAR, CHECKERS, OFF, LegalPlay, Move, Play,
-                                          Position, Roll, ending, play_steps)
+                                          Position, Roll, ending, one_die_plays,
+                                          play_steps)
 from nardy_analysis.game.rules import LENIENT, STANDARD, TAVLA
 
 
@@ -502,6 +503,54 @@ def test_every_legal_play_is_consistent(position, roll, rules):
         assert {a for _, a in legal} <= {a for _, a in position.legal_plays(roll, LENIENT)}
     else:
         assert position.with_turn(other) in {a for _, a in legal}  # the empty play is allowed
+
+
+@st.composite
+def hemmed_in(draw):
+    """A position where the player on roll is often held to one die: up to two checkers on
+    the bar, the others on one to three points, the opponent holding seven points, most of
+    them where the bar's checkers enter or the others land."""
+    rng = random.Random(draw(st.integers(0, 2 ** 32 - 1)))
+    mine, theirs = [0] * 26, [0] * 26
+    mine[BAR] = rng.randrange(3)
+    points = rng.sample(range(1, 25), rng.randrange(1, 4))
+    for _ in range(CHECKERS - mine[BAR]):
+        mine[rng.choice(points)] += 1
+    near = {p for p in range(19, 25)} if mine[BAR] else \
+        {p - d for p in points for d in range(1, 7) if p - d > 0}
+    free = [p for p in range(1, 25) if not mine[p]]
+    held = rng.sample(sorted(near.intersection(free)), min(len(near.intersection(free)), 6))
+    held += rng.sample([p for p in free if p not in held], 7 - len(held))
+    for point in held:
+        theirs[25 - point] = 2
+    theirs[25 - held[0]] += CHECKERS - 14
+    return Position((mine, theirs), 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(reachable(), hemmed_in()), st.sampled_from(ALL_ROLLS),
+       st.sampled_from([STANDARD, TAVLA, LENIENT]))
+def test_one_die_plays_are_the_legal_plays_when_no_play_uses_both_dice(position, roll, rules):
+    legal = position.legal_plays(roll, rules)
+    found = one_die_plays(position, roll, rules)
+    if roll.is_double or not rules.forced_play or max(len(p) for p, _ in legal) == 2:
+        assert found is None
+    else:
+        assert found == {after for _, after in legal}
+
+
+def test_one_die_plays_take_the_larger_die_or_what_can_be_played():
+    # Alice enters only with a 6 (on her 19, bob's 6), and then no 2 can be played: bob holds
+    # her 24..20, 17 and 4 (his 1..5, 8 and 21).
+    alice, bob = [0] * 26, [0] * 26
+    alice[BAR], alice[6] = 1, 14
+    bob[1:6], bob[8], bob[21], bob[13] = [2] * 5, 2, 2, 1
+    position = Position((alice, bob), 0)
+    (entered,) = one_die_plays(position, Roll(6, 2))
+    assert entered.board[0][19] == 1 and entered.board[0][BAR] == 0
+    assert one_die_plays(position, Roll(5, 4)) == {position.with_turn(1)}  # a dance
+    assert one_die_plays(Position.start(), Roll(6, 5)) is None
+    assert one_die_plays(Position.start(), Roll(3, 3)) is None
 
 
 @settings(max_examples=100, deadline=None)

@@ -4,16 +4,17 @@ import random
 from unittest.mock import patch
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis import (LENIENT, STANDARD, TAVLA, Position, RecordWarning, RuleViolation,
                             parse_mat, replay_file, replay_match)
 from nardy_analysis.game.position import ALL_ROLLS, Roll
-from nardy_analysis.game.rules import BAR
+from nardy_analysis.game.rules import BAR, OFF
 from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord, WrittenMove
-from nardy_analysis.replay import _as_written, _dances, _GameReplayer, _search, _Stop
+from nardy_analysis.replay import (_as_written, _dances, _GameReplayer, _search, _Stop,
+                                   realise)
 from test_position import reachable
 
 HEADER = " {length} point match\n\n Game 1\n alice : 0                       bob : 0\n"
@@ -449,8 +450,12 @@ def test_replayed_results_print_short():
 
 # --- the direct check of a written play and the search agree ---------------------------------
 
-def _readings(found: dict) -> dict:
-    """realise's answer with each play's moves in their order (Play equality ignores it)."""
+def _readings(found) -> dict:
+    """realise's answer (or the direct check's one reading) with each play's moves in their
+    order (Play equality ignores it)."""
+    if isinstance(found, tuple):
+        after, play, agrees = found
+        found = {after: (play, len(play), agrees)}
     return {after: (play.moves, used, agrees) for after, (play, used, agrees) in found.items()}
 
 
@@ -470,7 +475,7 @@ def test_a_play_checked_as_written_reads_as_the_search_reads_it(position, roll, 
         direct = _as_written(position, roll.dice, hops, rules)
         if direct is not None:
             assert _readings(direct) == _readings(_search(position, roll.dice, hops, rules))
-            assert after in direct
+            assert after == direct[0]
 
 
 def _match_play(position: Position, record: TurnRecord, rules, marks_hits: bool):
@@ -481,7 +486,7 @@ def _match_play(position: Position, record: TurnRecord, rules, marks_hits: bool)
                              marks_hits, False, False)
     replayer.position = position
     try:
-        after, play = replayer.match_play(record, ())
+        after, play = replayer.match_play(record)
     except _Stop:
         return [(e.kind, str(e)) for e in replayer.result.errors]
     return after, play.moves, [(w.kind, str(w)) for w in replayer.result.warnings]
@@ -516,7 +521,8 @@ def test_a_turn_replayed_through_the_direct_check_reads_as_the_full_search(posit
 @pytest.mark.parametrize("hops, roll, direct", [
     ([(8, 5, False), (6, 5, False)], "31", True),  # the usual turn
     ([(13, 10, False), (13, 10, False), (6, 3, False), (6, 3, False)], "33", True),
-    ([(24, 13, False)], "65", False),  # a merged move: the search decides the order
+    ([(24, 13, False)], "65", True),  # a merged move, the smaller die first
+    ([(13, 7, False), (13, 7, False)], "33", True),  # merged, die by die
     ([(13, 8, False)], "52", False),  # fewer moves than dice
     ([(6, 1, False), (8, 5, False)], "43", False),  # 6/1 takes no die of 43
 ])
@@ -535,7 +541,75 @@ def test_the_direct_check_leaves_two_hits_on_one_blot_to_the_search():
     position = Position((Position.start().board[0], board), 0)
     hops = [(8, 5, False), (6, 5, True)]
     assert _as_written(position, (3, 1), hops, STANDARD) is None
-    assert _search(position, (3, 1), hops, STANDARD)
+    ((play, _, agrees),) = _search(position, (3, 1), hops, STANDARD).values()
+    assert agrees and str(play) == "8/5 6/5*"  # the order that agrees with the marks
+    unmarked = [(8, 5, False), (6, 5, False)]  # every order disagrees: the first is the answer
+    assert _readings(_as_written(position, (3, 1), unmarked, STANDARD)) == \
+        _readings(_search(position, (3, 1), unmarked, STANDARD))
+
+
+# --- every fast path reads a written play as the whole search does ----------------------------
+
+def _written_hops(moves, rng: random.Random) -> list[tuple[int, int, bool]]:
+    """Moves as a file may write them: steps of one checker merged at random (``24/18 18/13``
+    as ``24/13``), in a random order, with random ``*`` marks."""
+    journeys = []
+    for move in moves:
+        chain = next((j for j in journeys if j[1] == move.start != OFF), None)
+        if chain is not None and rng.random() < 0.7:
+            chain[1] = move.end
+        else:
+            journeys.append([move.start, move.end])
+    rng.shuffle(journeys)
+    return [(start, end, rng.random() < 0.3) for start, end in journeys]
+
+
+def _mismatches(position: Position, roll: Roll, rules, seed: int) -> list:
+    """The written plays (up to 12 legal plays, each whole and without its last move, merged
+    and marked at random) that realise (the direct checks, and the search stopping at its
+    first play) reads otherwise than the whole search (every order of steps and dice)."""
+    rng = random.Random(seed)
+    legal = position.legal_plays(roll, rules)
+    found = []
+    for play, after in rng.sample(legal, min(len(legal), 12)):
+        for moves in (play.moves, play.moves[:-1]):
+            hops = _written_hops(moves, rng)
+            fast = _readings(realise(position, roll.dice, hops, rules))
+            with patch("nardy_analysis.replay._one_reading", return_value=False):
+                full = _readings(_search(position, roll.dice, hops, rules))
+            if fast != full or (moves == play.moves and after not in fast):
+                found.append((position.id(), str(roll), hops, fast, full))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(reachable(), st.sampled_from(ALL_ROLLS), st.sampled_from([STANDARD, LENIENT]),
+       st.integers(0, 2 ** 32 - 1))
+def test_every_fast_path_reads_a_written_play_as_the_whole_search(position, roll, rules, seed):
+    """Merged moves (``24/13``, ``8/2(2)``, ``bar/20``), bear-offs, hits and doubles from
+    random positions: the direct checks and the search's early stop give the whole search's
+    answer (positions, moves in their order, dice used, agreement with the marks), and a
+    whole legal play reads as its position."""
+    assert _mismatches(position, roll, rules, seed) == []
+
+
+def test_the_fast_path_test_fails_when_the_shortcut_is_widened():
+    """With the condition for one reading always true (every merged move settled by its
+    first order), the property above finds a play that it reads wrongly."""
+    with patch("nardy_analysis.replay._one_reading", return_value=True):
+        find(st.tuples(reachable(), st.sampled_from(ALL_ROLLS), st.integers(0, 2 ** 32 - 1)),
+             lambda case: _mismatches(case[0], case[1], STANDARD, case[2]),
+             settings=settings(max_examples=2000, database=None, deadline=None))
+
+
+def test_a_merged_move_over_a_blot_goes_to_the_search():
+    # Bob's blot on alice's 19: 24/13 with 65 hits it on the way (5 first) or not (6 first).
+    bob = [0] * 26
+    bob[24], bob[13], bob[8], bob[6], bob[5] = 2, 5, 3, 1, 4  # his 6 is alice's 19
+    position = Position((Position.start().board[0], bob), 0)
+    hops = [(24, 13, False)]
+    assert _as_written(position, (6, 5), hops, STANDARD) is None
+    assert len(_search(position, (6, 5), hops, STANDARD)) == 2
 
 
 @settings(max_examples=100, deadline=None)

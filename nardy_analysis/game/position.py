@@ -76,7 +76,7 @@ class Roll:
     @property
     def dice(self) -> tuple[int, ...]:
         """The steps to play: two dice, or four for a double."""
-        return (self.high,) * 4 if self.is_double else (self.high, self.low)
+        return _DICE[self.high][self.low]
 
     @property
     def pips(self) -> int:
@@ -89,6 +89,9 @@ class Roll:
     def __repr__(self) -> str:
         return f"Roll({self.high}, {self.low})"
 
+
+_DICE = tuple(tuple((high,) * 4 if high == low else (high, low) for low in range(7))
+              for high in range(7))  # Roll.dice of each (high, low)
 
 ALL_ROLLS: tuple[Roll, ...] = tuple(Roll(a, b) for a in range(1, 7) for b in range(1, a + 1))
 """The 21 distinct rolls; a double occurs on 1 of 36 throws, any other roll on 2."""
@@ -162,7 +165,7 @@ class Move:
         return f"Move({self.start}, {self.end}{', hit=True' if self.hit else ''})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Play:
     """The moves of one turn, in the order played; ``str()`` is the notation.
 
@@ -173,6 +176,9 @@ class Play:
     """
 
     moves: tuple[Move, ...] = ()
+
+    def __init__(self, moves: tuple[Move, ...] = ()):
+        _set_moves(self, moves)  # as the frozen dataclass would, without its slower call
 
     @classmethod
     def from_str(cls, text: str) -> "Play":
@@ -220,6 +226,9 @@ class Play:
 
     def __repr__(self) -> str:
         return f"Play.from_str({str(self)!r})"
+
+
+_set_moves = Play.__dict__["moves"].__set__
 
 
 def apply_step(me: list[int], opp: list[int], start: int, die: int,
@@ -347,18 +356,17 @@ class Position:
                 raise InvalidArgument(f"both players have checkers on player 0's point {point}")
         if turn not in (0, 1):
             raise InvalidArgument(f"turn must be 0 or 1, got {turn!r}")
-        self._set(board, int(turn))
-
-    def _set(self, board, turn):
-        object.__setattr__(self, "board", board)
-        object.__setattr__(self, "turn", turn)
-        object.__setattr__(self, "_hash", hash((board, turn)))
+        _set_board(self, board)
+        _set_turn(self, int(turn))
+        _set_hash(self, None)
 
     @classmethod
     def _make(cls, board, turn) -> "Position":
         """Build without validation (for positions reached by legal steps)."""
-        self = cls.__new__(cls)
-        self._set(board, turn)
+        self = object.__new__(cls)
+        _set_board(self, board)
+        _set_turn(self, turn)
+        _set_hash(self, None)
         return self
 
     def __setattr__(self, name, value):
@@ -369,11 +377,15 @@ class Position:
         return type(self), (self.board, self.turn)
 
     def __eq__(self, other):
-        return (type(other) is type(self) and self._hash == other._hash
-                and self.board == other.board and self.turn == other.turn)
+        return (type(other) is type(self) and self.turn == other.turn
+                and self.board == other.board)
 
     def __hash__(self):
-        return self._hash
+        value = self._hash
+        if value is None:  # computed when first asked (most positions never are)
+            value = hash((self.board, self.turn))
+            _set_hash(self, value)
+        return value
 
     def __repr__(self):
         return f"Position.from_id({self.id()!r}, turn={self.turn})"
@@ -466,14 +478,21 @@ class Position:
 
     def lists(self) -> tuple[list[int], list[int]]:
         """Mutable copies ``(on_roll, opponent)`` for step-by-step play."""
-        return list(self.on_roll), list(self.opponent)
+        board, turn = self.board, self.turn
+        return list(board[turn]), list(board[1 - turn])
 
     @classmethod
     def after(cls, mover: list[int], opponent: list[int], mover_turn: int) -> "Position":
         """The position after the player ``mover_turn`` played: the opponent is on roll."""
-        board = (tuple(mover), tuple(opponent)) if mover_turn == 0 else \
-            (tuple(opponent), tuple(mover))
-        return cls._make(board, 1 - mover_turn)
+        self = object.__new__(cls)  # as _make does, in one call fewer
+        if mover_turn:
+            _set_board(self, (tuple(opponent), tuple(mover)))
+            _set_turn(self, 0)
+        else:
+            _set_board(self, (tuple(mover), tuple(opponent)))
+            _set_turn(self, 1)
+        _set_hash(self, None)
+        return self
 
     def legal_plays(self, roll: Roll, rules: Rules = STANDARD) -> tuple[LegalPlay, ...]:
         """Every legal play of ``roll`` for the player on roll.
@@ -574,6 +593,53 @@ class Position:
         lines.append(f"{bar} off: X {me[OFF]} O {opp[OFF]}   "
                      f"pips: X {self.pip_count(self.turn)} O {self.pip_count(1 - self.turn)}")
         return "\n".join(lines)
+
+
+# The slots set directly (Position.__setattr__ refuses, which keeps it immutable).
+_set_board, _set_turn, _set_hash = (Position.__dict__[name].__set__
+                                    for name in ("board", "turn", "_hash"))
+
+
+def one_die_plays(position: Position, roll: Roll,
+                  rules: Rules = STANDARD) -> frozenset[Position] | None:
+    """The positions of the legal plays of a roll of two different dice when no play can use
+    both, found without :meth:`Position.legal_plays`' whole search.
+
+    Parameters
+    ----------
+    position : Position
+    roll : Roll
+        Two different dice (a double gives None).
+    rules : Rules
+        With the forced-play rules (``rules.forced_play``; without them None).
+
+    Returns
+    -------
+    frozenset of Position or None
+        The positions (the opponent on roll) of the plays of one die: the larger die's when
+        it can be played, else the smaller's (RULES.md, forced play), else the position
+        itself (a dance); exactly the positions of ``position.legal_plays(roll, rules)``.
+        None when some play uses both dice, for a double, or without forced play.
+    """
+    if roll.is_double or not rules.forced_play:
+        return None
+    me, opp = position.lists()
+    turn = position.turn
+    plays: dict[int, list[Position]] = {roll.high: [], roll.low: []}
+    for die, other in ((roll.high, roll.low), (roll.low, roll.high)):
+        for start in movable_points(me):
+            move = apply_step(me, opp, start, die, rules)
+            if move is None:
+                continue
+            for second in movable_points(me):
+                step = apply_step(me, opp, second, other, rules)
+                if step is not None:  # both dice can be played
+                    undo_step(me, opp, step)
+                    undo_step(me, opp, move)
+                    return None
+            plays[die].append(Position.after(me, opp, turn))
+            undo_step(me, opp, move)
+    return frozenset(plays[roll.high] or plays[roll.low] or [Position.after(me, opp, turn)])
 
 
 def play_steps(position: Position, steps: Iterable[tuple[int, int]],
