@@ -216,6 +216,8 @@ def _hitting_rolls(position: Position, rules: Rules) -> tuple[dict, int]:
         every |= rolls
     if forced and on_bar < 2:  # reach is a superset of the hits
         suspect &= every
+    if forced and on_bar == 1:  # a roll of two dice hits two only with an entry on one
+        multi &= _DOUBLES | _MIXED_OF[_ENTERING[(blots >> 8 * 19) & _ENTRY_POINTS]]
     told = suspect | multi
     if multi & ~suspect and forced:
         direct = [(board >> 8 * d) & blots for d in range(7)]  # blots d pips from a checker
@@ -224,13 +226,19 @@ def _hitting_rolls(position: Position, rules: Rules) -> tuple[dict, int]:
         told ^= bit
         roll = ALL_ROLLS[bit.bit_length() - 1]
         a, b = roll.high, roll.low
-        if bit & suspect or not forced or a == b and on_bar:
+        if bit & suspect or not forced or a == b and on_bar > 1:
             hit, two = _roll(position, rules, roll, board, lone, blots, opens)
             if bit & suspect:
                 for t in points:
                     by_blot[t] = by_blot[t] | bit if hit & _POINT[t] else by_blot[t] & ~bit
-        elif a == b:
-            two = _journeys(_lands(board, opens, 8 * a, 4), blots, opens, 8 * a, 4)[1]
+        elif a == b and on_bar:  # the entry, then 3 steps
+            first = _ENTRY[a] & blots
+            hit, two = _journeys(_lands(board | _ENTRY[a], opens, 8 * a, 3), blots ^ first,
+                                 opens, 8 * a, 3)
+            two = two or bool(first and hit)
+        elif a == b:  # two blots one step from checkers, or the journeys
+            two = direct[a] & (direct[a] - 1) or \
+                _journeys(_lands(board, opens, 8 * a, 4), blots, opens, 8 * a, 4)[1]
         elif on_bar:
             two = on_bar > 1 or _entry_double(board, blots, opens, a, b)
         else:
@@ -344,6 +352,9 @@ _ENTRY_POINTS = sum(_POINT[0:6])  # the entry points 19..24, shifted down by 19 
 _ENTERING = {sum(_POINT[6 - x] for x in range(1, 7) if dice >> x & 1): dice
              for dice in range(0, 128, 2)}
 """The open entry points (19..24, shifted to 0..5) -> the dice entering on them, as bits."""
+_MIXED_OF = tuple(sum(bit for roll, bit in _ROLL.items() if not roll.is_double and
+                      dice & (1 << roll.high | 1 << roll.low))
+                  for dice in range(128))  # dice (bits 1..6) -> the rolls of two dice with one
 _DOUBLES_OF = tuple(sum(_DOUBLE[d] for d in range(1, 7) if dice >> d & 1)
                     for dice in range(128))  # dice (bits 1..6) -> their doubles
 _ENTER_THEN = (None,) + tuple(
