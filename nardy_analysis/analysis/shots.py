@@ -205,9 +205,9 @@ def _hitting_rolls(position: Position, rules: Rules) -> tuple[dict, int]:
     forced = rules.forced_play
     if not on_bar:
         by_blot = _board_reach(board, opens, points)
-        suspect = _board_suspects(board, lone, opens) if forced else 0
+        suspect = _board_suspects(board, lone, opens, sum(me[7:BAR])) if forced else 0
     elif forced:
-        by_blot, suspect = _bar_reach(board, lone, opens, points, on_bar)
+        by_blot, suspect = _bar_reach(board, opens, points, on_bar)
     else:
         by_blot, suspect = dict.fromkeys(points, 0), _EVERY
     every = multi = 0
@@ -268,18 +268,21 @@ def _board_reach(board, opens, points) -> dict:
     return by_blot
 
 
-def _board_suspects(board, lone, opens) -> int:
+def _board_suspects(board, lone, opens, outside) -> int:
     """The rolls for which, with no checker on the bar, a forced-play rule may forbid a
     journey of :func:`_board_reach` (sets of points and rolls as :data:`_POINT`,
-    :data:`_ROLL`). It cannot:
+    :data:`_ROLL`; ``outside``: the hitter's checkers outside the home board). It cannot:
 
     - for a roll of two dice ``x``, ``y`` when two checkers or more can play each die onto
       an open point of the board (``movers``), as :func:`_two_dice` shows: after a step
       with one die, another checker can play the other die, so every journey is part of a
       play of both dice;
-    - for a double ``d`` when four checkers or more can step ``d`` onto an open point: the
-      capacity of :func:`_double` is then at least 4, and every journey of up to 4 steps is
-      part of a legal play.
+    - for a double ``d`` when no checker can bear off during the play (four checkers or
+      more outside the home board), or when four checkers or more can step ``d`` onto an
+      open point (the capacity of :func:`_double` is then at least 4): then the legal
+      plays play the most steps on the board, ``m = min(4, capacity)``, and a journey of
+      ``j`` steps from ``p`` has ``j <= c(p) <= m``; two journeys from two checkers have
+      ``j1 + j2 <= min(4, capacity)`` too (:func:`_journeys` of four steps tells the same).
 
     The checkers are counted at most 2 a point (``movers``, ``many``: a lower bound)."""
     many = board & ~lone
@@ -287,12 +290,14 @@ def _board_suspects(board, lone, opens) -> int:
     for d in range(1, 7):
         movers = board & (opens << 8 * d)
         checkers = movers.bit_count() + (movers & many).bit_count()
-        if checkers < 4:
-            suspect |= _DOUBLE[d] if checkers > 1 else _DOUBLE[d] | _MIXED[d]
+        if checkers < 2:
+            suspect |= _MIXED[d]
+        if checkers < 4 and outside < 4:
+            suspect |= _DOUBLE[d]
     return suspect
 
 
-def _bar_reach(board, lone, opens, points, on_bar) -> tuple[dict, int]:
+def _bar_reach(board, opens, points, on_bar) -> tuple[dict, int]:
     """With ``on_bar`` checkers of the hitter on the bar (forced-play rules on): each blot
     of ``points`` -> the rolls hitting it, exact except for the rolls returned second
     (``suspect``, told one by one). Sets as :data:`_POINT` and :data:`_ROLL`.
@@ -307,13 +312,13 @@ def _bar_reach(board, lone, opens, points, on_bar) -> tuple[dict, int]:
     legal plays are every entry followed by any step of the other die: a blot is hit by
     the journeys from the bar (:func:`_ways` over ``25 - t`` pips: an entry on it, or both
     dice through an open entry point) and by the other die ``y`` from a checker ``y`` pips
-    behind it after an open entry (``_ENTER_THEN``). A double ``d`` with an open entry
-    point enters and plays 3 more steps (:func:`_double`); when three checkers or more can
-    step ``d`` onto an open point after the entry (the entered one counts when it can), the
-    capacity is at least 3 and every journey of up to 3 steps is part of a legal play: the
-    journeys from the bar (4 steps, the first an entry) and from the board (3 steps,
-    ``_ENTERED_WAYS``). The other rolls are ``suspect``; a roll with no open entry hits
-    nothing. These journeys are a superset of the hits of every roll."""
+    behind it after an open entry (``_ENTER_THEN``). The other rolls of two dice are
+    ``suspect``; a roll with no open entry hits nothing. A double ``d`` with an open entry
+    point enters and plays 3 more steps on the board (nothing bears off: :func:`_double`),
+    so every journey of up to 3 steps is part of a legal play (as in
+    :func:`_board_suspects`): the journeys from the bar (4 steps, the first an entry) and
+    from the board (3 steps, ``_ENTERED_WAYS``). These journeys are a superset of the hits
+    of every roll."""
     entering = _ENTERING[(opens >> 8 * 19) & _ENTRY_POINTS]  # dice whose entry is open
     doubles = _DOUBLES_OF[entering]
     by_blot = {}
@@ -322,15 +327,9 @@ def _bar_reach(board, lone, opens, points, on_bar) -> tuple[dict, int]:
             by_blot[t] = _MIXED[25 - t] if t >= 19 else 0
         return by_blot, doubles
     suspect = 0
-    many = board & ~lone
     for d in range(1, 7):
-        movers = board & (opens << 8 * d)
-        if not movers:
+        if not board & (opens << 8 * d):
             suspect |= _MIXED[d]
-        checkers = movers.bit_count() + (movers & many).bit_count() + \
-            bool((_ENTRY[d] >> 8 * d) & opens)
-        if checkers < 3:
-            suspect |= _DOUBLE[d]
     for t in points:
         rel = opens >> 8 * t
         relevant, table = _WAYS[_POINT[25 - t]]
