@@ -90,10 +90,7 @@ def shots(position: Position, rules: Rules = STANDARD) -> Shots:
     -------
     Shots
     """
-    by_blot, double = _hitting_rolls(position, rules)
-    every = 0
-    for rolls in by_blot.values():
-        every |= rolls
+    by_blot, every, double = _hitting_rolls(position, rules)
     if not every:
         return Shots(position, (), 0, dict.fromkeys(by_blot, ()), ())
     return Shots(position, _rolls(every), 2 * every.bit_count() - (every & _DOUBLES).bit_count(),
@@ -178,18 +175,22 @@ _ENTERED_WAYS = {_POINT[k]: _ways(k, 3, False) for k in range(1, 25)}
 """``_POINT[k]`` -> :func:`_ways` of ``k`` pips in 3 steps of a double (after an entry)."""
 
 
-def _hitting_rolls(position: Position, rules: Rules) -> tuple[dict, int]:
+def _hitting_rolls(position: Position, rules: Rules) -> tuple[dict, int, int]:
     """Every opposing blot (its point, ascending) -> the set of rolls (:data:`_ROLL`) with a
-    legal play hitting it, and the set of rolls with a legal play hitting two or more.
+    legal play hitting it; the set of rolls hitting any; and the set of rolls with a legal
+    play hitting two or more.
 
     Every hit ends a journey of one checker over some of the dice (:func:`_ways`), so the
     rolls of the journeys onto each blot (``reach``: :func:`_board_reach`,
     :func:`_bar_reach`) are a superset of its hitting rolls; they are its hitting rolls
     except for the rolls where a forced-play rule may bite (``suspect``), which are told
-    one by one (:func:`_roll`), as are the rolls of ``reach`` hitting two blots (``multi``:
-    whether one play hits both). Without the forced-play rules any sequence of steps is a
-    play, and ``reach`` from the board is exact; with a checker on the bar every roll is
-    searched then."""
+    one by one (:func:`_roll`). So are the rolls of ``reach`` hitting two blots (``multi``),
+    for whether one play hits both: where no rule bites by :func:`_mixed_double`,
+    :func:`_journeys` (four steps; three after an entry, as :func:`_double`) or
+    :func:`_entry_double`; with two or more on the bar a roll of two dice hitting two
+    enters on both, and a double is told by :func:`_double`. Without the forced-play rules
+    any sequence of steps is a play, and ``reach`` from the board is exact; with a checker
+    on the bar every roll is searched then."""
     me, opp = position.on_roll, position.opponent
     theirs = bytes(opp)  # read backwards ("big"): byte p, the opponent's checkers on my p
     blots = int.from_bytes(theirs.translate(_ONE), "big") & _BOARD
@@ -199,7 +200,7 @@ def _hitting_rolls(position: Position, rules: Rules) -> tuple[dict, int]:
     on_bar = me[BAR]
     double = 0
     if not blots or not on_bar and board < blots & -blots:  # no checker beyond a blot
-        return dict.fromkeys(points, 0), double
+        return dict.fromkeys(points, 0), 0, double
     opens = int.from_bytes(theirs.translate(_OPEN), "big") & _BOARD
     lone = _point_set(mine, _ONE)
     forced = rules.forced_play
@@ -229,6 +230,7 @@ def _hitting_rolls(position: Position, rules: Rules) -> tuple[dict, int]:
         if bit & suspect or not forced or a == b and on_bar > 1:
             hit, two = _roll(position, rules, roll, board, lone, blots, opens)
             if bit & suspect:
+                every = every | bit if hit else every & ~bit
                 for t in points:
                     by_blot[t] = by_blot[t] | bit if hit & _POINT[t] else by_blot[t] & ~bit
         elif a == b and on_bar:  # the entry, then 3 steps
@@ -245,7 +247,7 @@ def _hitting_rolls(position: Position, rules: Rules) -> tuple[dict, int]:
             two = _mixed_double(lone, blots, a, b, direct[a], direct[b])
         if two:
             double |= bit
-    return by_blot, double
+    return by_blot, every, double
 
 
 _EVERY = (1 << len(ALL_ROLLS)) - 1  # the set of all rolls
