@@ -163,24 +163,83 @@ def _unshared(me, opp, mine_go) -> Position:
     return Position.from_mover(me, opp)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_fast_paths_agree_with_the_search(data):
-    """The searches without a search (two dice, entering, doubles) give the search's hits
-    whenever they answer, on random boards and rolls."""
-    position = random_board(data, data.draw(st.sampled_from([0, 0, 1, 2, 3, 4, 5])))
+def searched(position, rules=STANDARD):
+    """Blot -> rolls hitting it, and the rolls hitting two, by the search alone."""
     me, opp = position.lists()
     blots = [p for p in range(1, 25) if opp[25 - p] == 1]
-    if not blots:
-        return
-    opens = S._open_points(opp)
+    by_blot, double = {p: set() for p in blots}, set()
     for roll in ALL_ROLLS:
-        found = S._fast(me, opp, roll, blots, STANDARD, opens)
-        assert (me, opp) == position.lists()  # the lists are left as they were
+        hit, two = S._hits(position, me, opp, roll, blots, rules)
+        for point in hit:
+            by_blot[point].add(roll)
+        if two:
+            double.add(roll)
+    return by_blot, double
+
+
+def fast_answer(position, roll, rules=STANDARD):
+    """The rules without a search for one roll (forced-play rules): a set of points and
+    whether a play hits two, or None where the search must tell."""
+    me = position.on_roll
+    theirs, mine = bytes(position.opponent), bytes(me)
+    blots = int.from_bytes(theirs.translate(S._ONE), "big") & S._BOARD
+    opens = int.from_bytes(theirs.translate(S._OPEN), "big") & S._BOARD
+    board, lone = S._point_set(mine, S._SOME), S._point_set(mine, S._ONE)
+    a, b = roll.high, roll.low
+    if a == b:
+        return S._double(me, board, blots, opens, a, me[25])
+    if me[25]:
+        return S._entering(board, blots, opens, a, b, me[25])
+    both = (board >> 8 * (a + b)) & blots & ((opens >> 8 * a) | (opens >> 8 * b))
+    return S._two_dice(me, position.opponent, rules, board, lone, blots, opens, a, b,
+                       (board >> 8 * a) & blots, (board >> 8 * b) & blots, both)
+
+
+def assert_fast_paths_agree(position):
+    """Each roll's rule without a search, and the whole position's sets of rolls
+    (reach, suspects, the two-blot tests), give the search's hits."""
+    me, opp = position.lists()
+    blots = [p for p in range(1, 25) if opp[25 - p] == 1]
+    for roll in ALL_ROLLS:
+        found = fast_answer(position, roll)
         if me[25] and not roll.is_double:
             assert found is not None  # entering always answers
         if found is not None:
-            assert found == S._hits(position, me, opp, roll, blots, STANDARD), (position, roll)
+            hit, two = S._hits(position, me, opp, roll, blots, STANDARD)
+            assert found == (sum(S._POINT[t] for t in hit), two), (position, roll)
+    assert (me, opp) == position.lists()  # the lists are left as they were
+    by_blot, every, double = S._hitting_rolls(position, STANDARD)
+    assert ({p: set(S._rolls(r)) for p, r in by_blot.items()}, set(S._rolls(double))) == \
+        searched(position), position
+    assert set(S._rolls(every)) == set().union(*map(S._rolls, by_blot.values()))
+
+
+def sparse_board(data) -> Position:
+    """The mover with 1..6 checkers on the board (maybe some on the bar), the rest off; the
+    opponent anywhere: few checkers free to move, so the forced-play rules bite."""
+    me, opp = [0] * 26, [0] * 26
+    for _ in range(data.draw(st.integers(1, 6))):
+        me[data.draw(st.sampled_from([25] + list(range(1, 25))))] += 1
+    me[0] = 15 - sum(me)
+    for _ in range(15):
+        opp[data.draw(st.sampled_from([0] + list(range(1, 25))))] += 1
+    return _unshared(me, opp, lambda point: me[point] < opp[25 - point])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fast_paths_agree_with_the_search(data):
+    """The rules without a search (two dice, entering, doubles; the sets of rolls of a
+    whole position) give the search's hits, on random boards and rolls."""
+    position = random_board(data, data.draw(st.sampled_from([0, 0, 1, 2, 3, 4, 5])))
+    assert_fast_paths_agree(position)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fast_paths_agree_on_sparse_boards(data):
+    """Few checkers to move: the suspect rolls, lone movers, capacity below four steps."""
+    assert_fast_paths_agree(sparse_board(data))
 
 
 def home_board(data) -> Position:
@@ -236,7 +295,7 @@ def test_corpus_positions_agree_with_the_search(corpus_files):
                     position = turn.after or turn.before
                     if 1 not in position.opponent[1:25]:
                         continue
-                    result = shots.__wrapped__(position, match.rules)
+                    result = shots(position, match.rules)
                     searched = reference_shots(position, match.rules)
                     assert {p: set(r) for p, r in result.blots.items() if r} == \
                         {p: {r for r, (hit, _) in searched.items() if p in hit}
