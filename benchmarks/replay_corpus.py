@@ -2,6 +2,7 @@
 GNU Backgammon's own importer on the same files, and print the ratio.
 
 Usage: python benchmarks/replay_corpus.py [FOLDER] [--runs N] [--gnubg PYTHON] [--profile]
+[--parse-only]
 (FOLDER defaults to $NARDY_CORPUS, else the shared corpus next to the checkout.)
 
 nardy reads and replays every ``*.mat`` file (:func:`nardy_analysis.load_file`, in this
@@ -12,7 +13,9 @@ own process by the loop over the files; its Python is ``--gnubg`` (default
 message. The two run in alternation, ``--runs`` times (default 3), and the best time of each
 counts; the machine's load average is printed before and after, as other work on the machine
 slows both (the CPU times, also printed, less so). With ``--profile``, also the top entries of a cProfile run of nardy (by internal
-time).
+time). With ``--parse-only``, nardy only reads and parses the files into records
+(:func:`nardy_analysis.notation.mat.read_mat`, no replay): the parse half of the work, against
+the same peer.
 """
 
 import argparse
@@ -25,6 +28,7 @@ import time
 from pathlib import Path
 
 from nardy_analysis import load_file
+from nardy_analysis.notation.mat import read_mat
 
 DEFAULT = Path(os.environ.get("NARDY_CORPUS") or Path(__file__).resolve().parents[2] / "shared"
                / "corpus" / "mat")
@@ -43,11 +47,12 @@ print("SECONDS", time.perf_counter() - start, time.process_time() - cpu, file=sy
 """
 
 
-def run(files: list[Path]) -> dict:
-    """Read and replay ``files``; the counts of what was read."""
+def run(files: list[Path], read=load_file) -> dict:
+    """Read and replay ``files`` (or only parse them, with ``read=read_mat``); the counts of
+    what was read."""
     counts = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0}
     for path in files:
-        loaded = load_file(path)
+        loaded = read(path)
         counts["files"] += 1
         counts["matches"] += len(loaded.matches)
         counts["games"] += sum(len(m.games) for m in loaded.matches)
@@ -56,10 +61,10 @@ def run(files: list[Path]) -> dict:
     return counts
 
 
-def timed(files: list[Path]) -> tuple[dict, tuple[float, float]]:
+def timed(files: list[Path], read=load_file) -> tuple[dict, tuple[float, float]]:
     """The counts of :func:`run` and the (wall, CPU) seconds it took."""
     start, cpu = time.perf_counter(), time.process_time()
-    counts = run(files)
+    counts = run(files, read)
     return counts, (time.perf_counter() - start, time.process_time() - cpu)
 
 
@@ -86,7 +91,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--gnubg", default=GNUBG_PYTHON)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--parse-only", action="store_true",
+                        help="only read and parse the files into records (no replay)")
     args = parser.parse_args()
+    read = read_mat if args.parse_only else load_file
     if not args.folder.is_dir():
         sys.exit(f"no folder {args.folder}: give the folder of .mat files to replay")
     files = sorted(args.folder.glob("*.mat"))
@@ -94,23 +102,23 @@ def main() -> None:
     if not gnubg:
         print(f"gnubg not found at {args.gnubg} (--gnubg PYTHON): the peer is skipped")
     print(f"load average before: {' '.join(map(str, os.getloadavg()))}")
-    run(files[:1])  # builds the parser once, as any long-running process does
+    run(files[:1], read)  # builds the parser once, as any long-running process does
     ours, theirs = [], []
     for _ in range(args.runs):
-        counts, seconds = timed(files)
+        counts, seconds = timed(files, read)
         ours.append(seconds)
         if gnubg:
             theirs.append(peer(args.gnubg, files))
     print(f"load average after: {' '.join(map(str, os.getloadavg()))}")
     print(", ".join(f"{v} {k}" for k, v in counts.items()))
-    wall, cpu = _best("nardy", ours)
+    wall, cpu = _best("nardy parse" if args.parse_only else "nardy", ours)
     print(f"nardy: {counts['turns'] / wall:,.0f} turns/s (wall)")
     if gnubg:
         peer_wall, peer_cpu = _best("gnubg import mat", theirs)
         print(f"ratio nardy / gnubg: {wall / peer_wall:.1f}x wall, {cpu / peer_cpu:.1f}x CPU")
     if args.profile:
         profile = cProfile.Profile()
-        profile.runcall(run, files)
+        profile.runcall(run, files, read)
         pstats.Stats(profile).sort_stats("tottime").print_stats(15)
 
 

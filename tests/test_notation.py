@@ -524,11 +524,14 @@ def test_lines_token_reads_the_bundled_files_as_the_tokens_do(monkeypatch):
 _ENTRIES = ["52: 13/8 6/4", "31: 8/5* 6/5", "66: 24/18(2) 13/7*(2)", "43:", "43: Cannot Move",
             "43: Cannot  Move", "Doubles => 2", "Doubles=>4", "Takes", "Drops", "52: ???",
             "52: 13/8 6/4x", "61: bar/24 13/7", "21: 6/off 5/off", "Wins 1 point", "12)", "77: 1/2",
-            " Beavers => 4"]
+            " Beavers => 4", "Wins 2 points and the match", "Wins  4 points  and the match",
+            "Wins 1 pointand the match", "Losses 1 point", "Losses 2 points and the match",
+            "Losses 3", "Wins 1 point 2)"]
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 99), st.lists(st.sampled_from(_ENTRIES), max_size=3),
+@given(st.lists(st.tuples(st.one_of(st.none(), st.integers(1, 99)),
+                          st.lists(st.sampled_from(_ENTRIES), max_size=3),
                           st.sampled_from(["", " ", "  ", "\t", " \f"]),
                           st.sampled_from(["", " ", "        ", "\t"]),
                           st.sampled_from(["", "\n", "\n; a comment", "\n   \n"])),
@@ -536,7 +539,7 @@ _ENTRIES = ["52: 13/8 6/4", "31: 8/5* 6/5", "66: 24/18(2) 13/7*(2)", "43:", "43:
 def test_lines_token_reads_random_lines_as_the_tokens_do(lines):
     text = "1 point match\n\n Game 1\n alice : 0           bob : 0\n"
     for number, entries, lead, gap, after in lines:
-        text += f"{lead}{number}) " + gap.join(entries) + after + "\n"
+        text += lead + (f"{number}) " if number else "") + gap.join(entries) + after + "\n"
     with pytest.MonkeyPatch.context() as monkeypatch:
         fast, slow = _both_ways(text, monkeypatch)
     assert fast == slow

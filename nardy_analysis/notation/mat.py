@@ -222,27 +222,37 @@ class _Records(Transformer):
         return ("result", word.line, word.column, end, word == "Wins", int(points), bool(rest))
 
     def _line_run(self, token):
-        """The lines of a LINES token, each as :meth:`line` gives it."""
-        lines = []
-        for number, text in enumerate(token.split("\n"), token.line):
-            body = text.lstrip(_BLANKS)
-            if not body or body[0] == ";":  # a blank or comment line after the last
-                continue
-            first = len(text) - len(body) + (token.column if number == token.line else 1)
-            close = body.index(")")
-            entries = []
-            for entry in _line_entry().finditer(body, close + 1):
-                kind = entry.lastgroup
-                column, end = first + entry.start(), first + entry.end()
-                if kind == "TURN":
-                    entries.append(_turn_entry(entry[0], number, column, end))
-                elif kind == "ROLL" or kind == "CANNOT_MOVE":
-                    entries.append(("roll", number, column, end, _roll(entry[0][:3]), (), None))
-                elif kind == "INT":
-                    entries.append(("cube", number, column, end, "double", int(entry[kind])))
-                else:
-                    entries.append(("cube", number, column, end, _ENTRY_RULES[kind], None))
-            lines.append((int(body[:close]), entries))
+        """The lines of a LINES token, each as :meth:`line` gives it: its tokens found in turn
+        by one scan (the token is known to be lines of them, separated by blanks)."""
+        lines, number, entries = [], None, []
+        line, base = token.line, -token.column  # a column is an offset less ``base``
+        for found in _line_token().finditer(token):
+            kind = found.lastgroup
+            column, end = found.start(kind) - base, found.end() - base
+            if kind == "turn":
+                entries.append(_turn_entry(found[kind], line, column, end))
+            elif kind == "end":
+                lines.append((number, entries))
+                number, entries = None, []
+                text = found[0]
+                line += text.count("\n")
+                base = found.start() + text.rindex("\n")
+            elif kind == "number":
+                number = int(found[kind][:-1])
+            elif kind == "roll":
+                entries.append(("roll", line, column, end, _roll(found[kind][:3]), (), None))
+            elif kind == "double":
+                entries.append(("cube", line, column, end, "double", int(found["value"])))
+            elif kind == "wins":
+                match_end = found["match_end"] is not None
+                entries.append(("result", line, column, end if match_end else
+                                found.end("won") - base + len(" points"), True,
+                                int(found["won"]), match_end))
+            elif kind == "losses":
+                entries.append(("result", line, column, found.end("lost") - base
+                                + len(" points"), False, int(found["lost"]), False))
+            else:
+                entries.append(("cube", line, column, end, kind, None))
         return lines
 
     def line(self, children):
@@ -358,21 +368,25 @@ def _parser() -> Lark:
 
 
 @lru_cache(maxsize=1)
-def _line_entry() -> re.Pattern:
-    """An entry of a LINES token (its _LINE_ENTRY), from the grammar's own terminals: one
-    group per token; the last to match tells the entry's kind (``_Records._line_run``)."""
+def _line_token() -> re.Pattern:
+    """The tokens of a LINES token, from the grammar's own terminals (its MOVE_NUMBER,
+    _LINE_ENTRY and _NL), each with the blanks before it: one group per token, whose name
+    (the last group to match) tells its kind, with groups inside for the numbers
+    (``_Records._line_run``)."""
     def terminal(name: str) -> str:
-        return _parser().get_terminal(name).pattern.to_regexp()
+        return f"(?:{_parser().get_terminal(name).pattern.to_regexp()})"
 
-    blank = f"(?:{terminal('WS')})"
+    blank = terminal("WS")
+    points = f"{blank}{terminal('_POINTS')}"
     return re.compile(
-        f"(?P<TURN>{terminal('TURN')})"
-        f"|(?P<ROLL>{terminal('ROLL')})(?:{blank}(?P<CANNOT_MOVE>{terminal('CANNOT_MOVE')}))?"
-        f"|(?P<DOUBLES>{terminal('DOUBLES')}){blank}?=>{blank}?(?P<INT>{terminal('INT')})"
-        f"|(?P<TAKES>{terminal('TAKES')})|(?P<DROPS>{terminal('DROPS')})")
-
-
-_ENTRY_RULES = {"TAKES": "take", "DROPS": "drop"}
+        f"{blank}?(?:(?P<turn>{terminal('TURN')})|(?P<end>{terminal('_NL')})"
+        f"|(?P<number>{terminal('MOVE_NUMBER')})"
+        f"|(?P<roll>{terminal('ROLL')}(?:{blank}{terminal('CANNOT_MOVE')})?)"
+        f"|(?P<double>{terminal('DOUBLES')}{blank}?=>{blank}?(?P<value>{terminal('INT')}))"
+        f"|(?P<take>{terminal('TAKES')})|(?P<drop>{terminal('DROPS')})"
+        f"|(?P<wins>{terminal('WINS')}{blank}(?P<won>{terminal('INT')}){points}"
+        f"(?:{blank}(?P<match_end>{terminal('MATCH_END')}))?)"
+        f"|(?P<losses>{terminal('LOSSES')}{blank}(?P<lost>{terminal('INT')}){points}))")
 
 
 def _parse(text: str, start: str = "start"):
