@@ -330,8 +330,10 @@ def test_records_are_immutable_hashable_and_repr_evaluates_back():
     game = match.games[0]
     turn = game.actions[0]
     assert isinstance(turn, TurnRecord)
-    with pytest.raises(FrozenInstanceError, match="^cannot assign to field 'player'$"):
+    with pytest.raises(AttributeError, match="^can't set attribute$"):
         turn.player = 1
+    with pytest.raises(FrozenInstanceError, match="^cannot assign to field 'names'$"):
+        game.names = ("a", "b")
     with pytest.raises(AttributeError, match="'tuple' object has no attribute 'append'"):
         game.actions.append(turn)  # the containers are tuples too
     # Equal text gives equal records, usable as keys; a different play is a different record.

@@ -131,10 +131,15 @@ def _lines(text: str) -> str:
     return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
+# A named tuple from the values of all its fields, in order (without the argument handling
+# of its constructor: a file has thousands of moves).
+_new = tuple.__new__
+
+
 def _moves(play: str, column: int, line: int) -> tuple[WrittenMove, ...]:
     """The moves of a play (the PLAY part of a TURN token, at ``line``:``column`` of the
     file), each with its column."""
-    return tuple([WrittenMove(points, hits, count, line, column + offset, text)
+    return tuple([_new(WrittenMove, (points, hits, count, line, column + offset, text))
                   for offset, text, points, hits, count in _play(play)])
 
 
@@ -353,10 +358,11 @@ def _record(entry, player, move, source_lines, shift):
         moves = entry[5]
         if moves:
             moves = _moves(*moves, line)
-        return TurnRecord(player, entry[4], moves, move, line, column, text, (), entry[6])
+        return _new(TurnRecord, (player, entry[4], moves, move, line, column, text, (),
+                                 entry[6]))
     if kind == "cube":
-        return CubeRecord(player, entry[4], entry[5], move, line, column, text)
-    return ResultRecord(player, entry[5], entry[4], entry[6], move, line, column, text)
+        return _new(CubeRecord, (player, entry[4], entry[5], move, line, column, text, ()))
+    return _new(ResultRecord, (player, entry[5], entry[4], entry[6], move, line, column, text))
 
 
 @lru_cache(maxsize=1)
