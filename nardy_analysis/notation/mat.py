@@ -233,7 +233,8 @@ class _Records(Transformer):
         line, base = token.line, -token.column  # a column is an offset less ``base``
         for found in _line_token().finditer(token):
             kind = found.lastgroup
-            column, end = found.start(kind) - base, found.end() - base
+            column, end = found.span(kind)
+            column, end = column - base, end - base
             if kind == "turn":
                 entries.append(_turn_entry(found[kind], line, column, end))
             elif kind == "end":
@@ -290,29 +291,15 @@ class _Records(Transformer):
         values = tuple(s[1] for s in scores) + (0,) * (2 - len(scores))
         ratings = tuple(s[3] for s in scores) + (None,) * (2 - len(scores))
         split = _split_column(lines, scores)
-        placed = []
-        for move, entries in lines:
-            players = [0, 1] if len(entries) == 2 else \
-                [int(entry[2] >= split) for entry in entries]
-            placed.append((move, entries, players))
-        # One site writes the loser's "Losses" (in either column, or unnumbered at the left)
-        # and the winner's "Wins" (sometimes far to the right on the same line). A "Wins" on a
-        # line of its own is placed by its column; then every "Losses" is the other player's.
-        # On a line with both, the "Losses" is placed by its column and the "Wins" is the
-        # other player's.
-        winners = [p for _, entries, players in placed
-                   if not any(e[0] == "result" and not e[4] for e in entries)
-                   for p, e in zip(players, entries) if e[0] == "result" and e[4]]
         actions = []
-        for move, entries, players in placed:
-            losers = [p for p, e in zip(players, entries) if e[0] == "result" and not e[4]]
-            for player, entry in zip(players, entries):
-                if entry[0] == "result":
-                    if entry[4] and losers:
-                        player = 1 - losers[0]
-                    elif not entry[4] and winners:
-                        player = 1 - winners[0]
-                actions.append((entry, player, move))
+        for move, entries in lines:
+            if len(entries) == 2:
+                actions += ((entries[0], 0, move), (entries[1], 1, move))
+            else:
+                actions += [(entry, int(entry[2] >= split), move) for entry in entries]
+        results = [i for i, action in enumerate(actions) if action[0][0] == "result"]
+        if results:
+            _place_results(actions, results)
         return number, names[:2], values[:2], actions, scores[0][2], ratings[:2]
 
     def match(self, children):
@@ -324,6 +311,29 @@ class _Records(Transformer):
 
     def tag(self, children):
         return str(children[1]), children[2][1:-1]
+
+
+def _place_results(actions: list, results: list[int]) -> None:
+    """Give the results, ``actions[i]`` for each i of ``results``, their players.
+
+    One site writes the loser's "Losses" (in either column, or unnumbered at the left) and
+    the winner's "Wins" (sometimes far to the right on the same line). A "Wins" on a line of
+    its own is placed by its column; then every "Losses" is the other player's. On a line
+    with both, the "Losses" is placed by its column and the "Wins" is the other player's."""
+    lines = {}  # line number: the results on it, as (index, wins, player by column)
+    for i in results:
+        entry, player, _ = actions[i]
+        lines.setdefault(entry[1], []).append((i, entry[4], player))
+    winners = [player for line in lines.values() if all(wins for _, wins, _ in line)
+               for _, _, player in line]
+    for line in lines.values():
+        losers = [player for _, wins, player in line if not wins]
+        for i, wins, _ in line:
+            entry, _, move = actions[i]
+            if wins and losers:
+                actions[i] = (entry, 1 - losers[0], move)
+            elif not wins and winners:
+                actions[i] = (entry, 1 - winners[0], move)
 
 
 def _split_column(lines, scores) -> float:
@@ -344,8 +354,8 @@ def _game_record(game, source_lines: list[str], shift: int = 0) -> GameRecord:
     """The GameRecord of a parsed game whose token lines are ``shift`` lines before the
     file's (a game parsed on its own)."""
     number, names, scores, entries, first, ratings = game
-    actions = tuple(_record(entry, player, move, source_lines, shift)
-                    for entry, player, move in entries)
+    actions = tuple([_record(entry, player, move, source_lines, shift)
+                     for entry, player, move in entries])
     return GameRecord(int(number), names, scores, actions, number.line + shift, number.column,
                       first.line + shift, first.column, ratings=ratings)
 
