@@ -276,6 +276,11 @@ class _Records(Transformer):
         return rated[1] if rated else name, int(children[-1]), children[0], rating
 
     def score_line(self, children):
+        first = children[0]
+        if isinstance(first, Token) and first.type == "SCORES":
+            return [self.player_score([Token(kind, text, None, first.line, first.column + start)
+                                       for kind, text, start in score])
+                    for score in _scores(first)]
         return children
 
     def game_line(self, children):
@@ -403,6 +408,24 @@ def _line_token() -> re.Pattern:
         f"|(?P<wins>{terminal('WINS')}{blank}(?P<won>{terminal('INT')}){points}"
         f"(?:{blank}(?P<match_end>{terminal('MATCH_END')}))?)"
         f"|(?P<losses>{terminal('LOSSES')}{blank}(?P<lost>{terminal('INT')}){points}))")
+
+
+@lru_cache(maxsize=1)
+def _score_token() -> re.Pattern:
+    """A name and score of a SCORES token, from the grammar's own terminals (NAME, WS, INT)."""
+    def terminal(name: str) -> str:
+        return f"(?:{_parser().get_terminal(name).pattern.to_regexp()})"
+
+    blank = terminal("WS")
+    return re.compile(f"(?P<NAME>{terminal('NAME')})?{blank}?:{blank}?(?P<INT>{terminal('INT')})")
+
+
+def _scores(token: Token) -> list[list[tuple[str, str, int]]]:
+    """The names and scores of a SCORES token (``alice : 0   bob : 0``): for each score, its
+    NAME (when written) and INT tokens, as kind, text and offset in the token."""
+    line = token[:token.index("\n")]  # not the comment lines after it
+    return [[(kind, found[kind], found.start(kind)) for kind in ("NAME", "INT") if found[kind]]
+            for found in _score_token().finditer(line)]
 
 
 def _parse(text: str, start: str = "start"):
