@@ -377,8 +377,31 @@ def test_written_move_notation():
 ])
 def test_tags_are_comment_lines_that_read_as_tags(line, tag):
     """A comment line that is not a tag is an ordinary comment."""
+    assert _tag_by_the_parser(line) == tag
     (match,) = parse_mat(f"{line}\n 1 point match\n", strict=True).matches
     assert match.tags == (dict([tag]) if tag else {})
+
+
+def _tag_by_the_parser(line):
+    """The tag of a comment line as the parser alone reads it (start rule "tag")."""
+    from lark import UnexpectedInput
+
+    from nardy_analysis.notation import mat
+
+    try:
+        return mat._parse(line, "tag")
+    except UnexpectedInput:
+        return None
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([";", " ", "\t", "[", "]", '"', "Key", "Player 1", "x", "; y",
+                                 "\ufeff", "a b", "; [", ' "v"', '"]']), max_size=12))
+def test_tags_read_by_the_fast_path_as_by_the_parser(parts):
+    from nardy_analysis.notation import mat
+
+    line = "".join(parts)
+    assert mat._tag.__wrapped__(line) == _tag_by_the_parser(line)
 
 
 def test_tags_belong_to_the_next_match_wherever_they_are():

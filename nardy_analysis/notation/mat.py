@@ -388,36 +388,45 @@ def _parser() -> Lark:
                 start=["start", "game", "game_line", "match_line", "tag"])
 
 
+def _terminal(name: str) -> str:
+    """The regular expression of the grammar's terminal ``name``, as a group."""
+    return f"(?:{_parser().get_terminal(name).pattern.to_regexp()})"
+
+
+@lru_cache(maxsize=1)
+def _tag_line() -> re.Pattern:
+    """A comment line that is a tag, as the start rule "tag" reads it, from the grammar's own
+    terminals; the parser reads the lines it does not match (:func:`_tag`)."""
+    blank = _terminal("WS")
+    return re.compile(f"{blank}?{_terminal('TAG_START')}{blank}?(?P<key>{_terminal('TAG_KEY')})"
+                      f"{blank}?(?P<value>{_terminal('TAG_VALUE')}){blank}?\\]"
+                      f"(?:{blank}?{_terminal('TAG_REST')})?")
+
+
 @lru_cache(maxsize=1)
 def _line_token() -> re.Pattern:
     """The tokens of a LINES token, from the grammar's own terminals (its MOVE_NUMBER,
     _LINE_ENTRY and _NL), each with the blanks before it: one group per token, whose name
     (the last group to match) tells its kind, with groups inside for the numbers
     (``_Records._line_run``)."""
-    def terminal(name: str) -> str:
-        return f"(?:{_parser().get_terminal(name).pattern.to_regexp()})"
-
-    blank = terminal("WS")
-    points = f"{blank}{terminal('_POINTS')}"
+    blank = _terminal("WS")
+    points = f"{blank}{_terminal('_POINTS')}"
     return re.compile(
-        f"{blank}?(?:(?P<turn>{terminal('TURN')})|(?P<end>{terminal('_NL')})"
-        f"|(?P<number>{terminal('MOVE_NUMBER')})"
-        f"|(?P<roll>{terminal('ROLL')}(?:{blank}{terminal('CANNOT_MOVE')})?)"
-        f"|(?P<double>{terminal('DOUBLES')}{blank}?=>{blank}?(?P<value>{terminal('INT')}))"
-        f"|(?P<take>{terminal('TAKES')})|(?P<drop>{terminal('DROPS')})"
-        f"|(?P<wins>{terminal('WINS')}{blank}(?P<won>{terminal('INT')}){points}"
-        f"(?:{blank}(?P<match_end>{terminal('MATCH_END')}))?)"
-        f"|(?P<losses>{terminal('LOSSES')}{blank}(?P<lost>{terminal('INT')}){points}))")
+        f"{blank}?(?:(?P<turn>{_terminal('TURN')})|(?P<end>{_terminal('_NL')})"
+        f"|(?P<number>{_terminal('MOVE_NUMBER')})"
+        f"|(?P<roll>{_terminal('ROLL')}(?:{blank}{_terminal('CANNOT_MOVE')})?)"
+        f"|(?P<double>{_terminal('DOUBLES')}{blank}?=>{blank}?(?P<value>{_terminal('INT')}))"
+        f"|(?P<take>{_terminal('TAKES')})|(?P<drop>{_terminal('DROPS')})"
+        f"|(?P<wins>{_terminal('WINS')}{blank}(?P<won>{_terminal('INT')}){points}"
+        f"(?:{blank}(?P<match_end>{_terminal('MATCH_END')}))?)"
+        f"|(?P<losses>{_terminal('LOSSES')}{blank}(?P<lost>{_terminal('INT')}){points}))")
 
 
 @lru_cache(maxsize=1)
 def _score_token() -> re.Pattern:
     """A name and score of a SCORES token, from the grammar's own terminals (NAME, WS, INT)."""
-    def terminal(name: str) -> str:
-        return f"(?:{_parser().get_terminal(name).pattern.to_regexp()})"
-
-    blank = terminal("WS")
-    return re.compile(f"(?P<NAME>{terminal('NAME')})?{blank}?:{blank}?(?P<INT>{terminal('INT')})")
+    blank = _terminal("WS")
+    return re.compile(f"(?P<NAME>{_terminal('NAME')})?{blank}?:{blank}?(?P<INT>{_terminal('INT')})")
 
 
 def _scores(token: Token) -> list[list[tuple[str, str, int]]]:
@@ -435,6 +444,9 @@ def _parse(text: str, start: str = "start"):
 @lru_cache(maxsize=4096)
 def _tag(line: str) -> tuple[str, str] | None:
     """The key and value of a comment line that is a ``; [Key "value"]`` tag, else None."""
+    found = _tag_line().fullmatch(line)
+    if found:
+        return found["key"], found["value"][1:-1]
     try:
         return _parse(line, "tag")
     except UnexpectedInput:
