@@ -139,8 +139,10 @@ _new = tuple.__new__
 def _moves(play: str, column: int, line: int) -> tuple[WrittenMove, ...]:
     """The moves of a play (the PLAY part of a TURN token, at ``line``:``column`` of the
     file), each with its column."""
-    return tuple([_new(WrittenMove, (points, hits, count, line, column + offset, text))
-                  for offset, text, points, hits, count in _play(play)])
+    moves = []  # a loop, not a list comprehension: a play has few moves, and a comprehension
+    for offset, text, points, hits, count in _play(play):  # is a call of its own
+        moves.append(_new(WrittenMove, (points, hits, count, line, column + offset, text)))
+    return tuple(moves)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -424,9 +426,11 @@ def _line_token() -> re.Pattern:
 
 @lru_cache(maxsize=1)
 def _score_token() -> re.Pattern:
-    """A name and score of a SCORES token, from the grammar's own terminals (NAME, WS, INT)."""
+    """A name and score of a SCORES token, with the blanks before it, from the grammar's own
+    terminals (NAME, WS, INT)."""
     blank = _terminal("WS")
-    return re.compile(f"(?P<NAME>{_terminal('NAME')})?{blank}?:{blank}?(?P<INT>{_terminal('INT')})")
+    return re.compile(f"{blank}?(?:(?P<NAME>{_terminal('NAME')}){blank}?)?:{blank}?"
+                      f"(?P<INT>{_terminal('INT')})")
 
 
 def _scores(token: Token) -> list[list[tuple[str, str, int]]]:
