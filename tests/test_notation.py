@@ -506,7 +506,7 @@ def test_illegal_play_is_written_back_and_read_in_any_case():
     assert upper.games[0].turns[2].recorded_position == match.games[0].turns[2].recorded_position
 
 
-# --- the LINES and SCORES tokens: common lines read as their separate tokens would be --------
+# --- the LINES and GAME_HEAD tokens: common lines read as their separate tokens would be -----
 
 @lru_cache(maxsize=1)
 def _token_by_token():
@@ -517,9 +517,9 @@ def _token_by_token():
     from nardy_analysis.notation import grammar, mat
 
     text = grammar("mat.lark").replace("\n    | LINES\n", "\n").replace(
-        "\n          | SCORES\n", "\n")
+        "\n    | GAME_HEAD line*\n", "\n")
     assert text.count("LINES") == grammar("mat.lark").count("LINES") - 1
-    assert text.count("SCORES") == grammar("mat.lark").count("SCORES") - 1
+    assert text.count("GAME_HEAD") == grammar("mat.lark").count("GAME_HEAD") - 1
     return Lark(text, parser="lalr", lexer="contextual", transformer=mat._Records(),
                 start=["start", "game", "game_line", "match_line", "tag"])
 
@@ -556,7 +556,7 @@ _ENTRIES = ["52: 13/8 6/4", "31: 8/5* 6/5", "66: 24/18(2) 13/7*(2)", "43:", "43:
             "Losses 3", "Wins 1 point 2)"]
 
 
-# Score lines (the SCORES token), some of which it does not cover, or which are wrong.
+# Score lines (of the GAME_HEAD token), some of which it does not cover, or which are wrong.
 _SCORE_LINES = [" alice : 0           bob : 0", " alice : 0", " : 0    bob : 3", "  bob : 12",
                 " Doe, John : 1   x 2 : 3", " alice,1635 : 0  bob, 1500.5 : 2", " a : 1 : 2",
                 " 1bob : 0 2 : 1", " alice : 0   bob", " a : 0 b : 1 c : 2", " alice: 0\tbob:0  ",
@@ -565,15 +565,19 @@ _SCORE_LINES = [" alice : 0           bob : 0", " alice : 0", " : 0    bob : 3",
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(_SCORE_LINES), st.sampled_from(["", "\n", "\n; a: 3", "\n  \n"]),
+@given(st.sampled_from(["Game 1", "Game  12", "Game1", "Game 2 ", "Game 1 x", "Game", "Game 01",
+                        "Game 1 a : 0"]),
+       st.sampled_from(["", "\n; b: 2"]), st.sampled_from(_SCORE_LINES),
+       st.sampled_from(["", "\n", "\n; a: 3", "\n  \n"]),
        st.lists(st.tuples(st.one_of(st.none(), st.integers(1, 99)),
                           st.lists(st.sampled_from(_ENTRIES), max_size=3),
                           st.sampled_from(["", " ", "  ", "\t", " \f"]),
                           st.sampled_from(["", " ", "        ", "\t"]),
                           st.sampled_from(["", "\n", "\n; a comment", "\n   \n"])),
                 min_size=1, max_size=6))
-def test_lines_token_reads_random_lines_as_the_tokens_do(scores, after_scores, lines):
-    text = f"1 point match\n\n Game 1\n{scores}{after_scores}\n"
+def test_lines_token_reads_random_lines_as_the_tokens_do(game, after_game, scores, after_scores,
+                                                         lines):
+    text = f"1 point match\n\n {game}{after_game}\n{scores}{after_scores}\n"
     for number, entries, lead, gap, after in lines:
         text += lead + (f"{number}) " if number else "") + gap.join(entries) + after + "\n"
     with pytest.MonkeyPatch.context() as monkeypatch:

@@ -278,11 +278,6 @@ class _Records(Transformer):
         return rated[1] if rated else name, int(children[-1]), children[0], rating
 
     def score_line(self, children):
-        first = children[0]
-        if isinstance(first, Token) and first.type == "SCORES":
-            return [self.player_score([Token(kind, text, None, first.line, first.column + start)
-                                       for kind, text, start in score])
-                    for score in _scores(first)]
         return children
 
     def game_line(self, children):
@@ -290,8 +285,26 @@ class _Records(Transformer):
 
     match_line = game_line
 
+    def _game_head(self, token):
+        """The number and scores of a GAME_HEAD token, as :meth:`game_line` and
+        :meth:`score_line` give them."""
+        head = _game_head().match(token)
+        end = head.end()
+        line = token.line + head["end"].count("\n")
+        column = end - head["end"].rindex("\n") - head.start("end")  # of the score line
+        number = Token("INT", head["number"], None, token.line,
+                       token.column + head.start("number"))
+        return number, [self.player_score([Token(kind, text, None, line, column + start)
+                                           for kind, text, start in score])
+                        for score in _scores(token[end:])]
+
     def game(self, children):
-        number, scores, *parts = children
+        first = children[0]
+        if first.type == "GAME_HEAD":
+            number, scores = self._game_head(first)
+            parts = children[1:]
+        else:
+            number, scores, *parts = children
         lines = [line for part in parts  # a LINES token gives a list of lines
                  for line in (part if isinstance(part, list) else [part])]
         names = tuple(s[0] for s in scores) + ("",) * (2 - len(scores))
@@ -426,17 +439,27 @@ def _line_token() -> re.Pattern:
 
 @lru_cache(maxsize=1)
 def _score_token() -> re.Pattern:
-    """A name and score of a SCORES token, with the blanks before it, from the grammar's own
+    """A name and score of a score line, with the blanks before it, from the grammar's own
     terminals (NAME, WS, INT)."""
     blank = _terminal("WS")
     return re.compile(f"{blank}?(?:(?P<NAME>{_terminal('NAME')}){blank}?)?:{blank}?"
                       f"(?P<INT>{_terminal('INT')})")
 
 
-def _scores(token: Token) -> list[list[tuple[str, str, int]]]:
-    """The names and scores of a SCORES token (``alice : 0   bob : 0``): for each score, its
-    NAME (when written) and INT tokens, as kind, text and offset in the token."""
-    line = token[:token.index("\n")]  # not the comment lines after it
+@lru_cache(maxsize=1)
+def _game_head() -> re.Pattern:
+    """The "Game N" line of a GAME_HEAD token, from the grammar's own terminals: its number
+    and the line end after it."""
+    blank = _terminal("WS")
+    return re.compile(f"Game{blank}?(?P<number>{_terminal('INT')}){blank}?"
+                      f"(?P<end>{_terminal('_NL')})")
+
+
+def _scores(text: str) -> list[list[tuple[str, str, int]]]:
+    """The names and scores of the score line of a GAME_HEAD token (``alice : 0   bob : 0``
+    and the line end after it): for each score, its NAME (when written) and INT tokens, as
+    kind, text and offset in the line."""
+    line = text[:text.index("\n")]  # not the comment lines after it
     return [[(kind, found[kind], found.start(kind)) for kind in ("NAME", "INT") if found[kind]]
             for found in _score_token().finditer(line)]
 
