@@ -442,8 +442,8 @@ def _score_token() -> re.Pattern:
     """A name and score of a score line, with the blanks before it, from the grammar's own
     terminals (NAME, WS, INT)."""
     blank = _terminal("WS")
-    return re.compile(f"{blank}?(?:(?P<NAME>{_terminal('NAME')}){blank}?)?:{blank}?"
-                      f"(?P<INT>{_terminal('INT')})")
+    return re.compile(f"{blank}?(?:(?P<NAME>{_terminal('NAME')}){blank}?)?{_terminal('COLON')}"
+                      f"{blank}?(?P<INT>{_terminal('INT')})")
 
 
 @lru_cache(maxsize=1)
@@ -451,7 +451,7 @@ def _game_head() -> re.Pattern:
     """The "Game N" line of a GAME_HEAD token, from the grammar's own terminals: its number
     and the line end after it."""
     blank = _terminal("WS")
-    return re.compile(f"Game{blank}?(?P<number>{_terminal('INT')}){blank}?"
+    return re.compile(f"{_terminal('GAME')}{blank}?(?P<number>{_terminal('INT')}){blank}?"
                       f"(?P<end>{_terminal('_NL')})")
 
 
