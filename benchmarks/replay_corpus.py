@@ -2,7 +2,7 @@
 GNU Backgammon's own importer on the same files, and print the ratio.
 
 Usage: python benchmarks/replay_corpus.py [FOLDER] [--runs N] [--gnubg PYTHON] [--profile]
-[--replay-only]
+[--replay-only | --parse-only]
 (FOLDER defaults to $NARDY_CORPUS, else the shared corpus next to the checkout.)
 
 nardy reads and replays every ``*.mat`` file (:func:`nardy_analysis.load_file`, in this
@@ -16,6 +16,9 @@ slows both (the CPU times, also printed, less so). With ``--profile``, also the 
 a cProfile run of nardy (by internal time). With ``--replay-only``, nardy's time is that of
 the replay alone (:func:`nardy_analysis.replay.replay_match` over records parsed before the
 clock starts), next to gnubg's whole import of the same files.
+With ``--parse-only``, nardy only reads and parses the files into records
+(:func:`nardy_analysis.notation.mat.read_mat`, no replay): the parse half of the work,
+against the same peer.
 """
 
 import argparse
@@ -25,6 +28,7 @@ import pstats
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 from nardy_analysis import load_file
@@ -48,11 +52,12 @@ print("SECONDS", time.perf_counter() - start, time.process_time() - cpu, file=sy
 """
 
 
-def run(files: list[Path]) -> dict:
-    """Read and replay ``files``; the counts of what was read."""
+def run(files: list[Path], read=load_file) -> dict:
+    """Read and replay ``files`` (or only parse them, with ``read=read_mat``); the counts of
+    what was read."""
     counts = {"files": 0, "matches": 0, "games": 0, "turns": 0, "errors": 0}
     for path in files:
-        loaded = load_file(path)
+        loaded = read(path)
         counts["files"] += 1
         counts["matches"] += len(loaded.matches)
         counts["games"] += sum(len(m.games) for m in loaded.matches)
@@ -110,8 +115,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--gnubg", default=GNUBG_PYTHON)
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--replay-only", action="store_true",
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--replay-only", action="store_true",
                         help="time nardy's replay of records parsed beforehand")
+    only.add_argument("--parse-only", action="store_true",
+                        help="only read and parse the files into records (no replay)")
     args = parser.parse_args()
     if not args.folder.is_dir():
         sys.exit(f"no folder {args.folder}: give the folder of .mat files to replay")
@@ -121,8 +129,9 @@ def main() -> None:
         print(f"gnubg not found at {args.gnubg} (--gnubg PYTHON): the peer is skipped")
     print(f"load average before: {' '.join(map(str, os.getloadavg()))}")
     run(files[:1])  # builds the parser once, as any long-running process does
-    work, data = (replay, parsed(files)) if args.replay_only else (run, files)
-    name = "nardy replay only" if args.replay_only else "nardy"
+    work, data, name = ((replay, parsed(files), "nardy replay only") if args.replay_only
+                        else (partial(run, read=read_mat), files, "nardy parse only")
+                        if args.parse_only else (run, files, "nardy"))
     ours, theirs = [], []
     for _ in range(args.runs):
         counts, seconds = timed(work, data)

@@ -1021,7 +1021,7 @@ def written_record(match: ReplayedMatch) -> MatchRecord:
         any(written.hits) for game in match.record.games for action in game.turns
         if action not in turns for written in action.moves or ())
     games = tuple(replace(game, actions=tuple(
-        replace(action, moves=_written_play(turns[action], match.rules, marks))
+        action._replace(moves=_written_play(turns[action], match.rules, marks))
         if action in turns else action for action in game.actions))
         for game in match.record.games)
     tags = match.record.tags
@@ -1073,4 +1073,4 @@ def _written_moves(journeys, line: int, column: int) -> tuple[WrittenMove, ...]:
     order = sorted(counts, key=lambda j: (-j[0][0], -j[0][-1]))
     moves = [WrittenMove(points, hits, counts[(points, hits)], line, column, "")
              for points, hits in order]
-    return tuple(replace(move, text=str(move)) for move in moves)
+    return tuple(move._replace(text=str(move)) for move in moves)

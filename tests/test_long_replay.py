@@ -215,7 +215,7 @@ def test_a_random_illegal_play_is_the_first_error_on_its_line(seed, kind, pick):
     g, a, moves = places[int(pick * (len(places) - 1))]
     games = list(record_.games)
     actions = list(games[g].actions)
-    actions[a] = replace(actions[a], moves=tuple(
+    actions[a] = actions[a]._replace(moves=tuple(
         WrittenMove((start, end), (False,), 1, 0, 0, "") for start, end in moves))
     games[g] = replace(games[g], actions=tuple(actions))
     text = format_mat(replace(record_, games=tuple(games)))

@@ -131,11 +131,18 @@ def _lines(text: str) -> str:
     return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
+# A named tuple from the values of all its fields, in order (without the argument handling
+# of its constructor: a file has thousands of moves).
+_new = tuple.__new__
+
+
 def _moves(play: str, column: int, line: int) -> tuple[WrittenMove, ...]:
     """The moves of a play (the PLAY part of a TURN token, at ``line``:``column`` of the
     file), each with its column."""
-    return tuple([WrittenMove(points, hits, count, line, column + offset, text)
-                  for offset, text, points, hits, count in _play(play)])
+    moves = []  # a loop, not a list comprehension: a play has few moves, and a comprehension
+    for offset, text, points, hits, count in _play(play):  # is a call of its own
+        moves.append(_new(WrittenMove, (points, hits, count, line, column + offset, text)))
+    return tuple(moves)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -222,27 +229,38 @@ class _Records(Transformer):
         return ("result", word.line, word.column, end, word == "Wins", int(points), bool(rest))
 
     def _line_run(self, token):
-        """The lines of a LINES token, each as :meth:`line` gives it."""
-        lines = []
-        for number, text in enumerate(token.split("\n"), token.line):
-            body = text.lstrip(_BLANKS)
-            if not body or body[0] == ";":  # a blank or comment line after the last
-                continue
-            first = len(text) - len(body) + (token.column if number == token.line else 1)
-            close = body.index(")")
-            entries = []
-            for entry in _line_entry().finditer(body, close + 1):
-                kind = entry.lastgroup
-                column, end = first + entry.start(), first + entry.end()
-                if kind == "TURN":
-                    entries.append(_turn_entry(entry[0], number, column, end))
-                elif kind == "ROLL" or kind == "CANNOT_MOVE":
-                    entries.append(("roll", number, column, end, _roll(entry[0][:3]), (), None))
-                elif kind == "INT":
-                    entries.append(("cube", number, column, end, "double", int(entry[kind])))
-                else:
-                    entries.append(("cube", number, column, end, _ENTRY_RULES[kind], None))
-            lines.append((int(body[:close]), entries))
+        """The lines of a LINES token, each as :meth:`line` gives it: its tokens found in turn
+        by one scan (the token is known to be lines of them, separated by blanks)."""
+        lines, number, entries = [], None, []
+        line, base = token.line, -token.column  # a column is an offset less ``base``
+        for found in _line_token().finditer(token):
+            kind = found.lastgroup
+            column, end = found.span(kind)
+            column, end = column - base, end - base
+            if kind == "turn":
+                entries.append(_turn_entry(found[kind], line, column, end))
+            elif kind == "end":
+                lines.append((number, entries))
+                number, entries = None, []
+                text = found[0]
+                line += text.count("\n")
+                base = found.start() + text.rindex("\n")
+            elif kind == "number":
+                number = int(found[kind][:-1])
+            elif kind == "roll":
+                entries.append(("roll", line, column, end, _roll(found[kind][:3]), (), None))
+            elif kind == "double":
+                entries.append(("cube", line, column, end, "double", int(found["value"])))
+            elif kind == "wins":
+                match_end = found["match_end"] is not None
+                entries.append(("result", line, column, end if match_end else
+                                found.end("won") - base + len(" points"), True,
+                                int(found["won"]), match_end))
+            elif kind == "losses":
+                entries.append(("result", line, column, found.end("lost") - base
+                                + len(" points"), False, int(found["lost"]), False))
+            else:
+                entries.append(("cube", line, column, end, kind, None))
         return lines
 
     def line(self, children):
@@ -267,37 +285,41 @@ class _Records(Transformer):
 
     match_line = game_line
 
+    def _game_head(self, token):
+        """The number and scores of a GAME_HEAD token, as :meth:`game_line` and
+        :meth:`score_line` give them."""
+        head = _game_head().match(token)
+        end = head.end()
+        line = token.line + head["end"].count("\n")
+        column = end - head["end"].rindex("\n") - head.start("end")  # of the score line
+        number = Token("INT", head["number"], None, token.line,
+                       token.column + head.start("number"))
+        return number, [self.player_score([Token(kind, text, None, line, column + start)
+                                           for kind, text, start in score])
+                        for score in _scores(token[end:])]
+
     def game(self, children):
-        number, scores, *parts = children
+        first = children[0]
+        if first.type == "GAME_HEAD":
+            number, scores = self._game_head(first)
+            parts = children[1:]
+        else:
+            number, scores, *parts = children
         lines = [line for part in parts  # a LINES token gives a list of lines
                  for line in (part if isinstance(part, list) else [part])]
         names = tuple(s[0] for s in scores) + ("",) * (2 - len(scores))
         values = tuple(s[1] for s in scores) + (0,) * (2 - len(scores))
         ratings = tuple(s[3] for s in scores) + (None,) * (2 - len(scores))
         split = _split_column(lines, scores)
-        placed = []
-        for move, entries in lines:
-            players = [0, 1] if len(entries) == 2 else \
-                [int(entry[2] >= split) for entry in entries]
-            placed.append((move, entries, players))
-        # One site writes the loser's "Losses" (in either column, or unnumbered at the left)
-        # and the winner's "Wins" (sometimes far to the right on the same line). A "Wins" on a
-        # line of its own is placed by its column; then every "Losses" is the other player's.
-        # On a line with both, the "Losses" is placed by its column and the "Wins" is the
-        # other player's.
-        winners = [p for _, entries, players in placed
-                   if not any(e[0] == "result" and not e[4] for e in entries)
-                   for p, e in zip(players, entries) if e[0] == "result" and e[4]]
         actions = []
-        for move, entries, players in placed:
-            losers = [p for p, e in zip(players, entries) if e[0] == "result" and not e[4]]
-            for player, entry in zip(players, entries):
-                if entry[0] == "result":
-                    if entry[4] and losers:
-                        player = 1 - losers[0]
-                    elif not entry[4] and winners:
-                        player = 1 - winners[0]
-                actions.append((entry, player, move))
+        for move, entries in lines:
+            if len(entries) == 2:
+                actions += ((entries[0], 0, move), (entries[1], 1, move))
+            else:
+                actions += [(entry, int(entry[2] >= split), move) for entry in entries]
+        results = [i for i, action in enumerate(actions) if action[0][0] == "result"]
+        if results:
+            _place_results(actions, results)
         return number, names[:2], values[:2], actions, scores[0][2], ratings[:2]
 
     def match(self, children):
@@ -309,6 +331,29 @@ class _Records(Transformer):
 
     def tag(self, children):
         return str(children[1]), children[2][1:-1]
+
+
+def _place_results(actions: list, results: list[int]) -> None:
+    """Give the results, ``actions[i]`` for each i of ``results``, their players.
+
+    One site writes the loser's "Losses" (in either column, or unnumbered at the left) and
+    the winner's "Wins" (sometimes far to the right on the same line). A "Wins" on a line of
+    its own is placed by its column; then every "Losses" is the other player's. On a line
+    with both, the "Losses" is placed by its column and the "Wins" is the other player's."""
+    lines = {}  # line number: the results on it, as (index, wins, player by column)
+    for i in results:
+        entry, player, _ = actions[i]
+        lines.setdefault(entry[1], []).append((i, entry[4], player))
+    winners = [player for line in lines.values() if all(wins for _, wins, _ in line)
+               for _, _, player in line]
+    for line in lines.values():
+        losers = [player for _, wins, player in line if not wins]
+        for i, wins, _ in line:
+            entry, _, move = actions[i]
+            if wins and losers:
+                actions[i] = (entry, 1 - losers[0], move)
+            elif not wins and winners:
+                actions[i] = (entry, 1 - winners[0], move)
 
 
 def _split_column(lines, scores) -> float:
@@ -329,8 +374,8 @@ def _game_record(game, source_lines: list[str], shift: int = 0) -> GameRecord:
     """The GameRecord of a parsed game whose token lines are ``shift`` lines before the
     file's (a game parsed on its own)."""
     number, names, scores, entries, first, ratings = game
-    actions = tuple(_record(entry, player, move, source_lines, shift)
-                    for entry, player, move in entries)
+    actions = tuple([_record(entry, player, move, source_lines, shift)
+                     for entry, player, move in entries])
     return GameRecord(int(number), names, scores, actions, number.line + shift, number.column,
                       first.line + shift, first.column, ratings=ratings)
 
@@ -343,10 +388,11 @@ def _record(entry, player, move, source_lines, shift):
         moves = entry[5]
         if moves:
             moves = _moves(*moves, line)
-        return TurnRecord(player, entry[4], moves, move, line, column, text, (), entry[6])
+        return _new(TurnRecord, (player, entry[4], moves, move, line, column, text, (),
+                                 entry[6]))
     if kind == "cube":
-        return CubeRecord(player, entry[4], entry[5], move, line, column, text)
-    return ResultRecord(player, entry[5], entry[4], entry[6], move, line, column, text)
+        return _new(CubeRecord, (player, entry[4], entry[5], move, line, column, text, ()))
+    return _new(ResultRecord, (player, entry[5], entry[4], entry[6], move, line, column, text))
 
 
 @lru_cache(maxsize=1)
@@ -357,22 +403,65 @@ def _parser() -> Lark:
                 start=["start", "game", "game_line", "match_line", "tag"])
 
 
+def _terminal(name: str) -> str:
+    """The regular expression of the grammar's terminal ``name``, as a group."""
+    return f"(?:{_parser().get_terminal(name).pattern.to_regexp()})"
+
+
 @lru_cache(maxsize=1)
-def _line_entry() -> re.Pattern:
-    """An entry of a LINES token (its _LINE_ENTRY), from the grammar's own terminals: one
-    group per token; the last to match tells the entry's kind (``_Records._line_run``)."""
-    def terminal(name: str) -> str:
-        return _parser().get_terminal(name).pattern.to_regexp()
+def _tag_line() -> re.Pattern:
+    """A comment line that is a tag, as the start rule "tag" reads it, from the grammar's own
+    terminals; the parser reads the lines it does not match (:func:`_tag`)."""
+    blank = _terminal("WS")
+    return re.compile(f"{blank}?{_terminal('TAG_START')}{blank}?(?P<key>{_terminal('TAG_KEY')})"
+                      f"{blank}?(?P<value>{_terminal('TAG_VALUE')}){blank}?\\]"
+                      f"(?:{blank}?{_terminal('TAG_REST')})?")
 
-    blank = f"(?:{terminal('WS')})"
+
+@lru_cache(maxsize=1)
+def _line_token() -> re.Pattern:
+    """The tokens of a LINES token, from the grammar's own terminals (its MOVE_NUMBER,
+    _LINE_ENTRY and _NL), each with the blanks before it: one group per token, whose name
+    (the last group to match) tells its kind, with groups inside for the numbers
+    (``_Records._line_run``)."""
+    blank = _terminal("WS")
+    points = f"{blank}{_terminal('_POINTS')}"
     return re.compile(
-        f"(?P<TURN>{terminal('TURN')})"
-        f"|(?P<ROLL>{terminal('ROLL')})(?:{blank}(?P<CANNOT_MOVE>{terminal('CANNOT_MOVE')}))?"
-        f"|(?P<DOUBLES>{terminal('DOUBLES')}){blank}?=>{blank}?(?P<INT>{terminal('INT')})"
-        f"|(?P<TAKES>{terminal('TAKES')})|(?P<DROPS>{terminal('DROPS')})")
+        f"{blank}?(?:(?P<turn>{_terminal('TURN')})|(?P<end>{_terminal('_NL')})"
+        f"|(?P<number>{_terminal('MOVE_NUMBER')})"
+        f"|(?P<roll>{_terminal('ROLL')}(?:{blank}{_terminal('CANNOT_MOVE')})?)"
+        f"|(?P<double>{_terminal('DOUBLES')}{blank}?=>{blank}?(?P<value>{_terminal('INT')}))"
+        f"|(?P<take>{_terminal('TAKES')})|(?P<drop>{_terminal('DROPS')})"
+        f"|(?P<wins>{_terminal('WINS')}{blank}(?P<won>{_terminal('INT')}){points}"
+        f"(?:{blank}(?P<match_end>{_terminal('MATCH_END')}))?)"
+        f"|(?P<losses>{_terminal('LOSSES')}{blank}(?P<lost>{_terminal('INT')}){points}))")
 
 
-_ENTRY_RULES = {"TAKES": "take", "DROPS": "drop"}
+@lru_cache(maxsize=1)
+def _score_token() -> re.Pattern:
+    """A name and score of a score line, with the blanks before it, from the grammar's own
+    terminals (NAME, WS, INT)."""
+    blank = _terminal("WS")
+    return re.compile(f"{blank}?(?:(?P<NAME>{_terminal('NAME')}){blank}?)?{_terminal('COLON')}"
+                      f"{blank}?(?P<INT>{_terminal('INT')})")
+
+
+@lru_cache(maxsize=1)
+def _game_head() -> re.Pattern:
+    """The "Game N" line of a GAME_HEAD token, from the grammar's own terminals: its number
+    and the line end after it."""
+    blank = _terminal("WS")
+    return re.compile(f"{_terminal('GAME')}{blank}?(?P<number>{_terminal('INT')}){blank}?"
+                      f"(?P<end>{_terminal('_NL')})")
+
+
+def _scores(text: str) -> list[list[tuple[str, str, int]]]:
+    """The names and scores of the score line of a GAME_HEAD token (``alice : 0   bob : 0``
+    and the line end after it): for each score, its NAME (when written) and INT tokens, as
+    kind, text and offset in the line."""
+    line = text[:text.index("\n")]  # not the comment lines after it
+    return [[(kind, found[kind], found.start(kind)) for kind in ("NAME", "INT") if found[kind]]
+            for found in _score_token().finditer(line)]
 
 
 def _parse(text: str, start: str = "start"):
@@ -382,6 +471,9 @@ def _parse(text: str, start: str = "start"):
 @lru_cache(maxsize=4096)
 def _tag(line: str) -> tuple[str, str] | None:
     """The key and value of a comment line that is a ``; [Key "value"]`` tag, else None."""
+    found = _tag_line().fullmatch(line)
+    if found:
+        return found["key"], found["value"][1:-1]
     try:
         return _parse(line, "tag")
     except UnexpectedInput:

@@ -29,7 +29,7 @@ such a game is reported as an error and skipped.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from os import PathLike
 from pathlib import Path
@@ -287,7 +287,7 @@ def _game(tree: Tree, source: str, offset: int, lines: list[str], file, played: 
         action = _action(list(_properties(node, source, offset)), lines, file, number)
         if isinstance(action, CubeRecord) and action.action == "double":
             cube *= 2  # the value .mat writes after "Doubles =>"; SGF has no beavers
-            action = replace(action, value=cube)
+            action = action._replace(value=cube)
         if action is not None:
             actions.append(action)
     if "RE" in root:
