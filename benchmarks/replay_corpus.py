@@ -117,9 +117,9 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     only = parser.add_mutually_exclusive_group()
     only.add_argument("--replay-only", action="store_true",
-                        help="time nardy's replay of records parsed beforehand")
+                      help="time nardy's replay of records parsed beforehand")
     only.add_argument("--parse-only", action="store_true",
-                        help="only read and parse the files into records (no replay)")
+                      help="only read and parse the files into records (no replay)")
     args = parser.parse_args()
     if not args.folder.is_dir():
         sys.exit(f"no folder {args.folder}: give the folder of .mat files to replay")
