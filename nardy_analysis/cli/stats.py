@@ -8,19 +8,22 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..analysis.turns import DTYPES, turns_frame
+from ..analysis.turns import DTYPES, turn_columns, turns_frame
 from ..load import load_file
 from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, dask_option, file_errors,
                      file_results, found_files, jobs_option, parquet_parts, progress_option,
                      quiet_option, rules_option, strict_option, write_output)
 
 
-def _stats_file(path: Path, strict: bool, rules) -> tuple[FileErrors, pd.DataFrame | None]:
+def _stats_file(path: Path, strict: bool, rules, frame: bool) -> tuple[FileErrors, object]:
     """The errors and the per-turn frame (None without a match) of one file (the work of a
-    worker process or Dask worker)."""
+    worker process or Dask worker); without ``frame`` its :func:`turn_columns` instead,
+    for a Parquet dataset alone."""
     loaded = load_file(path, strict=strict, rules=rules)
-    return (file_errors(loaded, "the rest of game {game} is left out"),
-            turns_frame(loaded) if loaded.matches else None)
+    table = None
+    if loaded.matches:
+        table = turns_frame(loaded) if frame else turn_columns(loaded)
+    return file_errors(loaded, "the rest of game {game} is left out"), table
 
 
 @click.command()
@@ -53,16 +56,16 @@ def stats(paths, csv_file, parquet_file, rules, strict, jobs, dask_address, prog
     parts = parquet_parts(parquet_file, {**DTYPES, "blot_points": "list"})
     keep = csv_file or not parts  # the CSV, or one Parquet file, is written at the end
     frames, problems = [], ErrorReport(paths)
-    with file_results(_stats_file, files, progress, jobs, dask_address,
-                      strict=strict, rules=rules) as results:
-        for errors, frame in results:
+    with file_results(_stats_file, files, progress, jobs, dask_address, strict=strict,
+                      rules=rules, frame=bool(keep)) as results:
+        for errors, table in results:
             problems.add(errors)
-            if frame is None:
+            if table is None:
                 continue
             if parts:
-                parts.write(frame)
+                parts.write(table)
             if keep:
-                frames.append(frame)
+                frames.append(table)
     if parts:
         parts.close()
     if not frames and problems.failed and not parts:
