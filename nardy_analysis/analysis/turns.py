@@ -137,11 +137,11 @@ def phase(position: Position) -> str:
     -------
     str
     """
-    me, opp = position.on_roll, position.opponent
-    # My rearmost checker, and the opponent's rearmost one seen from my side (their bar is my 0).
-    mine = next((p for p in range(BAR, 0, -1) if me[p]), OFF)
-    theirs = next((25 - q for q in range(BAR, 0, -1) if opp[q]), BAR + 1)
-    return "race" if mine < theirs else "contact"
+    # Each side's rearmost checker: the highest of its points 1..25 holding one (0: none).
+    mine = len(bytes(position.on_roll[1:]).rstrip(b"\0"))
+    theirs = len(bytes(position.opponent[1:]).rstrip(b"\0"))
+    # Seen from my side the opponent's point q is my 25 - q (their bar is my 0).
+    return "race" if mine < (25 - theirs if theirs else BAR + 1) else "contact"
 
 
 def longest_run(position: Position, player: int) -> int:
@@ -187,10 +187,7 @@ def turns_frame(source) -> pd.DataFrame:
     ValueError
         ``source`` holds something else (such as a path: load it first).
     """
-    columns = turn_columns(source)
-    index = pd.RangeIndex(len(columns["turn"]))
-    return pd.DataFrame({column: _column(values, DTYPES[column], index)
-                         for column, values in columns.items()}, index=index, copy=False)
+    return columns_frame(turn_columns(source))
 
 
 def turn_columns(source) -> dict[str, tuple]:
@@ -218,7 +215,27 @@ def turn_columns(source) -> dict[str, tuple]:
     return {column: columns[column] for column in DTYPES}
 
 
-def _column(values: tuple, dtype: str, index: pd.RangeIndex):
+def columns_frame(columns: dict) -> pd.DataFrame:
+    """The turns frame of :func:`turn_columns` (of one source, or of several joined column by
+    column, in order): one frame built at once, rather than a frame per file and a
+    ``pandas.concat``.
+
+    Parameters
+    ----------
+    columns : dict of str to sequence
+        Each column of :data:`DTYPES`, in order, with one value per turn.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`turns_frame` of the turns.
+    """
+    index = pd.RangeIndex(len(columns["turn"]))
+    return pd.DataFrame({column: _column(values, DTYPES[column], index)
+                         for column, values in columns.items()}, index=index, copy=False)
+
+
+def _column(values, dtype: str, index: pd.RangeIndex):
     """One column of :func:`turns_frame`, of ``dtype``, from its :func:`turn_columns`
     values: what ``pandas.DataFrame(rows).astype(DTYPES)`` makes of them, built once,
     without inferring a type."""
