@@ -22,7 +22,7 @@ from scipy import stats  # noqa: E402
 from nardy_analysis import (ALL_ROLLS, InvalidArgument, NardyError, Position,  # noqa: E402
                             Roll, load_files, replay_file)
 from nardy_analysis.analysis.audit import (ABOUT, EFFECT_UNITS, MEAN_PIPS, TESTS,  # noqa: E402
-                                           VAR_PIPS, audit_dice, dice_tests,
+                                           VAR_PIPS, _factorize, audit_dice, dice_tests,
                                            poisson_binomial_test, rolls_frame, simulate_rolls)
 from nardy_analysis.cli.audit import audit  # noqa: E402
 from conftest import SAMPLES, brute_force_shots, read_tsv  # noqa: E402
@@ -603,3 +603,13 @@ def test_poisson_binomial_intervals_stay_within_what_the_rolls_can_give():
     assert ((rows["ci_low"] <= rows["effect"] + 1e-12)
             & (rows["effect"] <= rows["ci_high"] + 1e-12)).all()
     assert (rows["ci_low"] == -rows["expected"] / rows["n"]).any()  # the cut is needed
+
+
+@given(st.lists(st.text(max_size=3), max_size=40))
+def test_a_files_groups_are_factorized_as_pandas_does(values):
+    """file_counts codes one file's players or sites in Python; the codes and the sorted
+    distinct values are those of pandas.factorize(sort=True)."""
+    codes, uniques = _factorize(tuple(values))
+    expected_codes, expected_uniques = pd.factorize(np.array(values, dtype=object), sort=True)
+    assert codes.tolist() == expected_codes.tolist()
+    assert list(uniques) == list(expected_uniques)

@@ -9,8 +9,8 @@ from scipy.stats import binomtest
 
 from nardy_analysis import (ALL_ROLLS, InvalidArgument, Position, load_file, load_files,
                             parse_mat, replay_file, replay_match)
-from nardy_analysis.analysis.turns import (DTYPES, _match_rows, hit_rates, identified_matches,
-                                           phase, turns_frame)
+from nardy_analysis.analysis.turns import (_ROW, DTYPES, _turn_rows, hit_rates, phase,
+                                           turns_frame)
 from nardy_analysis.cli.stats import stats
 from conftest import SAMPLES, brute_force_shots, read_tsv, side
 
@@ -276,9 +276,8 @@ def test_the_frame_built_by_column_is_the_frame_of_the_rows(corpus_files):
     makes them), on samples (long nardy, unknown plays) and corpus files."""
     paths = sorted(p for p in SAMPLES.rglob("*") if p.suffix in (".mat", ".sgf", ".txt"))
     for loaded in load_files(paths + corpus_files[::200]):
-        rows = [row for match_id, match in identified_matches(loaded)
-                for row in _match_rows(match, match_id)]
-        expected = pd.DataFrame(rows, columns=list(DTYPES)).astype(DTYPES)
+        rows = _turn_rows(loaded)
+        expected = pd.DataFrame(rows, columns=list(_ROW))[list(DTYPES)].astype(DTYPES)
         frame = turns_frame(loaded)
         pd.testing.assert_frame_equal(frame, expected, check_exact=True)
         for column in ("play", "phase", "blot_points", "position_id_after"):

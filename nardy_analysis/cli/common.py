@@ -166,7 +166,8 @@ class ParquetParts:
     """A partitioned Parquet dataset written as frames come: ``part-00000.parquet``, ... in
     ``folder``, each part ``rows`` rows or more (the last fewer) in the order given, all of
     one ``schema`` (one empty part when no row came), so that ``pandas.read_parquet(folder)``
-    and ``dask.dataframe.read_parquet(folder)`` read the folder as one table.
+    and ``dask.dataframe.read_parquet(folder)`` read the folder as one table, with the
+    pandas dtypes given.
 
     Parameters
     ----------
@@ -184,27 +185,41 @@ class ParquetParts:
              "boolean": "bool", "object": "string"}
 
     def __init__(self, folder: str, dtypes: dict[str, str], rows: int = 100_000):
+        import pandas as pd
         import pyarrow as pa  # here: only --parquet needs it
 
         self.folder, self.rows, self.parts, self.written = Path(folder), rows, 0, 0
         self.dtypes = {c: "object" if t == "list" else t for c, t in dtypes.items()}
-        self.schema = pa.schema([(c, pa.list_(pa.int64()) if t == "list"
-                                  else pa.type_for_alias(self.ARROW[t]))
-                                 for c, t in dtypes.items()])
+        schema = pa.schema([(c, pa.list_(pa.int64()) if t == "list"
+                             else pa.type_for_alias(self.ARROW[t]))
+                            for c, t in dtypes.items()])
+        # With pandas' metadata (the dtypes to read back), as pyarrow writes it for a frame.
+        self.schema = pa.Table.from_pandas(pd.DataFrame(columns=list(self.dtypes)).astype(
+            self.dtypes), schema, preserve_index=False).schema
         self.buffer: list = []
         self.buffered = 0
 
-    def write(self, frame) -> None:
-        """Add ``frame`` (the columns of ``dtypes``); a part is written once ``rows`` rows
-        are buffered.
+    def write(self, part) -> None:
+        """Add ``part``: a frame of the columns of ``dtypes``, or a dict of them (in that
+        order) to sequences of values, None or NaN where missing (faster: no frame is
+        made). A part is written once ``rows`` rows are buffered.
 
         Raises
         ------
         CannotWrite
             The folder or a part cannot be written (one line, exit status 2).
         """
-        self.buffer.append(frame)
-        self.buffered += len(frame)
+        import pyarrow as pa
+
+        if isinstance(part, dict):
+            table = pa.Table.from_arrays([pa.array(values, field.type, from_pandas=True)
+                                          for values, field in zip(part.values(), self.schema)],
+                                         schema=self.schema)
+        else:
+            table = pa.Table.from_pandas(part.astype(self.dtypes), self.schema,
+                                         preserve_index=False)
+        self.buffer.append(table)
+        self.buffered += len(table)
         if self.buffered >= self.rows:
             self._flush()
 
@@ -217,19 +232,17 @@ class ParquetParts:
              f"part{'s' * (self.parts != 1)})")
 
     def _flush(self) -> None:
-        import pandas as pd
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        frame = (pd.concat(self.buffer, ignore_index=True) if self.buffer
-                 else pd.DataFrame(columns=list(self.dtypes))).astype(self.dtypes)
+        table = pa.concat_tables(self.buffer) if self.buffer else self.schema.empty_table()
         path = self.folder / f"part-{self.parts:05d}.parquet"
         try:
             self.folder.mkdir(exist_ok=True)
-            pq.write_table(pa.Table.from_pandas(frame, self.schema, preserve_index=False), path)
+            pq.write_table(table, path)
         except OSError as error:
             raise CannotWrite(str(path), error.strerror or str(error)) from None
-        self.parts, self.written, self.buffer = self.parts + 1, self.written + len(frame), []
+        self.parts, self.written, self.buffer = self.parts + 1, self.written + len(table), []
         self.buffered = 0
 
 

@@ -6,21 +6,20 @@ import sys
 from pathlib import Path
 
 import click
-import pandas as pd
 
-from ..analysis.turns import DTYPES, turns_frame
+from ..analysis.turns import DTYPES, columns_frame, turn_columns
 from ..load import load_file
 from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, dask_option, file_errors,
                      file_results, found_files, jobs_option, parquet_parts, progress_option,
                      quiet_option, rules_option, strict_option, write_output)
 
 
-def _stats_file(path: Path, strict: bool, rules) -> tuple[FileErrors, pd.DataFrame | None]:
-    """The errors and the per-turn frame (None without a match) of one file (the work of a
-    worker process or Dask worker)."""
+def _stats_file(path: Path, strict: bool, rules) -> tuple[FileErrors, dict | None]:
+    """The errors and the per-turn columns (:func:`turn_columns`; None without a match) of
+    one file (the work of a worker process or Dask worker)."""
     loaded = load_file(path, strict=strict, rules=rules)
     return (file_errors(loaded, "the rest of game {game} is left out"),
-            turns_frame(loaded) if loaded.matches else None)
+            turn_columns(loaded) if loaded.matches else None)
 
 
 @click.command()
@@ -52,22 +51,24 @@ def stats(paths, csv_file, parquet_file, rules, strict, jobs, dask_address, prog
     files = found_files(paths).files
     parts = parquet_parts(parquet_file, {**DTYPES, "blot_points": "list"})
     keep = csv_file or not parts  # the CSV, or one Parquet file, is written at the end
-    frames, problems = [], ErrorReport(paths)
+    kept, read, problems = {column: [] for column in DTYPES}, 0, ErrorReport(paths)
     with file_results(_stats_file, files, progress, jobs, dask_address,
                       strict=strict, rules=rules) as results:
-        for errors, frame in results:
+        for errors, columns in results:
             problems.add(errors)
-            if frame is None:
+            if columns is None:
                 continue
+            read += 1
             if parts:
-                parts.write(frame)
+                parts.write(columns)
             if keep:
-                frames.append(frame)
+                for column, values in columns.items():
+                    kept[column] += values
     if parts:
         parts.close()
-    if not frames and problems.failed and not parts:
+    if not read and problems.failed and not parts:
         problems.exit()  # no file was a match record: no lone CSV header
-    frame = pd.concat(frames, ignore_index=True) if frames else turns_frame([])
+    frame = columns_frame(kept)
     if parquet_file and not parts:
         write_output(parquet_file, lambda path: frame.to_parquet(path, index=False),
                      len(frame))

@@ -74,7 +74,7 @@ def _base64_int(kind: str, text, length: int, nbytes: int) -> int:
 
 
 def _base64_text(n: int, nbytes: int, length: int) -> str:
-    return base64.b64encode(n.to_bytes(nbytes, "little")).decode("ascii")[:length]
+    return base64.b64encode(n.to_bytes(nbytes, "little"))[:length].decode("ascii")
 
 
 # --- Position ID ------------------------------------------------------------------------------
