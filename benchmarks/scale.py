@@ -15,11 +15,11 @@ Every run is a fresh Python process, so its peak memory (``resource.getrusage``,
 (``client.run``). The audit streams: only each file's counts come back, so the client's
 memory should not grow with the number of matches, and the time per match stays flat.
 
-What memory does grow is the bounded caches of the process that reads the files (the
-notation reader's play cache, the shots cache): they fill over the first few thousand
-files and then stay at their limits, so the peak levels off. The last line gives their
-entries and limits at the end of the largest run (tracemalloc, 1,000 simulated files:
-about 570 bytes a cached play, 1.6 kB a cached shots result with its position).
+What memory does grow is the bounded caches of the process that reads the files (chiefly
+the notation reader's play cache): they fill over the first few thousand files and then
+stay at their limits, so the peak levels off. The last line gives their entries and limits
+at the end of the largest run (tracemalloc, 1,000 simulated files: about 570 bytes a cached
+play). Exact shots keep no cache (positions barely repeat).
 """
 
 from __future__ import annotations
