@@ -101,7 +101,7 @@ from ..game.long import blocked_rolls
 from ..game.position import BAR, OFF, Play, Position
 from ..load import LoadedFile, load_file, match_files
 from ..parallel import map_files
-from ..replay import ReplayedMatch, ReplayedTurn
+from ..replay import ReplayedMatch
 from .shots import shots
 
 DTYPES = {
