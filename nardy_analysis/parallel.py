@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -26,7 +27,8 @@ def cores() -> int:
 
 
 def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, client=None,
-              window: int | None = None, **options) -> Iterator[Any]:
+              window: int | None = None, batch: int | None = None,
+              **options) -> Iterator[Any]:
     """``work(path, **options)`` for every path, yielded in the order of ``paths``.
 
     Parameters
@@ -43,7 +45,12 @@ def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, clien
         paths are made absolute first: the workers have working folders of their own, so
         ``work`` sees (and names the files by) absolute paths.
     window : int, optional
-        Most files in flight at once (default: 4 per worker process or Dask worker thread).
+        Most tasks in flight at once (default: 4 per worker process or Dask worker thread).
+    batch : int, optional
+        Files per task (default: 16 on Dask, 1 on worker processes): a task on a cluster
+        costs a few milliseconds of the scheduler's and the client's time, more than the
+        work of a small file, so on Dask a task does several files one after the other
+        and sends back their results together.
     **options
         Passed to ``work``; picklable.
 
@@ -64,26 +71,46 @@ def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, clien
         yield from (work(path, **options) for path in paths)
         return
     if client is not None:
-        workers = sum(client.nthreads().values()) or 1
-        submit = lambda path: client.submit(work, _absolute(path), pure=False,  # noqa: E731
-                                            **options)
-        pool = None
+        workers, pool = sum(client.nthreads().values()) or 1, None
+        submit = lambda chunk: client.submit(  # noqa: E731
+            _each, work, [_absolute(path) for path in chunk], options, pure=False)
     else:
         workers, pool = jobs, ProcessPoolExecutor(jobs)
-        submit = lambda path: pool.submit(work, path, **options)  # noqa: E731
+        submit = lambda chunk: pool.submit(_each, work, chunk, options)  # noqa: E731
     pending: deque = deque()
     try:
-        for path in paths:
-            pending.append(submit(path))
+        files, size = iter(paths), batch or (16 if client is not None else 1)
+        for chunk in iter(lambda: list(islice(files, size)), []):
+            pending.append(submit(chunk))
             if len(pending) >= (window or 4 * workers):
-                yield pending.popleft().result()
+                yield from _results(pending.popleft())
         while pending:
-            yield pending.popleft().result()
+            yield from _results(pending.popleft())
     finally:
         for future in pending:
             future.cancel()
         if pool:
             pool.shutdown(cancel_futures=True)
+
+
+def _each(work: Callable[..., Any], paths: list, options: dict) -> tuple[list, Exception | None]:
+    """``work(path, **options)`` for each of ``paths`` in turn (one task): the results, and
+    the exception of the first path that raised one (the paths after it are not done)."""
+    done = []
+    try:
+        for path in paths:
+            done.append(work(path, **options))
+    except Exception as error:  # sent back with the results before it, raised at its file
+        return done, error
+    return done, None
+
+
+def _results(future) -> Iterator[Any]:
+    """The results of one task of :func:`_each`, then the exception it met, if any."""
+    done, error = future.result()
+    yield from done
+    if error is not None:
+        raise error
 
 
 def _absolute(path):

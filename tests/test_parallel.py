@@ -35,11 +35,19 @@ def test_worker_processes_give_the_serial_results_in_order():
         [summary(p, strict=True) for p in FILES]
 
 
-def test_an_error_in_a_file_is_raised_at_that_file():
+@pytest.mark.parametrize("batch", [1, 3, 100])
+def test_an_error_in_a_file_is_raised_at_that_file(batch):
     done = []
     with pytest.raises(ValueError, match="no good: money_beaver_raccoon.mat"):
-        done.extend(map_files(fails_on_money, FILES, jobs=2, window=2))
+        done.extend(map_files(fails_on_money, FILES, jobs=2, window=2, batch=batch))
     assert done == [p.name for p in FILES[:FILES.index(SAMPLES / "money_beaver_raccoon.mat")]]
+
+
+def test_batches_of_files_give_the_serial_results_in_order():
+    assert 5 < len(FILES) < 100  # batches of 2 and 5 end part-full; one of 100 holds all
+    serial = list(map_files(summary, FILES))
+    for batch in (2, 5, 100):
+        assert list(map_files(summary, FILES, jobs=2, batch=batch)) == serial
 
 
 def test_bad_jobs():
@@ -59,7 +67,10 @@ def test_a_real_dask_cluster_gives_the_serial_results(monkeypatch):
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         assert len(client.scheduler_info()["workers"]) == 2
         assert list(map_files(summary, FILES, client=client, window=3)) == \
-            list(map_files(summary, FILES))
+            list(map_files(summary, FILES)) == \
+            list(map_files(summary, FILES, client=client, window=2, batch=3))
+        with pytest.raises(ValueError, match="no good: money_beaver_raccoon.mat"):
+            list(map_files(fails_on_money, FILES, client=client, batch=4))
         # The workers keep the folder they started in: relative paths are sent absolute.
         monkeypatch.chdir(SAMPLES)
         relative = [Path(path.name) for path in FILES]
