@@ -18,6 +18,10 @@ from typing import Any, Callable, Iterable, Iterator
 from .errors import InvalidArgument
 
 
+DASK_BATCH = 16
+"""Files per task on Dask by default (:func:`map_files`)."""
+
+
 def cores() -> int:
     """The cores this process may run on (the default of ``--jobs``)."""
     try:
@@ -47,7 +51,7 @@ def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, clien
     window : int, optional
         Most tasks in flight at once (default: 4 per worker process or Dask worker thread).
     batch : int, optional
-        Files per task (default: 16 on Dask, 1 on worker processes): a task on a cluster
+        Files per task (default: :data:`DASK_BATCH` on Dask, 1 on worker processes): a task on a cluster
         costs a few milliseconds of the scheduler's and the client's time, more than the
         work of a small file, so on Dask a task does several files one after the other
         and sends back their results together.
@@ -79,7 +83,7 @@ def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, clien
         submit = lambda chunk: pool.submit(_each, work, chunk, options)  # noqa: E731
     pending: deque = deque()
     try:
-        files, size = iter(paths), batch or (16 if client is not None else 1)
+        files, size = iter(paths), batch or (DASK_BATCH if client is not None else 1)
         for chunk in iter(lambda: list(islice(files, size)), []):
             pending.append(submit(chunk))
             if len(pending) >= (window or 4 * workers):
