@@ -51,10 +51,10 @@ def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, clien
     window : int, optional
         Most tasks in flight at once (default: 4 per worker process or Dask worker thread).
     batch : int, optional
-        Files per task (default: :data:`DASK_BATCH` on Dask, 1 on worker processes): a task on a cluster
-        costs a few milliseconds of the scheduler's and the client's time, more than the
-        work of a small file, so on Dask a task does several files one after the other
-        and sends back their results together.
+        Files per task (default: :data:`DASK_BATCH` on Dask, 1 on worker processes): a
+        task on a cluster costs a few milliseconds of the scheduler's and the client's
+        time, more than the work of a small file, so on Dask a task does several files one
+        after the other and sends back their results together.
     **options
         Passed to ``work``; picklable.
 
