@@ -208,7 +208,7 @@ def assert_fast_paths_agree(position):
             hit, two = S._hits(position, me, opp, roll, blots, STANDARD)
             assert found == (sum(S._POINT[t] for t in hit), two), (position, roll)
     assert (me, opp) == position.lists()  # the lists are left as they were
-    by_blot, every, double = S._hitting_rolls(position, STANDARD)
+    by_blot, every, double = S._hitting_rolls(position, STANDARD, doubles=True)
     assert ({p: set(S._rolls(r)) for p, r in by_blot.items()}, set(S._rolls(double))) == \
         searched(position), position
     assert set(S._rolls(every)) == set().union(*map(S._rolls, by_blot.values()))

@@ -33,20 +33,26 @@ class Shots:
     blots : dict
         Opposing blot's point (numbered from the hitter's side, 1..24) -> tuple of the rolls
         that hit that blot; every opposing blot is a key, with () when it cannot be hit.
-    double_hits : tuple of Roll
-        Rolls with a legal play that hits two or more blots.
+    rules : Rules
+        The rules the rolls were played under.
     """
 
     position: Position
     rolls: tuple[Roll, ...]
     count: int
     blots: dict
-    double_hits: tuple[Roll, ...]
+    rules: Rules = STANDARD
 
     @property
     def probability(self) -> float:
         """``count / 36``: the chance (0..1) that the next throw hits."""
         return self.count / 36
+
+    @property
+    def double_hits(self) -> tuple[Roll, ...]:
+        """Rolls with a legal play that hits two or more blots, in :data:`ALL_ROLLS` order
+        (worked out when asked: most uses need only the hitting rolls)."""
+        return _rolls(_hitting_rolls(self.position, self.rules, doubles=True)[2])
 
     def to_dict(self) -> dict:
         """JSON-ready: ``position_id``, ``hitting_rolls``, ``rolls`` (out of 36), ``blots``
@@ -90,11 +96,11 @@ def shots(position: Position, rules: Rules = STANDARD) -> Shots:
     -------
     Shots
     """
-    by_blot, every, double = _hitting_rolls(position, rules)
+    by_blot, every, _ = _hitting_rolls(position, rules)
     if not every:
-        return Shots(position, (), 0, dict.fromkeys(by_blot, ()), ())
+        return Shots(position, (), 0, dict.fromkeys(by_blot, ()), rules)
     return Shots(position, _rolls(every), 2 * every.bit_count() - (every & _DOUBLES).bit_count(),
-                 {p: _rolls(rolls) for p, rolls in by_blot.items()}, _rolls(double))
+                 {p: _rolls(rolls) for p, rolls in by_blot.items()}, rules)
 
 
 _POINT = tuple(1 << 8 * p for p in range(BAR + 1))
@@ -175,10 +181,12 @@ _ENTERED_WAYS = {_POINT[k]: _ways(k, 3, False) for k in range(1, 25)}
 """``_POINT[k]`` -> :func:`_ways` of ``k`` pips in 3 steps of a double (after an entry)."""
 
 
-def _hitting_rolls(position: Position, rules: Rules) -> tuple[dict, int, int]:
+def _hitting_rolls(position: Position, rules: Rules,
+                   doubles: bool = False) -> tuple[dict, int, int]:
     """Every opposing blot (its point, ascending) -> the set of rolls (:data:`_ROLL`) with a
-    legal play hitting it; the set of rolls hitting any; and the set of rolls with a legal
-    play hitting two or more.
+    legal play hitting it; the set of rolls hitting any; and, with ``doubles``, the set of
+    rolls with a legal play hitting two or more (else 0: telling them is about a fifth of
+    the work where there are several blots).
 
     Every hit ends a journey of one checker over some of the dice (:func:`_ways`), so the
     rolls of the journeys onto each blot (``reach``: :func:`_board_reach`,
@@ -217,7 +225,9 @@ def _hitting_rolls(position: Position, rules: Rules) -> tuple[dict, int, int]:
         every |= rolls
     if forced and on_bar < 2:  # reach is a superset of the hits
         suspect &= every
-    if forced and on_bar == 1:  # a roll of two dice hits two only with an entry on one
+    if not doubles:
+        multi = 0
+    elif forced and on_bar == 1:  # a roll of two dice hits two only with an entry on one
         multi &= _DOUBLES | _MIXED_OF[_ENTERING[(blots >> 8 * 19) & _ENTRY_POINTS]]
     told = suspect | multi
     if multi & ~suspect and forced:
@@ -247,7 +257,7 @@ def _hitting_rolls(position: Position, rules: Rules) -> tuple[dict, int, int]:
             two = _mixed_double(lone, blots, a, b, direct[a], direct[b])
         if two:
             double |= bit
-    return by_blot, every, double
+    return by_blot, every, double if doubles else 0
 
 
 _EVERY = (1 << len(ALL_ROLLS)) - 1  # the set of all rolls
