@@ -387,18 +387,6 @@ def test_cli_table_and_errors(tmp_path):
     assert usage.exit_code == 2
 
 
-def test_cli_without_engine_names_the_extra(monkeypatch):
-    import nardy_analysis.analysis.engine as engine
-
-    def missing(*args, **kwargs):
-        raise engine.EngineError("equity analyses need an engine; install it with "
-                                 f"`{engine.ENGINE_EXTRA}`")
-
-    monkeypatch.setattr("nardy_analysis.cli.skill.default_evaluator", missing)
-    result = CliRunner().invoke(skill, [str(DATA / "BackgammonGalaxy_113817.mat")])
-    assert result.exit_code == 1 and "nardy-analysis[engine]" in result.output
-
-
 def test_plot_skill_luck():
     import matplotlib
 
