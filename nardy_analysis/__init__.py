@@ -14,7 +14,8 @@ from .notation.records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, 
 from .notation.sgf import format_sgf, parse_sgf, read_sgf
 from .notation.writer import format_mat, write_mat
 from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match, written_record
-from .load import LoadedFile, MatchFiles, load_file, load_files, match_files, replay_file
+from .load import (LoadedFile, MatchFiles, load_file, load_files, match_files, replay_file,
+                   sample_folder)
 
 try:
     __version__ = version("nardy-analysis")
@@ -30,4 +31,4 @@ __all__ = [
     "RuleViolation", "STANDARD", "TAVLA", "TurnRecord", "WrittenMove", "__version__", "ending",
     "format_mat", "format_sgf", "load_file", "load_files", "match_files", "match_from_id",
     "match_id", "parse_mat", "parse_sgf", "read_mat", "read_sgf", "replay_file", "replay_match",
-    "write_mat", "written_record"]
+    "sample_folder", "write_mat", "written_record"]

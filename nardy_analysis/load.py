@@ -4,13 +4,15 @@
 :func:`load_file` reads and replays one of them, returning what went wrong as data
 (:class:`LoadedFile`), and :func:`load_files` does both for many paths; :func:`replay_file`
 is the raising form for one file. The work on one file is a function of its path alone, so
-that it can run in worker processes.
+that it can run in worker processes. :func:`sample_folder` is where the sample match files
+installed with the package are.
 """
 
 from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from importlib.resources import files
 from os import PathLike
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
@@ -187,3 +189,18 @@ def replay_file(path: str | PathLike, rules: Rules | None = None, strict: bool =
     if loaded.errors:
         raise loaded.errors[0]
     return list(loaded.matches)
+
+
+def sample_folder() -> Path:
+    """The folder of the sample match files installed with the package (the repository's
+    ``sample_games``): real and hand-made matches, ``broken/`` (one error each) and
+    ``long/`` (long nardy); its ``README.md`` describes each file, ``SOURCES.tsv`` gives
+    their origins and licences.
+
+    Returns
+    -------
+    Path
+        The folder, e.g. ``load_files(sample_folder())`` or
+        ``sample_folder() / "BackgammonStudio_5407469.mat"``.
+    """
+    return Path(files("nardy_analysis.sample_games"))

@@ -119,7 +119,8 @@ class ReplayedGame:
     (the winner is awarded the points they need: sites do this when a player leaves), None
     for an unfinished game. ``complete`` is True when every play was replayed: False after a
     violation, an unknown play (``???``) or a roll that ends the file with no play.
-    ``errors`` are the rule violations (the first that stops the game is the last),
+    ``errors`` are the rule violations (the first that stops the game is the last; some,
+    such as a wrong score line, do not stop it), ``stopped`` is True when one did,
     ``warnings`` the quirks resolved (module docstring).
 
     ``crawford`` is True for the Crawford game of a match (the first game in which one
@@ -141,6 +142,7 @@ class ReplayedGame:
     ending: str | None = None
     final: Position | None = None
     complete: bool = True
+    stopped: bool = False
     crawford: bool = False
     post_crawford: bool = False
 
@@ -326,7 +328,7 @@ class _GameReplayer:
                 else:
                     self.game_result(action)
         except _Stop:
-            self.result.complete = False
+            self.result.complete, self.result.stopped = False, True
             for action in actions:
                 if isinstance(action, ResultRecord) and self.result.winner is None:
                     self.result.winner = _winner(action)

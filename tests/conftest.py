@@ -1,8 +1,9 @@
 """Shared test helpers: where the samples and the corpus are, and builders several test files use.
 
 Test modules import the names (``from conftest import SAMPLES``; pytest puts ``tests/`` on
-``sys.path``) or take the fixtures. The shared corpus is ``../shared/corpus/mat`` beside the
-repository, or the folder named by the environment variable ``NARDY_CORPUS``. The bear-off
+``sys.path``) or take the fixtures. The shared corpus is the folder named by the environment
+variable ``NARDY_CORPUS``, else ``../shared/corpus/mat`` beside the repository or, in a git
+worktree, beside the main checkout (:func:`checkouts`). The bear-off
 table's cache file (``analysis.bearoff.cache_file``) goes to a temporary folder of the test
 session (``NARDY_CACHE``, inherited by the CLI and Dask worker processes tests start), removed
 at the end, so tests neither read nor fill the user's cache.
@@ -13,6 +14,7 @@ from __future__ import annotations
 import csv
 import os
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -22,7 +24,29 @@ from nardy_analysis import ALL_ROLLS, Position
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_games"
-CORPUS = Path(os.environ.get("NARDY_CORPUS") or ROOT.parent / "shared" / "corpus" / "mat")
+
+
+def checkouts(root: Path = ROOT) -> list[Path]:
+    """The repository's folder ``root`` and the main checkout's, which differs in a git
+    worktree (the folder of ``git rev-parse --git-common-dir``); ``root`` alone outside git."""
+    try:
+        common = subprocess.run(["git", "rev-parse", "--git-common-dir"], cwd=root,
+                                capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return [root]
+    return [root, (root / common).resolve().parent]
+
+
+def corpus_folder(root: Path = ROOT) -> Path:
+    """``NARDY_CORPUS``, else the first ``shared/corpus/mat`` beside one of the
+    :func:`checkouts` of ``root`` that exists (the first place when none does)."""
+    if os.environ.get("NARDY_CORPUS"):
+        return Path(os.environ["NARDY_CORPUS"])
+    places = [folder.parent / "shared" / "corpus" / "mat" for folder in checkouts(root)]
+    return next((place for place in places if place.is_dir()), places[0])
+
+
+CORPUS = corpus_folder()
 CORPUS_FILES = sorted(CORPUS.glob("*.mat"))
 """The corpus files in name order (empty when the corpus is absent)."""
 CACHE = os.environ["NARDY_CACHE"] = tempfile.mkdtemp(prefix="nardy-test-cache-")

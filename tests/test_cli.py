@@ -221,6 +221,29 @@ def test_stats_uses_every_other_game_and_names_the_broken_one(ten):
         [row | unknown for row in rows if row["game"] == "4"][:3]
 
 
+def test_a_violation_that_does_not_stop_the_game_says_the_rest_is_used(tmp_path):
+    """A score line that disagrees with the results before it does not stop the replay: the
+    game (here one that ends with an unknown play, ????) is used to its end, and the line
+    says so; a later violation in that game still stops it there."""
+    clean = SAMPLES / "BackgammonStudio_5407469.mat"
+    text = clean.read_text().replace(" pdf633 : 2 ", " pdf633 : 1 ")  # game 2: 2-0
+    score = tmp_path / "score.mat"
+    score.write_text(text)
+    result = run("stats", str(score))
+    assert result.exit_code == 1
+    (line,) = result.stderr.splitlines()
+    assert "game 2: score: score line says 1-0, but the results before it make 2-0" in line
+    assert line.endswith("; the rest of game 2 is used all the same")
+    assert csv_rows(result.stdout) == csv_rows(run("stats", str(clean)).stdout)
+    both = tmp_path / "both.mat"
+    both.write_text(text.replace("  3) 42: 8/4 6/4 ", "  3) 42: 8/4 6/5 "))
+    result = run("stats", str(both))
+    first, second = result.stderr.splitlines()
+    assert "score:" in first and first.endswith("; the rest of game 2 is used all the same")
+    assert "game 2, move 3: illegal_play:" in second
+    assert second.endswith("; the rest of game 2 is left out")
+
+
 def audit_counts(result) -> dict:
     """``n`` of each test over all rolls, from ``nardy audit --json`` (after its first line,
     ``{"audit": ...}``)."""

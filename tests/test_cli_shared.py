@@ -196,6 +196,21 @@ def test_plot_and_convert_take_one_file_not_a_folder():
     assert result.exit_code == 2 and "is a folder: name one match file" in result.stderr
 
 
+# --- a missing engine extra ---------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["skill"], ["luck"], ["audit", "--luck"]])
+def test_a_missing_engine_extra_is_one_line_and_exit_2(command, monkeypatch):
+    """Without gnubg-nn the commands that need it stop before the work, as for any usage
+    error, naming the extra that installs it."""
+    from nardy_analysis.analysis import engine
+
+    monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if not installed
+    for name in ("audit", "luck", "skill"):  # the cached evaluator has the engine already
+        monkeypatch.setattr(f"nardy_analysis.cli.{name}.default_evaluator",
+                            engine.default_evaluator.__wrapped__)
+    one_error_line(run(*command, GOOD), "pip install 'nardy-analysis[engine]'")
+
+
 # --- binary files ------------------------------------------------------------------------
 
 def binary_files(folder: Path, suffix: str) -> list[Path]:

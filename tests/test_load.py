@@ -9,7 +9,7 @@ import pytest
 
 from conftest import SAMPLES
 from nardy_analysis import (LoadedFile, NotationError, RuleViolation, load_file, load_files,
-                            match_files, replay_file)
+                            match_files, replay_file, sample_folder)
 
 BROKEN = SAMPLES / "broken"
 
@@ -84,3 +84,15 @@ def test_load_files_warns_about_a_folder_without_match_files(tmp_path):
         assert list(load_files(tmp_path)) == []
     one = list(load_files(str(SAMPLES / "two_matches_anonymous.mat")))
     assert [len(f.matches) for f in one] == [2]
+
+
+def test_the_samples_are_installed_with_the_package():
+    """sample_folder() holds sample_games byte for byte: the repository's folder itself in an
+    editable install, the package data of any other."""
+    def files(folder):
+        return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*")
+                if p.suffix in (".mat", ".tsv", ".md")}
+
+    installed = files(sample_folder())
+    assert installed == files(SAMPLES)
+    assert {Path("long/simulated_match.mat"), Path("broken/EXPECTED.tsv")} < set(installed)

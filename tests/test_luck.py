@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_analysis import ALL_ROLLS, Position, Roll, load_file, replay_file
-from nardy_analysis.analysis.engine import MONEY, EngineError
+from nardy_analysis.analysis.engine import MONEY
 from nardy_analysis.errors import InvalidArgument, NardyError
 from nardy_analysis.cli.luck import luck
 from nardy_analysis.analysis.luck import (KEY, PLAYER_COLUMNS, RATINGS, RESULT_COLUMNS,
@@ -407,17 +407,6 @@ def test_cli_by_player(tmp_path):
     # pandas reads gnubg's "None" as a missing value; the rating column reads back whole
     assert rows["rating"].tolist() == [o["rating"] for o in objects]
     assert "none (average luck)" in rows["rating"].tolist()
-
-
-def test_cli_without_engine_names_the_extra(monkeypatch):
-    def no_engine(ply=0, engine="gnubg-nn"):
-        raise EngineError("equity analyses need an engine; install it with "
-                          "`pip install nardy-analysis[engine]` (gnubg-nn, GPL-3)")
-
-    monkeypatch.setattr("nardy_analysis.cli.luck.default_evaluator", no_engine)
-    result = CliRunner().invoke(luck, [str(DATA / "BackgammonGalaxy_165695.mat")])
-    assert result.exit_code == 1
-    assert "pip install nardy-analysis[engine]" in result.output
 
 
 @needs_engine

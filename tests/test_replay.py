@@ -205,6 +205,7 @@ def test_lenient_mode_stops_the_bad_game_and_keeps_the_next():
     replayed = replay_match(parse_mat(text, strict=True).matches[0])
     first, second = replayed.games
     assert not first.complete and [e.kind for e in first.errors] == ["illegal_play"]
+    assert first.stopped and not second.stopped
     assert (first.winner, first.points) == (0, 1)
     assert second.complete and len(second.turns) == 2 and not second.errors
 
@@ -214,9 +215,11 @@ def test_score_lines_are_checked_against_results():
             + "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
             + "  2)  Doubles => 2                Drops\n      Wins 1 point\n\n"
             + " Game 2\n alice : 2                       bob : 0\n")
-    error = only_error(replay_match(parse_mat(text, strict=True).matches[0]))
+    replayed = replay_match(parse_mat(text, strict=True).matches[0])
+    error = only_error(replayed)
     assert error.kind == "score" and "1-0" in error.message
     assert (error.line, error.column) == (10, 2)
+    assert not replayed.games[1].stopped  # the game goes on past a wrong score line
 
 
 def test_merged_hops_hits_and_bear_off_by_the_board():

@@ -356,6 +356,23 @@ def test_cli_json_csv_by_player_and_jobs(tmp_path):
     assert players["p9d29"]["overall_rating"] in line
 
 
+@needs_engine
+def test_cli_csv_a_dropped_double_has_the_next_rolls_turn(tmp_path):
+    """Game 1 of this match ends in a double and a pass before the 17th roll (line 24:
+    ``9)  Doubles => 2   Drops``): both rows have turn 17, as a double taken has the number
+    of the roll it came before; every row has a turn."""
+    csv = tmp_path / "decisions.csv"
+    result = CliRunner().invoke(skill, [str(DATA / "BackgammonGalaxy_113817.mat"),
+                                        "--csv", str(csv), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    decisions = pd.read_csv(csv, dtype={"turn": "Int64"})
+    assert decisions["turn"].notna().all()
+    first = decisions[decisions["game"] == 1]
+    assert first["turn"].is_monotonic_increasing and first["turn"].iloc[-3] == 16
+    assert first.tail(2)[["turn", "kind", "play"]].values.tolist() == [
+        [17, "double", "double"], [17, "take", "pass"]]
+
+
 def test_cli_table_columns_never_touch():
     """Four-digit rates (a beaver-sized cube error on few decisions) keep a space."""
     from nardy_analysis.cli.skill import _print_table
@@ -385,18 +402,6 @@ def test_cli_table_and_errors(tmp_path):
     assert "match 113817" in result.output and "Advanced" in result.output
     usage = CliRunner().invoke(skill, [str(bad), "--csv", str(tmp_path / "no" / "x.csv")])
     assert usage.exit_code == 2
-
-
-def test_cli_without_engine_names_the_extra(monkeypatch):
-    import nardy_analysis.analysis.engine as engine
-
-    def missing(*args, **kwargs):
-        raise engine.EngineError("equity analyses need an engine; install it with "
-                                 f"`{engine.ENGINE_EXTRA}`")
-
-    monkeypatch.setattr("nardy_analysis.cli.skill.default_evaluator", missing)
-    result = CliRunner().invoke(skill, [str(DATA / "BackgammonGalaxy_113817.mat")])
-    assert result.exit_code == 1 and "nardy-analysis[engine]" in result.output
 
 
 def test_plot_skill_luck():

@@ -439,7 +439,8 @@ DECISION_COLUMNS = {
     "match_length": "points to win the match; 0 for money play",
     "game": "game number as written",
     "turn": "order of the roll in the game (dances included), as in the turns frame; for a "
-            "cube decision the roll it came before (<NA> for a double dropped)",
+            "cube decision the roll it came before (a double dropped: the number the game's "
+            "next roll would have had, one after its last)",
     "kind": "'move' (checker play), 'double' (the roller's cube decision) or 'take'",
     "player": "the deciding player's name", "side": "their column: 0 left, 1 right",
     "dice": "the roll (moves); '' for cube decisions",
@@ -575,8 +576,8 @@ def _uses_jacoby(match: ReplayedMatch) -> bool:
 def _match_decisions(match: ReplayedMatch):
     """The decisions of one match, in order, before their equities: ``("cube", game,
     position, state, side, doubled, number, response)`` for each roll's cube decision (the
-    roller's state; it counts when they may double), then ``("move", game, turn, state,
-    number)``."""
+    roller's state; it counts when they may double; a double dropped has the number the
+    next roll would have had), then ``("move", game, turn, state, number)``."""
     jacoby = _uses_jacoby(match)
     for game in match.games:
         turns = {id(turn.record): (number, turn) for number, turn in enumerate(game.turns, 1)}
@@ -587,7 +588,8 @@ def _match_decisions(match: ReplayedMatch):
                     doubler = action.player
                 elif action.action == "drop" and after is not None and doubler is not None:
                     yield ("cube", game, after, _state(match, game, doubler, cube, owner,
-                                                       jacoby), doubler, True, pd.NA, "drop")
+                                                       jacoby), doubler, True, number + 1,
+                           "drop")
                 continue
             if id(action) not in turns:
                 break  # not replayed: the rest of the game broke a rule

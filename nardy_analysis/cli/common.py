@@ -414,7 +414,7 @@ class FileErrors(NamedTuple):
     path : Path
     lines : tuple of str
         One line per error, in file order: ``file:line:column: game N, move M: kind:
-        message``, and what was left out.
+        message``, and what is left out or used.
     not_a_match : bool
         The file is not a match record (a README, binary data): kind ``not_a_match``.
     warnings : tuple of str
@@ -442,7 +442,10 @@ def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
     -------
     FileErrors
         The errors of reading the file (the file, or one game, skipped; the reader's
-        messages say which) and its rule violations, each followed by ``violation``.
+        messages say which) and its rule violations, each followed by ``violation`` when it
+        stopped its game's replay, else by ``the rest of game N is used all the same`` (a
+        score line that disagrees with the results before it, a cube action out of place,
+        an opening double).
     """
     found = []
     for error in loaded.errors:
@@ -451,8 +454,12 @@ def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
                                 f"{error.strerror or error}"))
         else:
             found.append(_error_line(error, ""))
-    for error in (e for match in loaded.matches for e in match.errors):
-        found.append(_error_line(error, "; " + violation.format(game=error.game)))
+    for game in (game for match in loaded.matches for game in match.games):
+        for error in game.errors:
+            stopped = game.stopped and error is game.errors[-1]
+            found.append(_error_line(error, "; " + (
+                violation if stopped else "the rest of game {game} is used all the same"
+            ).format(game=error.game)))
     not_a_match = any(getattr(e, "kind", None) == "not_a_match" for e in loaded.errors)
     warnings = sorted(_error_line(w, "", " (warning)") for w in loaded.warnings)
     return FileErrors(loaded.path, tuple(line for *_, line in sorted(found)), not_a_match,

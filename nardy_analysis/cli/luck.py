@@ -10,9 +10,9 @@ import pandas as pd
 
 from ..analysis.engine import ENGINES, EngineError, default_evaluator
 from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summary
-from .common import (ErrorReport, OutputFile, ParquetOutput, analysed_file, dask_option,
-                     file_results, found_files, jobs_option, parquet_parts, progress_option,
-                     quiet_option, rules_option, strict_option, write_output)
+from .common import (ErrorReport, OutputFile, ParquetOutput, UsageLine, analysed_file,
+                     dask_option, file_results, found_files, jobs_option, parquet_parts,
+                     progress_option, quiet_option, rules_option, strict_option, write_output)
 
 
 def _analyse_file(path: Path, ply: int, engine: str, strict: bool, rules) -> dict:
@@ -126,14 +126,14 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
     backgammon net): a file of long nardy matches is skipped with one line on stderr and
     counts as a file with an error; the other files are analysed. Exit status: 0 when no
     file had an error (files in folders that are not match records are only counted), 1
-    when any had (or there is no engine), 2 for usage errors.
+    when any had, 2 for usage errors (and a missing engine extra).
     """
 
     files = found_files(paths).files
     try:
         default_evaluator(ply, engine)
     except EngineError as error:
-        raise click.ClickException(str(error))
+        raise UsageLine(str(error)) from None
     parts = parquet_parts(parquet_file, ROLL_DTYPES)
     keep = (csv_file and not by) or (parquet_file and not parts)  # written at the end
     frames, summaries, rolled, problems = [], [], 0, ErrorReport(paths)

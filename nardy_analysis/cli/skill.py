@@ -11,9 +11,9 @@ import pandas as pd
 
 from ..analysis.engine import EngineError, default_evaluator
 from ..analysis.skill import NO_RATING, skill_frame, skill_rating, skill_summary
-from .common import (ErrorReport, OutputFile, analysed_file, dask_option, file_results, found_files,
-                     jobs_option, progress_option, quiet_option, rules_option, strict_option,
-                     write_output)
+from .common import (ErrorReport, OutputFile, UsageLine, analysed_file, dask_option, file_results,
+                     found_files, jobs_option, progress_option, quiet_option, rules_option,
+                     strict_option, write_output)
 
 _SUMS = ["total_moves", "unforced_moves", "unmarked_moves", "marked_doubtful", "marked_bad",
          "marked_very_bad", "checker_error_emg", "cube_decisions", "close_cube_decisions",
@@ -98,14 +98,14 @@ def skill(paths, csv_file, as_json, by, jobs, dask_address, rules, strict, progr
     it concerns. Needs the engine extra: pip install nardy-analysis[engine]. Long nardy
     does not apply (the engine is a backgammon net): a file of long nardy matches is skipped
     with one line on stderr and counts as a file with an error; the other files are
-    analysed. Exit status: 0 when no file had an error, 1 when any had (or there is no
-    engine), 2 for usage errors.
+    analysed. Exit status: 0 when no file had an error, 1 when any had, 2 for usage errors
+    (and a missing engine extra).
     """
     files = found_files(paths).files
     try:
         default_evaluator()
     except EngineError as error:
-        raise click.ClickException(str(error))
+        raise UsageLine(str(error)) from None
     frames, summaries, problems = [], [], ErrorReport(paths)
     with file_results(_analyse_file, files, progress, jobs, dask_address,
                       strict=strict, rules=rules) as results:
