@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from nardy_analysis import load_file, replay_file
 from nardy_analysis.analysis.skill import _chances as chances_of
-from nardy_analysis.analysis.skill import (DECISION_COLUMNS, RATINGS, SUMMARY_COLUMNS,
-                                           CubeState, cube_decision, cube_efficiency,
-                                           cubeful_equities, move_mark, skill_frame,
-                                           skill_rating, skill_summary)
+from nardy_analysis.analysis.skill import (DECISION_COLUMNS, DECISION_DTYPES, RATINGS,
+                                           SUMMARY_COLUMNS, CubeState, cube_decision,
+                                           cube_efficiency, cubeful_equities, move_mark,
+                                           skill_frame, skill_rating, skill_summary)
 from nardy_analysis.analysis.turns import turns_frame
 from nardy_analysis.cli.skill import skill
 from nardy_analysis.game.position import Position
@@ -322,12 +322,13 @@ def test_frame_joins_the_turns_frame():
 # --- the command --------------------------------------------------------------------------
 
 @needs_engine
-def test_cli_json_csv_by_player_and_jobs(tmp_path):
+def test_cli_json_csv_parquet_by_player_and_jobs(tmp_path):
     files = [str(DATA / "BackgammonGalaxy_113817.mat"),
              str(DATA.parent / "luck" / "money_BackgammonGalaxy_165695.mat")]
     runner = CliRunner()
-    csv = tmp_path / "decisions.csv"
-    single = runner.invoke(skill, files + ["--json", "--csv", str(csv), "--no-progress"])
+    csv, dataset, one = (tmp_path / name for name in ("decisions.csv", "decisions", "d.parquet"))
+    single = runner.invoke(skill, files + ["--json", "--csv", str(csv), "--parquet",
+                                           str(dataset), "--no-progress"])
     assert single.exit_code == 0, single.output
     rows = [json.loads(line) for line in single.stdout.splitlines()]
     assert len(rows) == 4 and [r["side"] for r in rows] == [0, 1, 0, 1]
@@ -341,8 +342,21 @@ def test_cli_json_csv_by_player_and_jobs(tmp_path):
     decisions = pd.read_csv(csv)
     assert list(decisions.columns) == list(DECISION_COLUMNS)
     assert set(decisions["file"]) == set(files)
-    multi = runner.invoke(skill, files + ["--json", "--jobs", "2", "--no-progress"])
+    multi = runner.invoke(skill, files + ["--json", "--jobs", "2", "--parquet", str(one),
+                                          "--no-progress"])
     assert multi.stdout == single.stdout
+    parts = sorted(p.name for p in dataset.iterdir())
+    assert parts == ["part-00000.parquet"] and "wrote " + str(dataset) in single.stderr
+    written = pd.read_parquet(dataset)
+    pd.testing.assert_frame_equal(written, pd.read_parquet(one))
+    assert list(written.columns) == list(DECISION_DTYPES)
+    assert written["turn"].dtype == written["plays"].dtype == "Int64"
+    assert written["close"].dtype == bool and written["cube_value"].dtype == "int64"
+    assert written["turn"].notna().all() and written["plays"].isna().any()  # cube decisions
+    assert len(written) == len(decisions) > 100
+    assert np.allclose(written["error"], decisions["error"])
+    assert (written["play"].tolist(), written["mark"].fillna("").tolist()) == \
+        (decisions["play"].tolist(), decisions["mark"].fillna("").tolist())
     totals = runner.invoke(skill, files + ["--by", "player", "--json", "--no-progress"])
     players = {r["player"]: r for r in map(json.loads, totals.stdout.splitlines())}
     both = [r for r in rows if r["player"] == "p9d29"]

@@ -70,8 +70,8 @@ from ..game.rules import BAR, CHECKERS, OFF
 from ..notation.records import CubeRecord
 from ..replay import ReplayedMatch
 
-__all__ = ["CLOSE", "CUBE_ERRORS", "DECISION_COLUMNS", "MARKS", "NO_RATING", "RATINGS",
-           "SUMMARY_COLUMNS", "CubeState", "cube_decision", "cube_efficiency",
+__all__ = ["CLOSE", "CUBE_ERRORS", "DECISION_COLUMNS", "DECISION_DTYPES", "MARKS", "NO_RATING",
+           "RATINGS", "SUMMARY_COLUMNS", "CubeState", "cube_decision", "cube_efficiency",
            "cubeful_equities", "move_mark", "skill_frame", "skill_rating", "skill_summary"]
 
 MARKS = ("doubtful", "bad", "very bad")
@@ -458,6 +458,16 @@ DECISION_COLUMNS = {
 }
 """The columns of :func:`skill_frame`; ``file``, ``match_id``, ``game`` and ``turn`` are
 the keys of the turns and luck frames."""
+
+DECISION_DTYPES = {
+    "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
+    "turn": "Int64", "kind": "object", "player": "object", "side": "int64", "dice": "object",
+    "cube_value": "int64", "plays": "Int64", "play": "object", "best": "object",
+    "equity": "float64", "best_equity": "float64", "error": "float64", "error_mwc": "float64",
+    "mark": "object", "category": "object", "close": "bool",
+}
+"""The pandas dtypes of the columns of :func:`skill_frame` (``object``: text), also for a
+frame without decisions, and of every part of a Parquet dataset of them."""
 
 
 def _state(match: ReplayedMatch, game, side: int, cube: int, owner, jacoby: bool) -> CubeState:
@@ -879,9 +889,10 @@ def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`DECISION_COLUMNS`, one row per decision in match order (each roll's
-        cube decision, when the roller could double, then its play; a dance is a forced
-        move; an unknown ``???`` play has no row and ends the game's analysis).
+        Columns :data:`DECISION_COLUMNS` of :data:`DECISION_DTYPES`, one row per decision in
+        match order (each roll's cube decision, when the roller could double, then its
+        play; a dance is a forced move; an unknown ``???`` play has no row and ends the
+        game's analysis).
 
     Raises
     ------
@@ -894,5 +905,4 @@ def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
     evaluator = evaluator or default_evaluator()
     rows = [row for match_id, match in short_nardy_matches(source, "skill")
             for row in _match_rows(evaluator, match_id, match)]
-    frame = pd.DataFrame(rows, columns=list(DECISION_COLUMNS))
-    return frame.astype({"turn": "Int64", "plays": "Int64", "close": bool})
+    return pd.DataFrame(rows, columns=list(DECISION_COLUMNS)).astype(DECISION_DTYPES)

@@ -254,6 +254,16 @@ def parquet_parts(path: str | None, dtypes: dict[str, str]) -> ParquetParts | No
     return None
 
 
+def close_parquet(path: str | None, parts: ParquetParts | None, frame) -> None:
+    """End a command's ``--parquet`` output: close the dataset ``parts`` (of
+    :func:`parquet_parts`), else write ``frame`` (a pandas DataFrame) to the one file
+    ``path`` names; nothing without ``--parquet``."""
+    if parts:
+        parts.close()
+    elif path:
+        write_output(path, lambda file: frame.to_parquet(file, index=False), len(frame))
+
+
 def write_output(path: str, write: Callable[[str], object], rows: int | None = None) -> None:
     """Write a command's output file and say so on stderr (unless ``--quiet``).
 

@@ -11,8 +11,9 @@ import pandas as pd
 from ..analysis.engine import ENGINES, EngineError, default_evaluator
 from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summary
 from .common import (ErrorReport, OutputFile, ParquetOutput, UsageLine, analysed_file,
-                     dask_option, file_results, found_files, jobs_option, parquet_parts,
-                     progress_option, quiet_option, rules_option, strict_option, write_output)
+                     close_parquet, dask_option, file_results, found_files, jobs_option,
+                     parquet_parts, progress_option, quiet_option, rules_option, strict_option,
+                     write_output)
 
 
 def _analyse_file(path: Path, ply: int, engine: str, strict: bool, rules) -> dict:
@@ -159,12 +160,8 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
                 continue
             click.echo(f"{result['file']}: {len(result['frame'])} rolls")
             _print_table(result["summary"])
-    if parts:
-        parts.close()
     frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
-    if parquet_file and not parts:
-        write_output(parquet_file, lambda path: frame.to_parquet(path, index=False),
-                     len(frame))
+    close_parquet(parquet_file, parts, frame)
     if by:
         table = luck_by_player(pd.concat(summaries, ignore_index=True) if summaries
                                else luck_summary([]))

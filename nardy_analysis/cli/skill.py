@@ -10,10 +10,12 @@ import click
 import pandas as pd
 
 from ..analysis.engine import EngineError, default_evaluator
-from ..analysis.skill import NO_RATING, skill_frame, skill_rating, skill_summary
-from .common import (ErrorReport, OutputFile, UsageLine, analysed_file, dask_option, file_results,
-                     found_files, jobs_option, progress_option, quiet_option, rules_option,
-                     strict_option, write_output)
+from ..analysis.skill import (DECISION_DTYPES, NO_RATING, skill_frame, skill_rating,
+                              skill_summary)
+from .common import (ErrorReport, OutputFile, ParquetOutput, UsageLine, analysed_file,
+                     close_parquet, dask_option, file_results, found_files, jobs_option,
+                     parquet_parts, progress_option, quiet_option, rules_option, strict_option,
+                     write_output)
 
 _SUMS = ["total_moves", "unforced_moves", "unmarked_moves", "marked_doubtful", "marked_bad",
          "marked_very_bad", "checker_error_emg", "cube_decisions", "close_cube_decisions",
@@ -76,13 +78,18 @@ def _print_table(summary: pd.DataFrame) -> None:
               help="One JSON object per player per match on stdout instead of the tables.")
 @click.option("--by", "by", type=click.Choice(["player"]),
               help="Totals per player across all the files instead of per match.")
+@click.option("--parquet", "parquet_file", type=ParquetOutput(), default=None,
+              help="Write one row per decision (as --csv) as Parquet: one file when the name "
+                   "ends in .parquet, else a folder of part files (a partitioned dataset, "
+                   "written as the files are analysed).")
 @jobs_option
 @dask_option
 @rules_option
 @strict_option
 @progress_option
 @quiet_option
-def skill(paths, csv_file, as_json, by, jobs, dask_address, rules, strict, progress):
+def skill(paths, csv_file, as_json, by, parquet_file, jobs, dask_address, rules, strict,
+          progress):
     """Checker-play and cube errors of every decision, and GNU Backgammon's "Match
     statistics" per player per match.
 
@@ -93,7 +100,8 @@ def skill(paths, csv_file, as_json, by, jobs, dask_address, rules, strict, progr
     doubtful/bad/very bad, the checker error total and rate (thousandths of EMG per
     unforced move) and rating, cube decisions, close ones, the cube error total and rate,
     the overall rating and the Snowie error rate. --json writes every column of the summary
-    (one object per player per match, or per player with --by player).
+    (one object per player per match, or per player with --by player); --csv and --parquet
+    write one row per decision (nardy_analysis.analysis.skill.DECISION_COLUMNS).
     Every game that can be read is analysed; each error is reported on stderr with the game
     it concerns. Needs the engine extra: pip install nardy-analysis[engine]. Long nardy
     does not apply (the engine is a backgammon net): a file of long nardy matches is skipped
@@ -106,6 +114,8 @@ def skill(paths, csv_file, as_json, by, jobs, dask_address, rules, strict, progr
         default_evaluator()
     except EngineError as error:
         raise UsageLine(str(error)) from None
+    parts = parquet_parts(parquet_file, DECISION_DTYPES)
+    keep = csv_file or (parquet_file and not parts)  # written at the end
     frames, summaries, problems = [], [], ErrorReport(paths)
     with file_results(_analyse_file, files, progress, jobs, dask_address,
                       strict=strict, rules=rules) as results:
@@ -113,7 +123,10 @@ def skill(paths, csv_file, as_json, by, jobs, dask_address, rules, strict, progr
             problems.add(result["errors"])
             if result["frame"] is None:
                 continue
-            frames.append(result["frame"])
+            if parts:
+                parts.write(result["frame"])
+            if keep:
+                frames.append(result["frame"])
             summaries.append(result["summary"])
             if by:
                 continue
@@ -132,7 +145,8 @@ def skill(paths, csv_file, as_json, by, jobs, dask_address, rules, strict, progr
                 click.echo(json.dumps(row, ensure_ascii=False))
         elif len(totals):
             _print_table(totals)
+    frame = pd.concat(frames, ignore_index=True) if frames else skill_frame([])
+    close_parquet(parquet_file, parts, frame)
     if csv_file:
-        frame = pd.concat(frames, ignore_index=True) if frames else skill_frame([])
         write_output(csv_file, lambda path: frame.to_csv(path, index=False), len(frame))
     problems.exit()

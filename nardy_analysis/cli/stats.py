@@ -9,9 +9,10 @@ import click
 
 from ..analysis.turns import DTYPES, columns_frame, turn_columns
 from ..load import load_file
-from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, dask_option, file_errors,
-                     file_results, found_files, jobs_option, parquet_parts, progress_option,
-                     quiet_option, rules_option, strict_option, write_output)
+from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, close_parquet,
+                     dask_option, file_errors, file_results, found_files, jobs_option,
+                     parquet_parts, progress_option, quiet_option, rules_option, strict_option,
+                     write_output)
 
 
 def _stats_file(path: Path, strict: bool, rules) -> tuple[FileErrors, dict | None]:
@@ -64,14 +65,10 @@ def stats(paths, csv_file, parquet_file, rules, strict, jobs, dask_address, prog
             if keep:
                 for column, values in columns.items():
                     kept[column] += values
-    if parts:
-        parts.close()
     if not read and problems.failed and not parts:
         problems.exit()  # no file was a match record: no lone CSV header
     frame = columns_frame(kept)
-    if parquet_file and not parts:
-        write_output(parquet_file, lambda path: frame.to_parquet(path, index=False),
-                     len(frame))
+    close_parquet(parquet_file, parts, frame)
     if csv_file:
         write_output(csv_file, lambda path: frame.to_csv(path, index=False), len(frame))
     elif not parquet_file:
