@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from itertools import islice
 from typing import NoReturn, Sequence
 
@@ -239,7 +240,6 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
     if tags:
         rules = (rules or STANDARD).with_tags(match.tags, variation=rules is None)
     rules = rules or STANDARD
-    marks_hits = any(any(m.hits) for g in match.games for t in g.turns for m in t.moves or ())
     games = []
     score = None  # the running score from the results written
     crawford_played = False
@@ -252,7 +252,7 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
         # is behind: only a double in the game says it is.
         unsure = crawford and not games and game.scores != (0, 0)
         crawford_played = crawford_played or crawford
-        replayer = _GameReplayer(match, game, rules, strict, marks_hits, crawford, unsure)
+        replayer = _GameReplayer(match, game, rules, strict, crawford, unsure)
         replayer.result.post_crawford = at_one and not crawford
         if games and game.number == games[-1].number + 1 and game.scores != score:
             replayer.violation("score", f"score line says {game.scores[0]}-{game.scores[1]}, "
@@ -274,14 +274,13 @@ class _Stop(Exception):
 
 class _GameReplayer:
     def __init__(self, match: MatchRecord, game: GameRecord, rules: Rules, strict: bool,
-                 marks_hits: bool, crawford: bool, unsure: bool):
+                 crawford: bool, unsure: bool):
         self.match = match
         self.crawford = crawford
         self.unsure = unsure  # the Crawford game may be behind (a file starting mid-match)
         self.game = game
         self.rules = rules
         self.strict = strict
-        self.marks_hits = marks_hits
         self.result = ReplayedGame(game, crawford=crawford)
         self.position = LongPosition.start() if rules.game == "long" else Position.start()
         self.moved: set[int] = set()  # the players who have rolled in this game (long nardy)
@@ -293,6 +292,13 @@ class _GameReplayer:
         self.dropped: tuple[int, int] | None = None  # (doubler, cube value before the double)
         self.move: int | None = None
         self.index = 0  # of the action being replayed in game.actions
+
+    @cached_property
+    def marks_hits(self) -> bool:
+        """Whether a move of the match marks a hit with ``*`` (asked only of a play that can
+        be read more than one way)."""
+        return any(any(m.hits) for g in self.match.games for t in g.turns
+                   for m in t.moves or ())
 
     @property
     def following(self) -> tuple:

@@ -485,8 +485,9 @@ def _match_play(position: Position, record: TurnRecord, rules, marks_hits: bool)
     """What the replay makes of ``record`` played from ``position``: the position after, the
     moves in their order and the warnings, or the violations."""
     game = GameRecord(1, ("a", "b"), (0, 0), (record,), 1, 1, 2, 1)
-    replayer = _GameReplayer(MatchRecord(5, {}, (game,), 1, 1), game, rules, False,
-                             marks_hits, False, False)
+    replayer = _GameReplayer(MatchRecord(5, {}, (game,), 1, 1), game, rules, False, False,
+                             False)
+    replayer.marks_hits = marks_hits
     replayer.position = position
     try:
         after, play = replayer.match_play(record)
