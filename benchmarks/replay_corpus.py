@@ -18,11 +18,14 @@ the replay alone (:func:`nardy_analysis.replay.replay_match` over records parsed
 clock starts), next to gnubg's whole import of the same files.
 With ``--parse-only``, nardy only reads and parses the files into records
 (:func:`nardy_analysis.notation.mat.read_mat`, no replay): the parse half of the work,
-against the same peer.
+against the same peer. nardy runs with the garbage collector's threshold of the ``nardy``
+command (:data:`nardy_analysis.cli.GC_THRESHOLD`), as ``nardy replay`` does; ``--gc-default``
+keeps Python's.
 """
 
 import argparse
 import cProfile
+import gc
 import os
 import pstats
 import subprocess
@@ -32,6 +35,7 @@ from functools import partial
 from pathlib import Path
 
 from nardy_analysis import load_file
+from nardy_analysis.cli import GC_THRESHOLD
 from nardy_analysis.notation.mat import read_mat
 from nardy_analysis.replay import replay_match
 
@@ -115,6 +119,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--gnubg", default=GNUBG_PYTHON)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--gc-default", action="store_true",
+                        help="Python's garbage collector threshold, not the nardy command's")
     only = parser.add_mutually_exclusive_group()
     only.add_argument("--replay-only", action="store_true",
                       help="time nardy's replay of records parsed beforehand")
@@ -127,7 +133,10 @@ def main() -> None:
     gnubg = Path(args.gnubg).exists()
     if not gnubg:
         print(f"gnubg not found at {args.gnubg} (--gnubg PYTHON): the peer is skipped")
-    print(f"load average before: {' '.join(map(str, os.getloadavg()))}")
+    if not args.gc_default:
+        gc.set_threshold(GC_THRESHOLD)
+    print(f"load average before: {' '.join(map(str, os.getloadavg()))}; garbage collector "
+          f"thresholds {gc.get_threshold()}")
     run(files[:1])  # builds the parser once, as any long-running process does
     work, data, name = ((replay, parsed(files), "nardy replay only") if args.replay_only
                         else (partial(run, read=read_mat), files, "nardy parse only")

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import gc
 from importlib import import_module
 
 import click
+
+GC_THRESHOLD = 5_000
+"""The garbage collector's first threshold (allocations between young collections) while a
+command runs; worker processes that fork inherit it. Reading and replaying a file makes many
+small objects and few cycles: with Python's default of 700, ``nardy stats`` of the shared
+corpus (1,777 files) ran 18 full collections, 2.0 s of CPU in all (of about 15 s); at 5,000
+it runs one, 0.5 s in all, at the same peak memory (``audit``: 1.2 -> 0.4 s, ``replay``:
+0.7 -> 0.2 s)."""
 
 
 class _Commands(click.Group):
@@ -29,3 +38,4 @@ def main():
     """Read, replay and analyse nardy match records: short nardy (backgammon) and long
     nardy (--rules long, or a Variation "LongNardy" tag; luck, skill, shots and the blot
     exposure chart are for short nardy only)."""
+    gc.set_threshold(GC_THRESHOLD)
