@@ -124,6 +124,11 @@ class ReplayedGame:
     such as a wrong score line, do not stop it), ``stopped`` is True when one did,
     ``warnings`` the quirks resolved (module docstring).
 
+    ``scores`` are the points of players 0 and 1 before the game: those the results of the
+    games before it make, when the file holds the game before it and that game's result;
+    else the game's score line. A score line that disagrees is a ``score`` error and is not
+    used (the board and the results are trusted, not the line).
+
     ``crawford`` is True for the Crawford game of a match (the first game in which one
     player, and only one, is one point from winning, when the rules have the Crawford rule:
     no doubling); ``post_crawford`` for any other game of a match in which a player is one
@@ -135,6 +140,7 @@ class ReplayedGame:
     """
 
     record: GameRecord
+    scores: tuple[int, int] = (0, 0)
     turns: list[ReplayedTurn] = field(default_factory=list)
     errors: list[RuleViolation] = field(default_factory=list)
     warnings: list[RecordWarning] = field(default_factory=list)
@@ -159,10 +165,10 @@ class ReplayedGame:
 
     @property
     def score_after(self) -> tuple[int, int]:
-        """The score of players 0 and 1 after this game, in points: the score line's (the
+        """The score of players 0 and 1 after this game, in points: :attr:`scores` (the
         score before it) plus the points won in it (none while unfinished)."""
         return tuple(s + (self.points or 0) * (p == self.winner)
-                     for p, s in enumerate(self.record.scores))
+                     for p, s in enumerate(self.scores))
 
 
 @dataclass
@@ -241,26 +247,27 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
         rules = (rules or STANDARD).with_tags(match.tags, variation=rules is None)
     rules = rules or STANDARD
     games = []
-    score = None  # the running score from the results written
     crawford_played = False
     for game in match.games:
+        # The score before the game: the results' when the file has the game before it.
+        follows = games and game.number == games[-1].number + 1
+        results = games[-1].score_after if follows else game.scores
+        scores = results if follows and games[-1].winner is not None else game.scores
         # The Crawford game: the first in which exactly one player is one point from winning.
-        at_one = match.length > 0 and match.length - 1 in game.scores
+        at_one = match.length > 0 and match.length - 1 in scores
         crawford = (at_one and rules.crawford and not crawford_played
-                    and max(game.scores) == match.length - 1 > min(game.scores))
+                    and max(scores) == match.length - 1 > min(scores))
         # A file that starts mid-match at one-away does not show whether the Crawford game
         # is behind: only a double in the game says it is.
-        unsure = crawford and not games and game.scores != (0, 0)
+        unsure = crawford and not games and scores != (0, 0)
         crawford_played = crawford_played or crawford
-        replayer = _GameReplayer(match, game, rules, strict, crawford, unsure)
+        replayer = _GameReplayer(match, game, scores, rules, strict, crawford, unsure)
         replayer.result.post_crawford = at_one and not crawford
-        if games and game.number == games[-1].number + 1 and game.scores != score:
+        if game.scores != results:
             replayer.violation("score", f"score line says {game.scores[0]}-{game.scores[1]}, "
-                               f"but the results before it make {score[0]}-{score[1]}",
+                               f"but the results before it make {results[0]}-{results[1]}",
                                game.score_line, game.score_column, _score_text(game), None)
-        replayed = replayer.run()
-        games.append(replayed)
-        score = replayed.score_after
+        games.append(replayer.run())
     return ReplayedMatch(match, rules, games)
 
 
@@ -273,15 +280,15 @@ class _Stop(Exception):
 
 
 class _GameReplayer:
-    def __init__(self, match: MatchRecord, game: GameRecord, rules: Rules, strict: bool,
-                 crawford: bool, unsure: bool):
+    def __init__(self, match: MatchRecord, game: GameRecord, scores: tuple[int, int],
+                 rules: Rules, strict: bool, crawford: bool, unsure: bool):
         self.match = match
         self.crawford = crawford
         self.unsure = unsure  # the Crawford game may be behind (a file starting mid-match)
         self.game = game
         self.rules = rules
         self.strict = strict
-        self.result = ReplayedGame(game, crawford=crawford)
+        self.result = ReplayedGame(game, scores, crawford=crawford)
         self.position = LongPosition.start() if rules.game == "long" else Position.start()
         self.moved: set[int] = set()  # the players who have rolled in this game (long nardy)
         self.started = False
@@ -646,13 +653,13 @@ class _GameReplayer:
             # gnubg writes the full points; sites cap them at what the winner needs for the
             # match, some never below the cube; one site writes the winner's final score
             # (the match length) on the line that ends the match. All are accepted.
-            needed = self.match.length - self.game.scores[winner]
+            needed = self.match.length - self.result.scores[winner]
             if record.match_won and max(expected) >= needed:
                 expected.add(self.match.length)
             expected |= {capped for points in expected
                          for capped in (min(points, needed), max(self.cube, min(points, needed)))}
         if (self.result.ending == "resign" and self.match.length
-                and record.points == self.match.length - self.game.scores[winner]
+                and record.points == self.match.length - self.result.scores[winner]
                 and record.points not in expected):
             # Sites award a player who leaves the match all the points the opponent needs.
             self.result.ending = "forfeit"
@@ -667,7 +674,7 @@ class _GameReplayer:
                       f"as {_points(self.result.points)} ({self.result.ending}), {why}",
                       record)
         if record.match_won and self.match.length and \
-                self.game.scores[winner] + self.result.points < self.match.length:
+                self.result.scores[winner] + self.result.points < self.match.length:
             self.warn("result", "'and the match' but the winner has not reached "
                       f"{self.match.length} points", record)
 

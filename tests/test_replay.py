@@ -222,6 +222,21 @@ def test_score_lines_are_checked_against_results():
     assert not replayed.games[1].stopped  # the game goes on past a wrong score line
 
 
+@pytest.mark.parametrize("line, written", [(26, "0 ... 0"), (44, "1 ... 1")])
+def test_a_wrong_score_line_is_one_error_and_the_results_keep_the_score(line, written):
+    """sample_games/galaxy_style_crawford.mat (scores 0-0, 1-0, 1-2; bob.k wins 1-3) with one
+    score line wrong: that line is the only error, and the score before each game, the
+    Crawford game and the match result still come from the results."""
+    lines = (SAMPLES / "galaxy_style_crawford.mat").read_text().splitlines(keepends=True)
+    first, second = written.split(" ... ")
+    lines[line - 1] = f" alice_b : {first}                    bob.k : {second}\n"
+    match = replay_match(parse_mat("".join(lines)).matches[0])
+    assert [(e.kind, e.line) for e in match.errors] == [("score", line)]
+    assert [game.scores for game in match.games] == [(0, 0), (1, 0), (1, 2)]
+    assert [game.crawford for game in match.games] == [False, False, True]
+    assert (match.score, match.finished, match.winner) == ((1, 3), True, 1)
+
+
 def test_merged_hops_hits_and_bear_off_by_the_board():
     # The file never marks hits: 65: 24/13 passes bob's blot? No: decided by the board.
     replayed = replay_text("  1) 41: 13/9 24/23              65: 24/13\n")
@@ -485,8 +500,8 @@ def _match_play(position: Position, record: TurnRecord, rules, marks_hits: bool)
     """What the replay makes of ``record`` played from ``position``: the position after, the
     moves in their order and the warnings, or the violations."""
     game = GameRecord(1, ("a", "b"), (0, 0), (record,), 1, 1, 2, 1)
-    replayer = _GameReplayer(MatchRecord(5, {}, (game,), 1, 1), game, rules, False, False,
-                             False)
+    replayer = _GameReplayer(MatchRecord(5, {}, (game,), 1, 1), game, (0, 0), rules, False,
+                             False, False)
     replayer.marks_hits = marks_hits
     replayer.position = position
     try:

@@ -474,7 +474,7 @@ class _Game:
     """The match situation of one game: utilities and MWC per side and cube value."""
 
     def __init__(self, match: ReplayedMatch, game):
-        self.length, self.scores = match.record.length, game.record.scores
+        self.length, self.scores = match.record.length, game.scores
         self.state = (game.crawford, game.post_crawford)
         self.rules = match.rules
 

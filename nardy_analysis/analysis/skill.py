@@ -471,7 +471,7 @@ frame without decisions, and of every part of a Parquet dataset of them."""
 
 
 def _state(match: ReplayedMatch, game, side: int, cube: int, owner, jacoby: bool) -> CubeState:
-    length, scores = match.record.length, game.record.scores
+    length, scores = match.record.length, game.scores
     relative = None if owner is None else int(owner != side)
     return CubeState(length, length - scores[side], length - scores[1 - side], cube, relative,
                      game.crawford, game.post_crawford, jacoby)

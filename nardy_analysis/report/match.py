@@ -180,9 +180,8 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     names, number = match.record.names, game.number
     first = len(steps)
     notes = ["Crawford game"] if game.crawford else []
-    intro = (f"Game {number}: {names[0]} {game.record.scores[0]}, "
-             f"{names[1]} {game.record.scores[1]}" + (" (Crawford game)" if game.crawford
-                                                       else ""))
+    intro = (f"Game {number}: {names[0]} {game.scores[0]}, {names[1]} {game.scores[1]}"
+             + (" (Crawford game)" if game.crawford else ""))
     problems = {(p.line, p.column): p for p in game.errors + game.warnings}
     # The start, the first roller on roll (when known), with the problems of the score line.
     position = game.turns[0].before if game.turns else game.final
@@ -225,7 +224,7 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
                      + (" (the game is replayed up to the first)" if stopped else ""))
     if game.warnings:
         notes.append(_plural(len(game.warnings), "warning"))
-    return _Game(number, first, game.record.scores, result, notes)
+    return _Game(number, first, game.scores, result, notes)
 
 
 def _plural(count: int, word: str) -> str:
