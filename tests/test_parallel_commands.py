@@ -126,7 +126,7 @@ def test_a_parquet_folder_must_be_new_or_hold_no_parquet_file(tmp_path):
     again = run("stats", good, "--parquet", tmp_path / "empty")
     assert again.exit_code == 2
     assert again.stderr == (f"Error: cannot write {str(tmp_path / 'empty')!r}: the folder "
-                            "holds .parquet files already: name a new or empty folder\n")
+                            "holds .parquet files already: name a new folder or one without any\n")
     (tmp_path / "plain").write_text("")
     result = run("stats", good, "--parquet", tmp_path / "plain")
     assert result.exit_code == 2 and "it is a file (the name of one Parquet file ends in " \

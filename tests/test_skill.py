@@ -435,7 +435,10 @@ def test_plot_skill_luck():
     assert points.tolist() == [[-10.0, -6.0], [25.0, -14.0]]
     assert [t.get_text() for t in ax.texts if t.get_text() in "ab"] == ["a", "b"]
     bands = {t.get_text() for t in ax.texts} - {"a", "b"}
-    assert bands == {"Grandmaster", "Master", "Advanced"}  # edges 5, 8, 13 within reach
+    # edges 5, 8, 13 within reach; the band above the first is named too
+    assert bands == {"Super Grandmaster", "Grandmaster", "Master", "Advanced"}
+    best = next(t for t in ax.texts if t.get_text() == "Super Grandmaster")
+    assert best.get_position()[1] == -5 and best.get_verticalalignment() == "bottom"
     plt.close(fig)
     with pytest.raises(InvalidArgument):
         plot_skill_luck(summary.iloc[:0])

@@ -154,7 +154,7 @@ class ParquetOutput(OutputFile):
             reason = _unwritable(path) or (path.exists() and "it is a file (the name of one "
                                            "Parquet file ends in .parquet)")
         elif any(path.glob("*.parquet")):
-            reason = "the folder holds .parquet files already: name a new or empty folder"
+            reason = "the folder holds .parquet files already: name a new folder or one without any"
         else:
             reason = None if os.access(path, os.W_OK) else "the folder is not writable"
         if reason:

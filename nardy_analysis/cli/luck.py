@@ -96,7 +96,7 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
               help="Look-ahead of the engine's evaluations (0 as gnubg's luck analysis).")
 @click.option("--engine", type=click.Choice(list(ENGINES)), default="gnubg-nn",
               show_default=True, help="gnubg-nn matches GNU Backgammon; bgsage is another "
-              "engine (pip install nardy-analysis[sage]).")
+              "engine (pip install 'nardy-analysis[sage]').")
 @click.option("--parquet", "parquet_file", type=ParquetOutput(), default=None,
               help="Write one row per roll (as --csv without --by) as Parquet: one file when "
                    "the name ends in .parquet, else a folder of part files (a partitioned "
@@ -123,7 +123,7 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
     rating_gnubg). --json adds the unit of each value as <column>_unit.
     Every game that can be read is analysed; each error is reported on stderr with the game
     it concerns (a game that breaks a rule is analysed up to there). Needs the engine
-    extra: pip install nardy-analysis[engine]. Long nardy does not apply (the engine is a
+    extra: pip install 'nardy-analysis[engine]'. Long nardy does not apply (the engine is a
     backgammon net): a file of long nardy matches is skipped with one line on stderr and
     counts as a file with an error; the other files are analysed. Exit status: 0 when no
     file had an error (files in folders that are not match records are only counted), 1

@@ -103,7 +103,7 @@ def skill(paths, csv_file, as_json, by, parquet_file, jobs, dask_address, rules,
     (one object per player per match, or per player with --by player); --csv and --parquet
     write one row per decision (nardy_analysis.analysis.skill.DECISION_COLUMNS).
     Every game that can be read is analysed; each error is reported on stderr with the game
-    it concerns. Needs the engine extra: pip install nardy-analysis[engine]. Long nardy
+    it concerns. Needs the engine extra: pip install 'nardy-analysis[engine]'. Long nardy
     does not apply (the engine is a backgammon net): a file of long nardy matches is skipped
     with one line on stderr and counts as a file with an error; the other files are
     analysed. Exit status: 0 when no file had an error, 1 when any had, 2 for usage errors

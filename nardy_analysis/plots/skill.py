@@ -32,7 +32,8 @@ def plot_skill_luck(summary: pd.DataFrame, ax=None, *, labels: bool = True):
         x: luck per roll, y: overall error per decision (both thousandths of normalised
         equity, mEMG; errors are negative, so better play is higher); dotted lines at 0 luck
         and at gnubg's rating bands' edges (5, 8, 13, 20, 32 mEMG per decision), each
-        named, right of the Axes, by the rating below it.
+        named, right of the Axes, by the rating below it (the first also by the best
+        rating, above it).
 
     Raises
     ------
@@ -55,7 +56,8 @@ def plot_skill_luck(summary: pd.DataFrame, ax=None, *, labels: bool = True):
     for edge, below in zip((5, 8, 13, 20, 32), RATINGS[-2::-1]):
         if edge <= -y.min() * 1.2:
             ax.axhline(-edge, color="grey", linestyle=":", linewidth=0.8)
-            ax.text(1.01, -edge, below, transform=ax.get_yaxis_transform(), va="top",
-                    fontsize="x-small", color="grey")
+            for name, va in ((below, "top"),) + ((RATINGS[-1], "bottom"),) * (edge == 5):
+                ax.text(1.01, -edge, name, transform=ax.get_yaxis_transform(), va=va,
+                        fontsize="x-small", color="grey")
     ax.set(xlabel="luck per roll (mEMG)", ylabel="error per decision (mEMG)")
     return ax
