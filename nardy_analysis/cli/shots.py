@@ -43,6 +43,6 @@ def shots(positions, as_json, rules):
         for point, rolls in sorted(result.blots.items()):
             click.echo(f"  blot on point {point}: {throws(rolls)}/36 "
                        f"{' '.join(map(str, rolls))}")
-        if result.double_hits:
-            click.echo(f"  double hits: {result.double_hit_count}/36 "
-                       f"{' '.join(map(str, result.double_hits))}")
+        double = result.double_hits  # worked out on each access: once here
+        if double:
+            click.echo(f"  double hits: {throws(double)}/36 {' '.join(map(str, double))}")
