@@ -2,9 +2,9 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-from .errors import (DecodeError, EngineError, IllegalPlayError, InvalidArgument, NardyError,
-                     NotAMatch, NotationError, PositionIdError, RecordProblem, RecordWarning,
-                     RuleViolation)
+from .errors import (DecodeError, EmptyFile, EngineError, IllegalPlayError, InvalidArgument,
+                     NardyError, NotAMatch, NotationError, PositionIdError, RecordProblem,
+                     RecordWarning, RuleViolation)
 from .game.ids import GameState, MatchState, match_from_id, match_id
 from .game.position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, ending
 from .game.rules import LENIENT, STANDARD, TAVLA, Rules
@@ -23,7 +23,7 @@ except PackageNotFoundError:  # run from a source checkout that is not installed
     __version__ = "unknown"
 
 __all__ = [
-    "ALL_ROLLS", "CubeRecord", "DecodeError", "EngineError", "GameRecord", "GameState",
+    "ALL_ROLLS", "CubeRecord", "DecodeError", "EmptyFile", "EngineError", "GameRecord", "GameState",
     "IllegalPlayError", "InvalidArgument", "LENIENT", "LegalPlay", "LoadedFile", "MatchFiles",
     "MatchRecord", "MatchState", "Move", "NardyError", "NotAMatch", "NotationError",
     "ParsedFile", "Play", "Position", "PositionIdError", "RecordProblem", "RecordWarning",

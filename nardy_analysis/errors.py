@@ -8,6 +8,23 @@ Messages quote the offending text and say where it is.
 
 from __future__ import annotations
 
+import os
+
+
+def path_text(path: str | os.PathLike) -> str:
+    """The text that names ``path`` in messages, records and every output (terminal lines,
+    CSV, JSON, Parquet, HTML): the file name as the file system gives it, each byte that is
+    not UTF-8 written as ``\\xNN`` (``bad\\xffname.mat``), so that the text can be written
+    anywhere. Text without such bytes is returned as it is (the function is idempotent).
+
+    Parameters
+    ----------
+    path : str or path-like
+        A name as Python gives it for the file system: bytes that are not UTF-8 are
+        surrogate escapes in ``str`` (``os.fsdecode``).
+    """
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
 
 class NardyError(Exception):
     """Root of every error raised by nardy_analysis on bad input.
@@ -201,3 +218,10 @@ class NotAMatch(NotationError):
     ``Game N`` line (a README), or binary data. The message says what was seen."""
 
     kind = "not_a_match"
+
+
+class EmptyFile(NotationError):
+    """A file that holds no match: no text, blank lines, or comments and tags without an
+    ``N point match`` line or an SGF game tree (at 1:1)."""
+
+    kind = "empty"

@@ -17,7 +17,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
-from .errors import RecordWarning, RuleViolation
+from .errors import EmptyFile, RecordWarning, RuleViolation, path_text
 from .game.rules import Rules
 from .notation.mat import read_mat
 from .notation.records import MatchRecord
@@ -87,8 +87,10 @@ class LoadedFile:
     errors : tuple of Exception
         What kept the file from being read or replayed in full: ``OSError`` (the file
         cannot be read), :class:`~nardy_analysis.errors.DecodeError` and
-        :class:`~nardy_analysis.errors.NotationError` (each part of the file skipped), and in
-        strict mode the :class:`~nardy_analysis.errors.RuleViolation` that stopped it.
+        :class:`~nardy_analysis.errors.NotationError` (each part of the file skipped; an
+        :class:`~nardy_analysis.errors.EmptyFile`, kind ``empty``, for a file that holds
+        no match and no other error), and in strict mode the
+        :class:`~nardy_analysis.errors.RuleViolation` that stopped it.
     warnings : tuple of RecordWarning
         The quirks resolved in reading the file (the
         :class:`~nardy_analysis.notation.records.ParsedFile`'s ``warnings``), then every
@@ -124,13 +126,15 @@ def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = 
         Every game that can be read: a game with a syntax error is one of its ``errors``,
         the file's other games are kept.
     """
-    path = Path(path)
+    path, sgf = Path(path), Path(path).suffix.lower() == ".sgf"
     try:
-        parsed = (read_sgf(path) if path.suffix.lower() == ".sgf"
-                  else read_mat(path))
+        parsed = read_sgf(path) if sgf else read_mat(path)
     except OSError as error:
         return LoadedFile(path, (), (), (error,))
     records, errors, quirks = parsed.matches, list(parsed.errors), list(parsed.warnings)
+    if not records and not errors:
+        missing = "SGF game tree" if sgf else "'N point match' line"
+        errors.append(EmptyFile(f"no match in the file (no {missing})", 1, 1, file=parsed.file))
     if strict and quirks:
         return LoadedFile(path, tuple(records), (), tuple(errors) + (quirks[0].as_error(),))
     matches = []
@@ -162,7 +166,7 @@ def load_files(paths: str | PathLike | Iterable[str | PathLike],
     """
     found = match_files(paths)
     for folder in found.empty:
-        warnings.warn(f"{folder}: no {' or '.join(PATTERNS)} files", stacklevel=2)
+        warnings.warn(f"{path_text(folder)}: no {' or '.join(PATTERNS)} files", stacklevel=2)
     for path in found.files:
         yield load_file(path, **options)
 

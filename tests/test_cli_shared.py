@@ -196,6 +196,98 @@ def test_plot_and_convert_take_one_file_not_a_folder():
     assert result.exit_code == 2 and "is a folder: name one match file" in result.stderr
 
 
+# --- file names that are not UTF-8, empty files ---------------------------------------
+
+BAD_NAME = os.fsdecode(b"bad\xffname.mat")  # as Python gives a name that is not UTF-8
+SHOWN = "bad\\xffname.mat"  # as every output writes it
+
+NAMED = {  # every command reading match files; {bad} a file of that name, {folder} its
+    "replay": ["replay", "{folder}"],  # folder (with a good file), {out} a file to write
+    "replay --json": ["replay", "--json", "{folder}"],
+    "stats": ["stats", "{folder}"],
+    "stats --csv": ["stats", "{folder}", "--csv", "{out}.csv"],
+    "stats --parquet": ["stats", "{folder}", "--parquet", "{out}.parquet"],
+    "stats --parquet DIR": ["stats", "{folder}", "--parquet", "{out}"],
+    "audit": ["audit", "{folder}"],
+    "audit --html": ["audit", "{folder}", "--html", "{out}.html"],
+    "audit --json": ["audit", "--json", "{folder}"],
+    "luck": ["luck", "{folder}"],
+    "luck --json": ["luck", "--json", "{folder}"],
+    "luck --csv": ["luck", "{folder}", "--csv", "{out}.csv"],
+    "luck --by player": ["luck", "--by", "player", "--json", "{folder}"],
+    "skill": ["skill", "{folder}"],
+    "skill --csv": ["skill", "{folder}", "--csv", "{out}.csv"],
+    "report": ["report", "{bad}", "--out", "{out}.html"],
+    "convert": ["convert", "{bad}"],
+    "plot": ["plot", "{bad}", "--game", "1", "--out", "{out}.png"],
+}
+
+
+def output_text(result, out: Path) -> str:
+    """stdout, stderr and the files written at ``out`` (its suffixes, a folder of parts)."""
+    import pandas as pd
+
+    texts = [result.stdout, result.stderr]
+    for path in sorted(out.parent.glob(out.name + "*")):
+        if path.suffix == ".png":
+            continue
+        if path.suffix == ".parquet" or path.is_dir():
+            texts.append(pd.read_parquet(path).to_csv())
+        else:
+            texts.append(path.read_text(encoding="utf-8"))
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize("name", NAMED)
+def test_a_file_name_that_is_not_utf8_is_written_with_escapes_everywhere(name, tmp_path):
+    if name.split()[0] in ("luck", "skill") and not HAS_ENGINE:
+        pytest.skip("gnubg-nn (the engine extra) is not installed")
+    folder = tmp_path / "files"
+    folder.mkdir()
+    (folder / "good.mat").write_bytes(GOOD.read_bytes())
+    (folder / BAD_NAME).write_bytes(BROKEN.read_bytes())  # its error names the file
+    out = tmp_path / "out"
+    result = run(*[a.format(folder=folder, bad=folder / BAD_NAME, out=out)
+                   for a in NAMED[name]])
+    assert isinstance(result.exception, SystemExit), result.exception  # no traceback
+    assert result.exit_code == 1, result.output  # the broken file's error
+    text = output_text(result, out)
+    assert "\udcff" not in text and "\ufffd" not in text
+    if name.startswith("replay"):  # its own lines on stdout
+        assert "forced_play" in result.stdout and result.stderr == ""
+    else:
+        assert f"{folder / SHOWN}:8:38: game 1, move 1: forced_play: " in result.stderr
+    if "{folder}" in NAMED[name] and name != "audit":  # both files' rows, whatever the names
+        assert SHOWN in text.replace("\\\\", "\\")  # JSON doubles a backslash
+        assert "good.mat" in text or "alice_b" in text or name.startswith("audit")
+
+
+@pytest.mark.parametrize("command", [["stats"], ["stats", "--parquet", "{tmp}/t"],
+                                     ["replay"], ["replay", "--json"], ["audit"],
+                                     ["audit", "--json"], ["luck"], ["luck", "--by", "player"],
+                                     ["skill"], ["convert"], ["report", "--out", "{tmp}/x.html"],
+                                     ["plot", "--game", "1", "--out", "{tmp}/x.png"]])
+@pytest.mark.parametrize("text", ["", " \n\n\t\n", "; [Site \"nowhere\"]\n"])
+def test_an_empty_file_is_exit_1_and_one_line(command, text, tmp_path):
+    if command[0] in ("luck", "skill") and not HAS_ENGINE:
+        pytest.skip("gnubg-nn (the engine extra) is not installed")
+    empty = tmp_path / "empty.mat"
+    empty.write_text(text)
+    result = run(*[a.format(tmp=tmp_path) for a in command], empty)
+    assert isinstance(result.exception, SystemExit), result.exception
+    line = f"{empty}:1:1: empty: no match in the file (no 'N point match' line)"
+    if command == ["replay"]:
+        assert result.exit_code == 1 and result.stderr == ""
+        assert "  1:1: empty: no match in the file" in result.stdout
+    elif command == ["replay", "--json"]:
+        assert result.exit_code == 1 and result.stderr == ""
+        (error,) = json.loads(result.stdout)["errors"]
+        assert (error["line"], error["column"], error["kind"]) == (1, 1, "empty")
+    else:
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", line + "\n")
+    assert not any(tmp_path.glob("t*")) and not any(tmp_path.glob("x.*"))
+
+
 # --- a missing engine extra ---------------------------------------------------------------
 
 @pytest.mark.parametrize("command", [["skill"], ["luck"], ["audit", "--luck"]])

@@ -1,11 +1,15 @@
 """The one error model: every error is a NardyError with the same JSON-ready fields; bad
 arguments are ValueErrors."""
 
+import os
+from pathlib import Path
+
 import pytest
 
 from nardy_analysis import (DecodeError, EngineError, IllegalPlayError, InvalidArgument,
                             NardyError, NotationError, PositionIdError, RecordWarning, Roll,
                             RuleViolation)
+from nardy_analysis.errors import path_text
 
 FIELDS = ["file", "game", "move", "line", "column", "text", "kind", "message", "position_id"]
 
@@ -71,3 +75,11 @@ def test_a_record_warning_has_the_fields_of_a_violation_and_becomes_one():
     assert str(error) == str(warning) == ("d.mat:40:35: game 1, move 22: 1 point is not a "
                                           "possible result here [result] in 'Wins 1 point' "
                                           "(position 4HPwATDgc/ABMA)")
+
+
+def test_a_file_name_that_is_not_utf8_is_written_with_escapes():
+    bad = os.fsdecode(b"folder/bad\xff\xfename.mat")  # surrogate escapes, as os.listdir gives
+    assert path_text(bad) == "folder/bad\\xff\\xfename.mat"
+    assert path_text(path_text(bad)) == path_text(bad)  # the text is kept as it is
+    assert path_text(os.fsdecode("d\u00e9j\u00e0 vu.mat".encode())) == "d\u00e9j\u00e0 vu.mat"
+    assert path_text(Path(bad)) == path_text(bad)

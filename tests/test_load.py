@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from conftest import SAMPLES
-from nardy_analysis import (LoadedFile, NotationError, RuleViolation, load_file, load_files,
-                            match_files, replay_file, sample_folder)
+from nardy_analysis import (EmptyFile, LoadedFile, NotationError, RuleViolation, load_file,
+                            load_files, match_files, replay_file, sample_folder)
 
 BROKEN = SAMPLES / "broken"
 
@@ -65,6 +65,23 @@ def test_files_that_cannot_be_read_are_reported_not_raised(tmp_path):
         assert len(loaded.errors) == 1 and isinstance(loaded.errors[0], OSError)
     with pytest.raises(FileNotFoundError):
         replay_file(tmp_path / "missing.mat")
+
+
+@pytest.mark.parametrize("name, text, missing", [
+    ("empty.mat", "", "'N point match' line"), ("blank.txt", " \n\t\n\n", "'N point match' line"),
+    ("tags.mat", '; [Site "nowhere"]\n', "'N point match' line"),
+    ("empty.sgf", "", "SGF game tree"), ("blank.sgf", "\r\n  \n", "SGF game tree")])
+def test_a_file_without_a_match_is_an_empty_error_at_1_1(tmp_path, name, text, missing):
+    path = tmp_path / name
+    path.write_text(text)
+    loaded = load_file(path)
+    assert loaded.records == loaded.matches == ()
+    (error,) = loaded.errors
+    assert (type(error), error.kind, error.file, error.line, error.column) == (
+        EmptyFile, "empty", str(path), 1, 1)
+    assert error.message == f"no match in the file (no {missing})"
+    with pytest.raises(EmptyFile):
+        replay_file(path)
 
 
 def test_match_files_searches_folders_and_keeps_files_as_given(tmp_path):

@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Iterator, NamedTuple, NoReturn
 import click
 from tqdm import tqdm
 
-from ..errors import EngineError, NardyError, RecordProblem
+from ..errors import EngineError, NardyError, RecordProblem, path_text
 from ..game.ids import MatchState, match_from_id
 from ..game.long import LongPosition
 from ..game.position import Position
@@ -62,7 +62,13 @@ class CannotWrite(UsageLine):
     be seen in advance: the path and the reason."""
 
     def __init__(self, path: str, reason: str):
-        super().__init__(f"cannot write {path!r}: {reason}")
+        super().__init__(f"cannot write {quoted(path)}: {reason}")
+
+
+def quoted(path: str | os.PathLike) -> str:
+    """``path`` in quotes for a message, as :func:`~nardy_analysis.errors.path_text` writes
+    it: ``'out/bad\\xffname.csv'``."""
+    return f"'{path_text(path)}'"
 
 
 _GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}")
@@ -112,13 +118,13 @@ def _unwritable(path: Path) -> str | None:
     if path.is_dir():
         return "it is a folder"
     if not folder.exists():
-        return f"folder {str(path.parent)!r} does not exist"
+        return f"folder {quoted(path.parent)} does not exist"
     if not folder.is_dir():
-        return f"{str(path.parent)!r} is not a folder"
+        return f"{quoted(path.parent)} is not a folder"
     if path.exists():
         return None if os.access(path, os.W_OK) else "it is a read-only file"
     if not os.access(folder, os.W_OK):
-        return f"folder {str(path.parent)!r} is not writable"
+        return f"folder {quoted(path.parent)} is not writable"
     try:  # a trial: /proc and the like take no new file, whatever access() says
         path.open("x").close()
     except OSError as error:
@@ -228,7 +234,7 @@ class ParquetParts:
         so on stderr: ``wrote DIR (8,412 rows in 1 part)``."""
         if self.buffer or not self.parts:
             self._flush()
-        note(f"wrote {self.folder} ({self.written:,} rows in {self.parts} "
+        note(f"wrote {path_text(self.folder)} ({self.written:,} rows in {self.parts} "
              f"part{'s' * (self.parts != 1)})")
 
     def _flush(self) -> None:
@@ -241,7 +247,7 @@ class ParquetParts:
             self.folder.mkdir(exist_ok=True)
             pq.write_table(table, path)
         except OSError as error:
-            raise CannotWrite(str(path), error.strerror or str(error)) from None
+            raise CannotWrite(path, error.strerror or str(error)) from None
         self.parts, self.written, self.buffer = self.parts + 1, self.written + len(table), []
         self.buffered = 0
 
@@ -287,7 +293,7 @@ def write_output(path: str, write: Callable[[str], object], rows: int | None = N
         raise CannotWrite(path, error.strerror or str(error)) from None
     if path != "-":
         size = f"{rows:,} rows" if rows is not None else f"{Path(path).stat().st_size:,} bytes"
-        note(f"wrote {path} ({size})")
+        note(f"wrote {path_text(path)} ({size})")
 
 
 def found_files(paths: Iterable[str]) -> MatchFiles:
@@ -297,10 +303,10 @@ def found_files(paths: Iterable[str]) -> MatchFiles:
     found = match_files(paths)
     if not found.files:
         for folder in found.empty:
-            click.echo(f"no match files found in {folder}", err=True)
+            click.echo(f"no match files found in {path_text(folder)}", err=True)
         sys.exit(1)
     for folder in found.empty:
-        note(f"no match files found in {folder}")
+        note(f"no match files found in {path_text(folder)}")
     return found
 
 
@@ -309,7 +315,7 @@ def one_file(path: str) -> str:
     it holds no match file, ends the command with exit status 1 (:func:`found_files`)."""
     found_files([path])
     if Path(path).is_dir():
-        raise click.BadParameter(f"{path!r} is a folder: name one match file in it",
+        raise click.BadParameter(f"{quoted(path)} is a folder: name one match file in it",
                                  param_hint="PATH")
     return path
 
@@ -460,7 +466,7 @@ def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
     found = []
     for error in loaded.errors:
         if isinstance(error, OSError):
-            found.append((0, 0, f"{loaded.path}: io: cannot read the file: "
+            found.append((0, 0, f"{path_text(loaded.path)}: io: cannot read the file: "
                                 f"{error.strerror or error}"))
         else:
             found.append(_error_line(error, ""))
@@ -489,7 +495,7 @@ def analysed_file(path: Path, strict: bool, analyse: Callable,
     """
     loaded = load_file(path, strict=strict, rules=rules)
     errors = file_errors(loaded, "the rest of game {game} is not analysed")
-    result = {"file": str(path), "frame": None, "summary": None, "errors": errors,
+    result = {"file": path_text(path), "frame": None, "summary": None, "errors": errors,
               "violations": sum(len(m.errors) for m in loaded.matches)}
     if loaded.matches:
         try:
@@ -498,7 +504,7 @@ def analysed_file(path: Path, strict: bool, analyse: Callable,
             raise
         except NardyError as error:
             return result | {"errors": errors._replace(lines=(*errors.lines,
-                                                              f"{path}: {error}"))}
+                                                              f"{result['file']}: {error}"))}
         result |= {"frame": frame, "summary": summary}
     return result
 
@@ -525,14 +531,15 @@ class ErrorReport:
     """
 
     def __init__(self, paths: Iterable[str]):
-        self.named = {Path(path) for path in paths}
+        self.named = {path_text(Path(path)) for path in paths}
         self.failed = False
         self.not_matches: list[Path] = []
 
-    def counted(self, path: Path, not_a_match: bool) -> bool:
-        """Count ``path`` as a file found in a folder that is not a match record (True);
-        False when it is a match record or was named on the command line."""
-        if not_a_match and path not in self.named:
+    def counted(self, path: Path | str, not_a_match: bool) -> bool:
+        """Count ``path`` (a Path, or its :func:`~nardy_analysis.errors.path_text`) as a
+        file found in a folder that is not a match record (True); False when it is a match
+        record or was named on the command line."""
+        if not_a_match and path_text(Path(path)) not in self.named:
             self.not_matches.append(path)
             return True
         return False
@@ -553,7 +560,7 @@ class ErrorReport:
         any file had an error (or ``failed``), else 0."""
         count = len(self.not_matches)
         if count:
-            names = ", ".join(str(path) for path in self.not_matches)
+            names = ", ".join(map(path_text, self.not_matches))
             note(f"{count} files are not match records: {names}" if count > 1 else
                  f"1 file is not a match record: {names}")
         sys.exit(1 if self.failed or failed else 0)

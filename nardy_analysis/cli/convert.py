@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..errors import NardyError
+from ..errors import NardyError, path_text
 from ..load import load_file
 from ..notation.sgf import format_sgf
 from ..notation.writer import format_mat
@@ -46,7 +46,7 @@ def convert(path, to, output, numbers, rules, strict):
         text = (format_sgf(loaded.matches) if to == "sgf"
                 else format_mat(map(written_record, loaded.matches), bar_off=not numbers))
     except NardyError as error:
-        click.echo(f"{path}: {error}", err=True)
+        click.echo(f"{path_text(path)}: {error}", err=True)
         problems.exit(failed=True)
     write_output(output, lambda path: _write(path, text))
     problems.exit()

@@ -8,7 +8,7 @@ import click
 from matplotlib.figure import Figure
 
 from ..analysis.turns import turns_frame
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, path_text
 from ..load import load_file
 from ..plots.game import plot_blot_exposure, plot_pip_race
 from ..replay import ReplayedMatch
@@ -44,27 +44,28 @@ def plot(path, game, match_number, kind, out, rules, strict):
         raise CannotWrite(out, "the suffix must be one of "
                                + ", ".join("." + f for f in sorted(formats)))
     loaded = load_file(one_file(path), strict=strict, rules=rules)
+    name = path_text(path)  # for messages
     problems = ErrorReport([path])
     problems.add(file_errors(loaded, "game {game} is drawn up to there"))
     matches = loaded.matches
     if not matches and problems.failed:
         problems.exit()
     if not 1 <= match_number <= len(matches):
-        raise click.BadParameter(f"{path} holds {len(matches)} match(es)", param_hint="--match")
+        raise click.BadParameter(f"{name} holds {len(matches)} match(es)", param_hint="--match")
     match = matches[match_number - 1]
     # Only the game drawn: the frame's shots are the costly part.
     frame = turns_frame(ReplayedMatch(match.record, match.rules,
                                       [g for g in match.games if g.number == game]))
     if game not in set(frame["game"]):
         if any(getattr(error, "game", None) == game for error in loaded.errors):
-            click.echo(f"{path}: game {game} cannot be read; nothing is drawn", err=True)
+            click.echo(f"{name}: game {game} cannot be read; nothing is drawn", err=True)
             problems.exit()
         if any(error.game == game for error in match.errors):
-            click.echo(f"{path}: game {game} breaks a rule at its first roll; nothing is "
+            click.echo(f"{name}: game {game} breaks a rule at its first roll; nothing is "
                        "drawn", err=True)
             problems.exit()
         numbers = [g.number for g in match.games if g.turns]
-        where = f"match {match_number} of {path}" if len(matches) > 1 else path
+        where = f"match {match_number} of {name}" if len(matches) > 1 else name
         has = (f"it has game{'s' * (len(numbers) > 1)} {_ranges(numbers)}" if numbers
                else "it has none")
         raise click.BadParameter(f"{where} has no game {game} with turns; {has}",
@@ -73,7 +74,7 @@ def plot(path, game, match_number, kind, out, rules, strict):
     try:
         _KINDS[kind](frame, game=game, ax=figure.subplots())
     except InvalidArgument as error:  # exposure of a long nardy game
-        raise UsageLine(f"{path}: {error}") from None
+        raise UsageLine(f"{name}: {error}") from None
     write_output(out, figure.savefig)
     problems.exit()
 

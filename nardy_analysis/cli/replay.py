@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import RuleViolation
+from ..errors import RuleViolation, path_text
 from ..game.rules import Rules
 from ..load import LoadedFile, load_file
 from ..replay import ReplayedMatch
@@ -30,7 +30,7 @@ def _summary(loaded: LoadedFile) -> dict:
     replayed match (:func:`_result`).
     """
     records = loaded.records
-    summary = {"file": str(loaded.path), "matches": len(records),
+    summary = {"file": path_text(loaded.path), "matches": len(records),
                "games": sum(len(m.games) for m in records),
                "turns": sum(len(g.turns) for m in records for g in m.games), "errors": [],
                "warnings": [w.to_dict() for w in loaded.warnings]}
@@ -40,8 +40,6 @@ def _summary(loaded: LoadedFile) -> dict:
             errors.append(_error("io", f"cannot read the file: {error.strerror or error}"))
         elif not isinstance(error, RuleViolation):
             errors.append(error.to_dict())
-    if not records and not loaded.errors:
-        errors.append(_error("empty", "no match in the file (no 'N point match' line)"))
     summary["results"] = [_result(match) for match in loaded.matches]
     errors += [e.to_dict() for m in loaded.matches for e in m.errors]
     # the violation that stopped the file in strict mode comes after the games' own
@@ -112,8 +110,8 @@ def replay(paths, as_json, strict, rules, jobs, dask_address, progress):
     with file_results(_replay_file, files, progress, jobs, dask_address, rules=rules,
                       strict=strict) as summaries:
         for summary in summaries:
-            if report.counted(Path(summary["file"]), any(e["kind"] == "not_a_match"
-                                                         for e in summary["errors"])):
+            if report.counted(summary["file"], any(e["kind"] == "not_a_match"
+                                                   for e in summary["errors"])):
                 continue
             failed += bool(summary["errors"])
             totals["files"] += 1

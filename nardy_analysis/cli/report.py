@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import path_text
 from ..load import load_file
 from ..parallel import cores
 from .common import (ErrorReport, OutputFile, file_errors, note, one_file, quiet_option,
@@ -43,15 +44,16 @@ def report(path, out, match_number, luck, jobs, rules, strict):
         out = OutputFile().convert(Path(path).with_suffix(".html").name, None,
                                    click.get_current_context())
     loaded = load_file(one_file(path), strict=strict, rules=rules)
+    name = path_text(path)  # for messages
     problems = ErrorReport([path])
     problems.add(file_errors(loaded, "the page shows game {game} up to there"))
     count = len(loaded.matches)
     if not count:
         problems.exit(failed=True)
     if not 1 <= match_number <= count:
-        raise click.BadParameter(f"{path} holds {count} match(es)", param_hint="--match")
+        raise click.BadParameter(f"{name} holds {count} match(es)", param_hint="--match")
     if count > 1:
-        note(f"{path} holds {count} matches; the page shows match {match_number} "
+        note(f"{name} holds {count} matches; the page shows match {match_number} "
              "(--match N for another)")
     from ..report import match_html  # here: it loads pandas and scipy
 

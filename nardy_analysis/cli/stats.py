@@ -65,8 +65,8 @@ def stats(paths, csv_file, parquet_file, rules, strict, jobs, dask_address, prog
             if keep:
                 for column, values in columns.items():
                     kept[column] += values
-    if not read and problems.failed and not parts:
-        problems.exit()  # no file was a match record: no lone CSV header
+    if not read and problems.failed:
+        problems.exit()  # no file was a match record: no lone CSV header, no empty dataset
     frame = columns_frame(kept)
     close_parquet(parquet_file, parts, frame)
     if csv_file:

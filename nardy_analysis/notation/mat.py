@@ -22,7 +22,7 @@ from statistics import median
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
-from ..errors import DecodeError, NotAMatch, NotationError
+from ..errors import DecodeError, NotAMatch, NotationError, path_text
 from ..game.position import Roll, point_from_str
 from . import grammar
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
@@ -656,20 +656,21 @@ def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
     """
     path = Path(path)
     data = path.read_bytes()
+    name = path_text(path)
     if binary_data(data):
         if strict:
-            raise binary_error(str(path))
-        return ParsedFile((), (binary_error(str(path)),), file=str(path))
+            raise binary_error(name)
+        return ParsedFile((), (binary_error(name),), file=name)
     try:
-        text = decode(data, str(path))
+        text = decode(data, name)
     except DecodeError as error:
         bom = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
         if not _HEADER_LIKE.search(data.decode("utf-16" if bom else "latin-1", "replace")):
             error = _not_a_match(error, True)
         if strict:
             raise error from None
-        return ParsedFile((), (error,), file=str(path))
-    return parse_mat(text, str(path), strict=strict)
+        return ParsedFile((), (error,), file=name)
+    return parse_mat(text, name, strict=strict)
 
 
 _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dice 1..6)",

@@ -37,7 +37,7 @@ from pathlib import Path
 from lark import Lark, Token, Tree, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
-from ..errors import DecodeError, NotAMatch, NotationError
+from ..errors import DecodeError, NotAMatch, NotationError, path_text
 from ..game.position import BAR, OFF, Roll
 from ..game.rules import STANDARD
 from . import grammar
@@ -136,7 +136,8 @@ def parse_sgf(text: str, file: str | None = None, *, strict: bool = False) -> Pa
         of its root node; its score's, of ``MI``) and ``text`` the property as written.
         ``errors``: one NotationError per game tree skipped (its ``game`` attribute is the
         game number, 1-based), or a single one for text that is not SGF where no game tree
-        can be told apart.
+        can be told apart. Blank text gives neither (as for ``.mat`` text:
+        :func:`~nardy_analysis.load.load_file` calls the file ``empty``).
 
     Raises
     ------
@@ -150,6 +151,8 @@ def parse_sgf(text: str, file: str | None = None, *, strict: bool = False) -> Pa
     parses each game tree that starts a line (as gnubg writes them) on its own.
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        return ParsedFile((), (), file=file)
     lines = text.split("\n")
     errors: list[NotationError] = []
     try:
@@ -208,15 +211,16 @@ def read_sgf(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
     """
     path = Path(path)
     data = path.read_bytes()
+    name = path_text(path)
     try:
         if binary_data(data):
-            raise binary_error(str(path))
-        text = decode_sgf(data, str(path))
+            raise binary_error(name)
+        text = decode_sgf(data, name)
     except (DecodeError, NotAMatch) as error:
         if strict:
             raise
-        return ParsedFile((), (error,), file=str(path))
-    return parse_sgf(text, str(path), strict=strict)
+        return ParsedFile((), (error,), file=name)
+    return parse_sgf(text, name, strict=strict)
 
 
 

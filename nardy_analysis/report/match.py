@@ -20,7 +20,7 @@ from ..analysis.audit import ABOUT, ALPHA, audit_dice
 from ..analysis.luck import luck_frame
 from ..analysis.skill import CUBE_ERRORS, skill_frame
 from ..analysis.shots import shots, throws
-from ..errors import InvalidArgument, NardyError, RecordWarning
+from ..errors import InvalidArgument, NardyError, RecordWarning, path_text
 from ..game.long import LongPosition
 from ..game.position import Position
 from ..game.svg import board_svg
@@ -135,7 +135,7 @@ def _chosen(source, match: int) -> tuple[ReplayedMatch, list[NardyError]]:
         raise InvalidArgument(f"expected a replayed match or a loaded file, got {source!r}; "
                               "read a file with nardy_analysis.load_file(path) first")
     if not 1 <= match <= len(source.matches):
-        raise InvalidArgument(f"{source.path} holds {len(source.matches)} replayed "
+        raise InvalidArgument(f"{path_text(source.path)} holds {len(source.matches)} replayed "
                               f"match(es), not a match {match}")
     chosen = source.matches[match - 1]
     start = chosen.record.line
