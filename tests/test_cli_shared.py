@@ -130,6 +130,25 @@ def test_places_that_take_no_new_file_are_found_before_the_work(name, out):
     one_error_line(run(*args), f"cannot write {path!r}: ")
 
 
+def test_a_folder_simulate_cannot_write_into_is_one_line_before_any_work(tmp_path, read_only):
+    (tmp_path / "file").write_text("")
+    cases = [("/proc/simdir", "No such file or directory"),
+             ("/proc/simdir/deeper", "No such file or directory"),
+             (tmp_path / "file", "it is a file"),
+             (tmp_path / "file" / "sims", f"'{tmp_path / 'file'}' is a file"),
+             (read_only / "sims", f"folder '{read_only}' is not writable"),
+             (read_only / "sims" / "deeper", f"folder '{read_only}' is not writable")]
+    for out, reason in cases:
+        if str(out).startswith("/proc") and not Path("/proc").is_dir():
+            continue
+        line = one_error_line(run("simulate", "2", "--out", out))
+        assert line == f"Error: cannot write '{out}': {reason}"
+    assert sorted(p.name for p in read_only.iterdir()) == ["old"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "read-only"]  # no trial left
+    result = run("simulate", "2", "--out", tmp_path / "new" / "sims")  # made with its parents
+    assert result.exit_code == 0 and len(list((tmp_path / "new" / "sims").iterdir())) == 2
+
+
 def test_the_trial_file_is_removed(tmp_path):
     out = tmp_path / "x.png"
     result = run("plot", BROKEN, "--game", "99", "--out", out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple, NoReturn
@@ -144,6 +145,30 @@ class OutputFile(click.Path):
         if reason:
             raise CannotWrite(value, reason)
         return value
+
+
+class OutputFolder(click.Path):
+    """A click parameter for a folder a command writes files into, made (with its missing
+    parents) by the command: :class:`CannotWrite` before any work when it is a file, a
+    part of its path is a file, or the nearest folder of it that exists takes no new folder
+    (read-only, /proc: a trial folder is made and removed). The value is a ``Path``."""
+
+    def convert(self, value, param, ctx):
+        path = Path(super().convert(value, param, ctx))
+        existing = next(p for p in (path, *path.absolute().parents) if p.exists())
+        if not existing.is_dir():
+            reason = "it is a file" if existing == path else f"{quoted(existing)} is a file"
+        elif not os.access(existing, os.W_OK):
+            reason = f"folder {quoted(existing)} is not writable"
+        else:
+            try:  # a trial: /proc and the like take no new folder, whatever access() says
+                os.rmdir(tempfile.mkdtemp(dir=existing))
+                reason = None
+            except OSError as error:
+                reason = error.strerror or str(error)
+        if reason:
+            raise CannotWrite(value, reason)
+        return path
 
 
 class ParquetOutput(OutputFile):

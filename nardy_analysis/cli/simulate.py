@@ -7,11 +7,12 @@ from pathlib import Path
 
 import click
 
-from ..errors import InvalidArgument
+from ..errors import InvalidArgument, path_text
 from ..game.rules import VARIANTS
 from ..notation.writer import write_mat
 from ..simulate import Dice, simulate_matches
-from .common import note, progress_bar, progress_option, quiet_option
+from .common import (CannotWrite, OutputFolder, note, progress_bar, progress_option,
+                     quiet_option)
 
 
 class DiceSpec(click.ParamType):
@@ -36,7 +37,7 @@ def _write_part(out: Path, start: int, count: int, width: int, seed: int, option
 @click.command()
 @click.argument("count", type=click.IntRange(1))
 @click.option("--out", "out", required=True,
-              type=click.Path(file_okay=False, writable=True, path_type=Path),
+              type=OutputFolder(),
               help="Folder to write sim_0001.mat ... into (made if missing).")
 @click.option("--dice", type=DiceSpec(), default="fair", show_default=True,
               help="fair, doubles=P (a double with probability P) or faces=W1,...,W6 "
@@ -77,7 +78,10 @@ def simulate(count, out, dice, loaded, length, games, players, cube, rules, seed
         next(simulate_matches(1, **options))  # arguments checked before any work
     except InvalidArgument as error:
         raise click.BadParameter(str(error))
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # the check before the work cannot see everything
+        raise CannotWrite(str(out), error.strerror or str(error)) from None
     width = max(4, len(str(count)))
     size = max(1, min(100, count // (4 * jobs)))
     parts = [(start, min(size, count - start)) for start in range(0, count, size)]
@@ -91,4 +95,4 @@ def simulate(count, out, dice, loaded, length, games, players, cube, rules, seed
     finally:
         if pool:
             pool.shutdown()
-    note(f"wrote {count} matches to {out}")
+    note(f"wrote {count} matches to {path_text(out)}")
