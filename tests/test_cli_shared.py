@@ -2,8 +2,10 @@
 input, binary files, --quiet, 'wrote' lines, the progress bar on a terminal; and the
 commands' own gaps: replay's results, plot's game numbers, shots' XGIDs, nardy board."""
 
+import csv
 import fcntl
 import importlib.util
+import io
 import json
 import os
 import pty
@@ -468,12 +470,46 @@ def test_replay_prints_winner_score_and_points_per_match():
          "winner": "bob.k", "points": 2},
         {"players": ["alice", "bob"], "length": 3, "score": [1, 0], "finished": False,
          "winner": None, "points": None},
-        {"players": ["alice", ""], "length": 1, "score": [1, 0], "finished": True,
+        {"players": ["alice", "player 2"], "length": 1, "score": [1, 0], "finished": True,
          "winner": "alice", "points": 1},
-        {"players": ["alice", ""], "length": 1, "score": [0, 1], "finished": True,
-         "winner": "", "points": 1}]
+        {"players": ["alice", "player 2"], "length": 1, "score": [0, 1], "finished": True,
+         "winner": "player 2", "points": 1}]
     shown = run("replay", SAMPLES / "two_matches_anonymous.mat").stdout
     assert "  alice 0 - player 2 1 (1-point match): player 2 wins by 1 point" in shown
+
+
+ANONYMOUS = {  # how each output names the players of two_matches_anonymous.mat ("" unnamed)
+    "stats": (["stats"], lambda out: {r["player"] for r in csv_rows(out)}),
+    "audit --by player": (["audit", "--json", "--by", "player"],
+                          lambda out: {json.loads(l)["group"] for l in out.splitlines()[1:]}
+                          - {"all"}),
+    "luck": (["luck"], lambda out: {l[10:31].strip() for l in out.splitlines()
+                                    if l.startswith("  game")}),
+    "luck --json": (["luck", "--json"], lambda out: {r["player"] for l in out.splitlines()
+                                                     for r in json.loads(l)["summary"]}),
+    "luck --csv": (["luck", "-q", "--csv", "{out}"],
+                   lambda out: {r["player"] for r in csv_rows(out)}),
+    "luck --by player": (["luck", "--by", "player", "--json"],
+                         lambda out: {json.loads(l)["player"] for l in out.splitlines()}),
+    "skill --by player": (["skill", "--by", "player", "--json"],
+                          lambda out: {json.loads(l)["player"] for l in out.splitlines()}),
+}
+
+
+def csv_rows(text: str) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+@pytest.mark.parametrize("name", ANONYMOUS)
+def test_a_player_with_no_name_is_player_2_in_every_output(name, tmp_path):
+    args, players = ANONYMOUS[name]
+    if args[0] in ("luck", "skill") and not HAS_ENGINE:
+        pytest.skip("gnubg-nn (the engine extra) is not installed")
+    out = tmp_path / "out.csv"
+    result = run(*[a.format(out=out) for a in args], SAMPLES / "two_matches_anonymous.mat")
+    assert result.exit_code == 0, result.output
+    assert players(out.read_text() if "{out}" in args else result.stdout) == {"alice",
+                                                                              "player 2"}
 
 
 # --- plot, shots, board --------------------------------------------------------------------

@@ -333,7 +333,7 @@ def _roll_rows(matches: Iterable[ReplayedMatch], positions: bool, luck: bool,
         record = match.record
         file = record.file or ""
         seen_files[file] = seen_files.get(file, 0) + 1
-        names = [name or f"player {side + 1}" for side, name in enumerate(record.names)]
+        names = record.players
         site = record.tags.get("Site", "").strip() or "unknown"
         long = match.rules.game == "long"
         lucks = _turn_lucks(match, evaluator) if luck and not long else {}

@@ -521,7 +521,7 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
     evaluator = evaluator or default_evaluator(ply)
     rows = []
     for match_id, match in short_nardy_matches(source, "luck"):
-        names, money = match.record.names, match.record.length == 0
+        names, money = match.record.players, match.record.length == 0
         for game in match.games:
             situation = _Game(match, game)
             for number, turn in enumerate(game.turns, 1):
@@ -742,7 +742,7 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
         if count and set(rolls["match_id"]) != {match_id}:
             raise InvalidArgument(f"the frame given is not the luck frame of match {match_id}")
         rows += _match_rows({"file": match.record.file, "match_id": match_id},
-                            match.record.names, rolls, match.record.length == 0,
+                            match.record.players, rolls, match.record.length == 0,
                             [g.number for g in match.games], _results(match))
     summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
     return summary.astype({"game": "Int64"})

@@ -657,7 +657,7 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
     plays = iter(keys for _, _, keys in plays)
     equities = iter(_by_state(moves, _after_play_equities))
     values = iter(_by_state(cubes, _normalised_cube_decision))
-    names, rows = match.record.names, []
+    names, rows = match.record.players, []
     for kind, game, what, state, *rest in decisions:
         base = {"file": match.record.file, "match_id": match_id,
                 "match_length": match.record.length, "game": game.number,
@@ -861,7 +861,7 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
             mine = lucks[lucks["side"] == side]
             result = float(sum(r[side] for r in results)) if results else float("nan")
             row = {"file": match.record.file, "match_id": match_id, "match_length": length,
-                   "player": match.record.names[side], "side": side,
+                   "player": match.record.players[side], "side": side,
                    **_player_row(decisions, side, all_moves, length),
                    "luck_emg": float(mine["luck"].sum()),
                    "luck_rate_memg": 1000 * float(mine["luck"].mean()) if len(mine)

@@ -486,7 +486,7 @@ def _play_text(moves: tuple) -> str:
 def _add_match(rows: list, match: ReplayedMatch, match_id) -> None:
     """Append the rows of one match to ``rows``."""
     record, rules = match.record, match.rules
-    names, long = record.names, rules.game == "long"
+    names, long = record.players, rules.game == "long"
     seen: dict = {}  # a turn's position after is the next one's before: computed once
     for game in match.games:
         turns = game.turns

@@ -66,7 +66,7 @@ def _result(match: ReplayedMatch) -> dict:
         the last game has a result), ``winner`` (the name of the player ahead when
         finished, else None) and ``points`` (by how many points, when finished).
     """
-    names, score = list(match.record.names), list(match.score)
+    names, score = list(match.record.players), list(match.score)
     return {"players": names, "length": match.record.length, "score": score,
             "finished": match.finished,
             "winner": None if match.winner is None else names[match.winner],
@@ -75,8 +75,7 @@ def _result(match: ReplayedMatch) -> dict:
 
 def _result_line(result: dict) -> str:
     """``alice 5 - bob 3 (5-point match): alice wins by 2 points``."""
-    (first, second), (a, b) = [name or f"player {n}" for n, name
-                               in enumerate(result["players"], 1)], result["score"]
+    (first, second), (a, b) = result["players"], result["score"]
     kind = f"{result['length']}-point match" if result["length"] else "money session"
     outcome = ("unfinished" if not result["finished"] else "even" if not result["points"]
                else f"{first if a > b else second} wins by {_count(result['points'], 'point')}")

@@ -225,6 +225,12 @@ class MatchRecord:
         first = self.games[0].names if self.games else ("", "")
         return tuple(t if t else f for t, f in zip(tagged, first))
 
+    @property
+    def players(self) -> tuple[str, str]:
+        """The players as every output names them: :attr:`names`, and ``player 1`` or
+        ``player 2`` (the left or right column) for a player the file does not name."""
+        return tuple(name or f"player {side}" for side, name in enumerate(self.names, 1))
+
 
 @dataclass(frozen=True)
 class ParsedFile:

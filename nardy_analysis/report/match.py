@@ -86,7 +86,7 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         ``source`` is neither, or a loaded file has no match numbered ``match``.
     """
     replayed, unread = _chosen(source, match)
-    names = replayed.record.names
+    names = replayed.record.players
     lines: dict[str, int] = {}
     steps: list[dict] = []
     games = []
@@ -177,7 +177,7 @@ def _step(game, kind: str, text: str, position: Position, lines, names, **fields
 def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_turn,
           skill: "_Skill") -> _Game:
     """Add the steps of one game to ``steps``; its row of the score table."""
-    names, number = match.record.names, game.number
+    names, number = match.record.players, game.number
     first = len(steps)
     notes = ["Crawford game"] if game.crawford else []
     intro = (f"Game {number}: {names[0]} {game.scores[0]}, {names[1]} {game.scores[1]}"
@@ -242,7 +242,7 @@ def _notes(line: int, start: int, end: float, problems: dict) -> list[str]:
 def _turn_step(match: ReplayedMatch, game: int, index: int, turn, lines, luck_by_turn,
                skill: "_Skill") -> dict:
     """The step of one roll: the position after its play (before it when unknown)."""
-    names, player = match.record.names, turn.player
+    names, player = match.record.players, turn.player
     play = "??? (the play is not recorded)" if turn.play is None else str(turn.play)
     text = f"{names[player]} rolls {turn.roll}: {play}"
     fields = {"move": turn.record.move, "turn": index, "player": player,
@@ -267,7 +267,7 @@ def _unread_game(error: NardyError, start: Position, steps: list, lines, names) 
 
 def _result(match: ReplayedMatch) -> str:
     """Who won the match and the final score, from the replayed results."""
-    names, length = match.record.names, match.record.length
+    names, length = match.record.players, match.record.length
     if not match.games:
         return "no game replayed"
     score = match.score
