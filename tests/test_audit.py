@@ -570,8 +570,10 @@ def test_json_lines_html_and_exit_status(tmp_path):
         assert set(obj) >= {"test", "group", "n", "observed", "expected", "statistic",
                             "p_value", "p_adjusted"}
     text = page.read_text(encoding="utf-8")
-    assert text.count("data:image/png;base64,") == 4 and "<table" in text
-    table = text[text.index("<h2>All results"):]
+    # The four charts of all rolls, and faces and roll classes of each flagged group.
+    flagged = text.count("<h2>Flagged group: ")
+    assert text.count("data:image/png;base64,") == 4 + 2 * flagged and "<table" in text
+    table = text[text.index("<h2>Results of all rolls"):]
     assert ">None<" not in table and ">nan<" not in table and "e+0" not in table
     assert "<td>\u2013</td>" in table
 

@@ -5,6 +5,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from nardy_analysis import Position, Roll
+from nardy_analysis.game.ids import MatchState
+from nardy_analysis.game.long import LongPosition
 from nardy_analysis.game.svg import board_svg, save_board
 from conftest import side
 
@@ -75,3 +77,70 @@ def test_names_are_escaped_and_the_board_is_saved(tmp_path):
     assert root.get("width") == "300"
     path = save_board(position, tmp_path / "b.svg", names=("Zoë & <Ann>", "Bob"), width=300)
     assert path.read_text(encoding="utf-8") == svg
+
+
+# The example of `nardy board`: player 1 owns a 2-cube and is to play 52, 1-2 in a 5-point
+# match (the XGID's fields: cube 2^1, owner 1, turn 1, dice 52, score 2 and 1 from the
+# side on roll, Crawford off, length 5; XG's XGID format, as the ASCII board prints it).
+XGID = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:5:10"
+CENTRED = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10"
+
+
+def cube_of(root):
+    (cube,) = by_class(root, "g", "cube")
+    (rect,) = cube.iter(SVG + "rect")
+    (value,) = by_class(cube, "text", "cube-value")
+    return int(value.text), float(rect.get("y"))
+
+
+def test_the_cube_score_and_dice_of_a_match_state_are_drawn():
+    position, state = Position.from_xgid(XGID)
+    root = parse(board_svg(position, state=state))
+    value, y = cube_of(root)
+    top, bottom = 26, 26 + 2 * 180 + 60   # the board's edges (TOP, BOTTOM)
+    assert value == 2 and y > (top + bottom) / 2  # owned by the viewer (player 1): bottom
+    (status,) = by_class(root, "text", "status")
+    assert status.text == "5-point match \u00b7 player 1 to play 52"
+    captions = [t.text for t in by_class(root, "text", "caption")]
+    assert captions == ["player 0 (light): score 1, 167 pips, 0 off",
+                        "\u25b6 player 1 (dark): score 2, 167 pips, 0 off"]
+    assert [t.text for t in by_class(root, "text", "die-value")] == ["5", "2"]
+    # Seen from player 0's side the cube is on the opponent's side: top.
+    assert cube_of(parse(board_svg(position, side=0, state=state)))[1] < (top + bottom) / 2
+    centred_position, centred = Position.from_xgid(CENTRED)
+    assert centred_position == position
+    centred_svg = board_svg(position, state=centred)
+    assert centred_svg != board_svg(position, state=state)
+    value, y = cube_of(parse(centred_svg))
+    assert value == 1 and y == (top + bottom) / 2 - 17
+    assert "score 0, 167 pips" in centred_svg
+
+
+def test_a_double_on_offer_the_crawford_game_and_long_nardy():
+    position, state = Position.from_xgid(XGID)
+    doubled = MatchState(cube=2, cube_owner=1, player=1, turn=0, doubled=True,
+                         match_length=5, score=(1, 2))
+    root = parse(board_svg(position, state=doubled))
+    assert sorted(int(t.text) for t in by_class(root, "text", "cube-value")) == [2, 4]
+    assert len(by_class(root, "g", "offered")) == 1
+    assert by_class(root, "text", "status")[0].text == (
+        "5-point match \u00b7 player 1 doubles to 4; player 0 to take or drop")
+    crawford = MatchState(player=1, dice=(5, 2), crawford=True, match_length=5, score=(4, 2))
+    root = parse(board_svg(position, state=crawford))
+    assert by_class(root, "g", "cube") == []
+    assert by_class(root, "text", "status")[0].text.startswith("5-point match, Crawford game")
+    long = parse(board_svg(LongPosition.start(), state=MatchState(match_length=3)))
+    assert by_class(long, "g", "cube") == []
+    assert len(by_class(long, "circle", "checker")) == 2 * 5  # two heads of 15, 5 drawn each
+    assert [t.text for t in by_class(long, "text", "stack")] == ["15", "15"]
+    # With no state (a bare position, as in notebooks): a centred cube at 1, no score.
+    root = parse(board_svg(position))
+    assert cube_of(root)[0] == 1 and by_class(root, "text", "status") == []
+
+
+def test_each_tray_is_labelled_in_its_owners_colour():
+    position = Position.from_mover(side(p1=14), side(p6=12), 0)
+    root = parse(board_svg(position))
+    owners = by_class(root, "circle", "tray-owner")
+    assert [o.get("class") for o in owners] == ["tray-owner owner1", "tray-owner owner0"]
+    assert [t.text for t in by_class(root, "text", "tray")] == ["3 off", "1 off"]

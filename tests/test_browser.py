@@ -160,3 +160,61 @@ def test_a_15_game_corpus_match(open_page):
     assert page.text("#where").startswith("Game 15, move ")
     page.page.keyboard.press("End")
     assert page.text("#text").startswith("p27409 wins 1 point (single)")
+
+
+def audit_page(open_page, html: str, width: int = 1400):
+    page = open_page(html)
+    page.page.set_viewport_size({"width": width, "height": 900})
+    return page
+
+
+def check_group_tools(page):
+    """The select box draws the chosen group's charts; the filter narrows the group table."""
+    chart = page.page.locator("#chosen-charts svg >> nth=0")
+    before = chart.get_attribute("aria-label")
+    options = page.page.locator("#group-select option")
+    other = options.nth(options.count() - 1).text_content()
+    page.page.select_option("#group-select", label=other)
+    after = chart.get_attribute("aria-label")
+    assert after != before and after.startswith(f"Roll classes of {other} (")
+    rows = page.page.locator("#group-table tbody tr:not([hidden])")
+    everyone = rows.count()
+    page.page.fill("#group-filter", other)
+    assert 1 <= rows.count() < everyone
+    assert all(other.lower() in name.lower()
+               for name in rows.evaluate_all("rs => rs.map(r => r.dataset.group)"))
+    assert page.text("#group-count") == f"{rows.count()} of {everyone} groups shown"
+    page.page.fill("#group-filter", "")
+    assert rows.count() == everyone
+
+
+def test_the_audit_page_leads_with_its_summary_and_draws_a_chosen_group(open_page):
+    from nardy_analysis.analysis.audit import DiceAudit, dice_tests, simulate_rolls
+    from nardy_analysis.report import audit_html
+
+    rolls = simulate_rolls(60, players=12, positions=False, seed=5)
+    page = audit_page(open_page, audit_html(DiceAudit(dice_tests(rolls, by="player"), rolls,
+                                                      by="player")))
+    assert page.page.locator("#summary").bounding_box()["y"] < 900 / 2
+    check_group_tools(page)
+
+
+def test_the_site_audit_page_of_the_corpus(open_page, tmp_path):
+    if not CORPUS.exists():
+        pytest.skip(f"the corpus is not at {CORPUS}")
+    from click.testing import CliRunner
+
+    from nardy_analysis.cli.audit import audit
+
+    html = tmp_path / "site.html"
+    result = CliRunner().invoke(audit, [str(CORPUS), "--by", "player", "--html", str(html)])
+    assert result.exit_code in (0, 1), result.output  # 1: some corpus files have errors
+    size = html.stat().st_size
+    assert size < 2_000_000, size   # 1.3 MB (5.8 MB with a chart row and a table row each)
+    for width in (1400, 800):
+        page = audit_page(open_page, html.read_text(encoding="utf-8"), width)
+        box = page.page.locator("#summary").bounding_box()
+        assert box["y"] + box["height"] < 900, width  # the summary on the first screen
+        height = page.page.evaluate("document.documentElement.scrollHeight")
+        assert height < 8000, height  # about 4,300 px at 1,400 wide (189,099 before)
+    check_group_tools(page)

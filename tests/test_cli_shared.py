@@ -579,6 +579,18 @@ def test_board_pictures(tmp_path):
     assert 0.5 < height / width < 1.5
 
 
+def test_board_pictures_show_the_cube_and_score(tmp_path):
+    # Player 1 owns a 2-cube at 1-2 in a 5-point match, against a centred cube at 0-0.
+    owned, centred = tmp_path / "owned.svg", tmp_path / "centred.svg"
+    run("board", "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:5:10", "--svg", owned)
+    run("board", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10", "--svg", centred)
+    owned, centred = owned.read_text(), centred.read_text()
+    assert "player 1 (dark): score 2, 167 pips" in owned
+    assert "player 0 (light): score 0, 167 pips" in centred
+    assert re.findall(r'class="cube-value"[^>]*>(\d+)<', owned) == ["2"]
+    assert re.findall(r'class="cube-value"[^>]*>(\d+)<', centred) == ["1"]
+
+
 def test_a_named_file_that_is_not_a_match_prints_nothing(tmp_path):
     fake = tmp_path / "fake.mat"
     fake.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))

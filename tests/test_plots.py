@@ -288,13 +288,16 @@ def test_doubles_chart_with_40_groups_shows_what_fits_and_says_how_many_are_left
     small = plot_doubles(audit, ax=plt.figure(figsize=(7, 3.5)).subplots())
     shown = len(small.get_yticklabels()) - 1
     assert 5 <= shown < 40 and not _labels_overlap(small)
-    assert small.get_title() == f"Doubles per group (rolls); {40 - shown} groups with fewer " \
-                                "rolls not shown"
+    assert small.get_title() == f"Doubles per group (rolls); {40 - shown} other groups not shown"
     labels = [t.get_text() for t in small.get_yticklabels()]  # top down
     assert labels[:3] == ["all (1,220)", "sim 40 (50)", "sim 39 (49)"]  # most rolls first
     tall = plot_doubles(audit, ax=plt.figure(figsize=(8, 1.3 + 0.2 * 41)).subplots())
     assert len(tall.get_yticklabels()) == 41 and not _labels_overlap(tall)
     assert tall.get_title() == "Doubles per group (rolls)"
+    chosen = plot_doubles(audit, ax=plt.figure(figsize=(7, 3.5)).subplots(), max_groups=3,
+                          first=["sim 2", "sim 1"])  # such as the flagged groups
+    assert [t.get_text() for t in chosen.get_yticklabels()] == [
+        "all (1,220)", "sim 2 (12)", "sim 1 (11)", "sim 40 (50)"]
     legend = tall.get_legend().get_window_extent()
     assert legend.x0 >= tall.get_window_extent().x1  # right of the Axes, clear of the data
     plt.close("all")

@@ -44,9 +44,14 @@ def page(audit):
 
 
 def test_names_from_the_files_are_escaped(page):
-    assert "<script" not in page and "<b>" not in page and "<i>" not in page
+    # The page's own two scripts (its JSON data and the code of the group table), no other.
+    assert page.count("<script") == 2 and SCRIPT not in page
+    assert "<b>" not in page and "<i>" not in page
     assert escape(SCRIPT) in page and "&lt;b&gt;ann&lt;/b&gt;" in page
-    assert "<td>bob &amp; co</td>" in page and "<li>b&amp;c.mat</li>" in page
+    assert '<a href="#chosen">bob &amp; co</a>' in page and "<li>b&amp;c.mat</li>" in page
+    data = page[page.index('id="audit-data">'):]
+    data = data[:data.index("</script>")]
+    assert "\\u003cscript\\u003e" in data and "<" not in data[1:]
 
 
 def test_the_template_escapes_by_itself():
@@ -67,7 +72,7 @@ def test_page_says_what_was_audited_when_and_by_which_version(audit, page):
 
 
 def test_page_explains_each_test_and_the_unit_of_its_effect(audit, page):
-    tests = page[page.index("<h2>The tests</h2>"):page.index("<h2>Charts</h2>")]
+    tests = page[page.index("<h2>The tests</h2>"):page.index("<h2>Charts of all rolls</h2>")]
     for test in dict.fromkeys(audit.frame["test"]):
         assert f"<tr><td>{test}</td><td>{escape(ABOUT[test])}</td>" \
                f"<td>{escape(EFFECT_UNITS[test])}</td>" in tests
@@ -83,21 +88,37 @@ def test_page_charts_are_inline_pngs_and_nothing_is_fetched(page):
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         width, height = struct.unpack(">II", png[16:24])
         assert width == 720 and height >= 315
-    assert not re.search(r"(src|href)=\"(?!data:)", page) and "http" not in page
-    assert "<script" not in page and "@import" not in page and "url(" not in page
+    assert not re.search(r"(src|href)=\"(?!data:|#)", page) and "http" not in page
+    assert "@import" not in page and "url(" not in page and "<script src" not in page
 
 
-def test_results_table_has_every_result_smallest_adjusted_p_first(audit, page):
-    table = page[page.index("<h2>All results"):]
+def test_results_of_all_rolls_smallest_adjusted_p_first(audit, page):
+    table = page[page.index("<h2>Results of all rolls"):page.index("</table>",
+                                                                     page.index('id="results"'))]
     rows = re.findall(r"<tr(?: class=\"flagged\")?>(.*?)</tr>", table)
     assert rows[0].startswith("<th>test</th><th>group</th><th>n</th>")
-    assert len(rows) == len(audit.frame) + 1  # the header and one row per result
-    cells = [re.findall(r"<td[^>]*>(.*?)</td>", r) for r in rows[1:]]
     ordered = audit.sorted()
-    assert [(c[0], html.unescape(c[1])) for c in cells] == list(
-        zip(ordered["test"], ordered["group"]))
+    ordered = ordered[ordered["group"] == "all"]
+    assert len(rows) == len(ordered) + 1  # the header and one row per test
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", r) for r in rows[1:]]
+    assert [(c[0], c[1]) for c in cells] == list(zip(ordered["test"], ordered["group"]))
     assert ">nan<" not in table and ">None<" not in table and "<td>\u2013</td>" in table
-    assert table.count('class="flagged"') == len(audit.flagged())
+
+
+def test_the_summary_and_the_table_of_every_group(audit, page):
+    summary = page[page.index('<table id="summary">'):]
+    summary = summary[:summary.index("</table>")]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", summary)
+    assert rows[0] == "<th>test</th><th>group</th><th>n</th><th>effect</th><th>p adj.</th>"
+    # No result of these fair dice is flagged: the ten smallest adjusted p-values instead.
+    assert audit.flagged().empty and len(rows) == 1 + 10
+    ordered = audit.sorted()
+    first = [re.findall(r"<td[^>]*>(.*?)</td>", r)[:2] for r in rows[1:]]
+    assert [(t, html.unescape(g)) for t, g in first] == list(
+        zip(ordered["test"], ordered["group"].astype(str)))[:10]
+    groups = re.findall(r'<tr data-group="([^"]*)">', page)
+    assert sorted(html.unescape(g) for g in groups) == sorted(["bob & co", "<b>ann</b>",
+                                                               SCRIPT])
 
 
 def test_table_cells_are_readable():
@@ -114,7 +135,7 @@ CHROMIUM = shutil.which("chromium")
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium")
 def test_page_renders_in_headless_chromium_without_running_a_script(page, tmp_path):
     """The DOM Chromium builds from the page: the four charts, the player named like a
-    script as text, and no script element."""
+    script as text, only the page's own two script elements, the chosen group's charts."""
     path = tmp_path / "audit.html"
     path.write_text(page, encoding="utf-8")
     done = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
@@ -122,4 +143,6 @@ def test_page_renders_in_headless_chromium_without_running_a_script(page, tmp_pa
                           timeout=120)
     dom = done.stdout
     assert dom.count('src="data:image/png;base64,') == 4, done.stderr[-2000:]
-    assert "<script" not in dom and escape(SCRIPT) in dom
+    assert dom.count("<script") == 2 and escape(SCRIPT) in dom
+    # The chosen group's roll classes and faces, drawn by the page's script.
+    assert dom.count('aria-label="Roll classes of ') == dom.count('aria-label="Faces of ') == 1

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..game.ids import MatchState
-from ..game.position import Position, Roll
+from ..game.position import Position
 from ..game.svg import board_svg
 from .common import OutputFile, parse_position, quiet_option, write_output
 
@@ -89,16 +89,15 @@ def board(position_id, svg_file, png_file):
     player 1's, who is on roll; the replay's errors quote it), drawn with both heads.
     Prints an ASCII board from the side of the player on roll (X), with both pip counts,
     and, when the Match ID or XGID gives them, the dice, the cube and the score. --svg and
-    --png write a picture instead, seen from the same side, with the dice. A bad ID is a
-    usage error (exit status 2).
+    --png write a picture instead, seen from the same side, with the same facts (the cube
+    on its owner's side). A bad ID is a usage error (exit status 2).
     """
     position, state = parse_position(position_id)
     if not (svg_file or png_file):
         click.echo(str(position))
         click.echo("\n".join(state_lines(position, state)))
         return
-    dice = state.dice if state else None
-    svg = board_svg(position, roll=Roll(*dice) if dice else None)
+    svg = board_svg(position, state=state)
     if svg_file:
         write_output(svg_file, lambda path: Path(path).write_text(svg, encoding="utf-8"))
     if png_file:

@@ -10,9 +10,15 @@ Long nardy positions (:class:`~nardy_analysis.game.long.LongPosition`) draw on t
 the viewer's head is their 24-point, top right, the opponent's is the viewer's 12-point, bottom
 left, and the bar stays empty.
 
+The doubling cube sits in a column left of the board: in the middle while nobody owns it, at
+the bottom when the viewer owns it, at the top when the opponent does; a double on offer is
+drawn at its new value in the viewer's right half, where the dice go. The match state (a
+:class:`~nardy_analysis.game.ids.MatchState`, as a Match ID or XGID records it) gives the cube,
+the dice, the score and the match length; long nardy has no cube.
+
 This module draws what it is given (anything with a position's ``board``, ``turn``, ``id()``,
-``facing``, ``pip_count`` and ``borne_off``) and imports nothing of
-:mod:`~nardy_analysis.game.position`, so that ``Position._repr_svg_`` can import it lazily.
+``facing``, ``pip_count``, ``borne_off`` and ``game``, and a match state) and imports nothing
+of :mod:`~nardy_analysis.game.position`, so that ``Position._repr_svg_`` can import it lazily.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from os import PathLike
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from .ids import GameState, MatchState
 from .rules import BAR, CHECKERS, OFF
 
 POINT = 40            # width of a point, in SVG user units
@@ -31,17 +38,22 @@ TRIANGLE = 2 * RADIUS * STACK
 HEIGHT = 2 * TRIANGLE + 60
 HALF = 6 * POINT
 TRAY = 48
-LEFT = 12             # x of the left half
+CUBE = 34             # side of the doubling cube
+LEFT = CUBE + 16      # x of the left half, right of the cube's column
 BAR_X = LEFT + HALF   # x of the bar
 RIGHT = BAR_X + POINT  # x of the right half
 TRAY_X = RIGHT + HALF + 12
 WIDTH = TRAY_X + TRAY + 12
 TOP = MARGIN
 BOTTOM = TOP + HEIGHT
-FOOTER = 44
+FOOTER = 66           # the status line and a caption per player
 COLOURS = {"frame": "#6b4226", "board": "#e8d3a9", "dark": "#9c3d2f", "light": "#2f5d50",
            "checker": ("#f4efe1", "#2b2b2b"), "edge": ("#6d6a60", "#000000"),
            "count": ("#000000", "#ffffff")}
+"""The board's colours; ``checker``, ``edge`` and ``count`` are those of players 0 (light) and
+1 (dark): the fill and edge of their checkers and the colour of text on them (the charts of
+:mod:`~nardy_analysis.plots` and of the match page draw each player in their checkers'
+colours)."""
 
 
 def _point_x(point: int) -> float:
@@ -82,26 +94,77 @@ def _tray(count: int, player: int, top: bool) -> list[str]:
                      f'width="{TRAY - 12}" height="{slab - 1:g}" rx="2" '
                      f'fill="{COLOURS["checker"][player]}" stroke="{COLOURS["edge"][player]}"/>')
     y = TOP + TRIANGLE + 8 if top else BOTTOM - TRIANGLE - 2
-    parts.append(f'<text x="{TRAY_X + TRAY / 2:g}" y="{y:g}" text-anchor="middle" '
-                 f'font-size="12" fill="#ffffff">off {count}</text>')
+    parts.append(f'<circle class="tray-owner owner{player}" cx="{TRAY_X + 8}" cy="{y - 4:g}" '
+                 f'r="6" fill="{COLOURS["checker"][player]}" '
+                 f'stroke="{COLOURS["edge"][player]}"/>'
+                 f'<text class="tray" x="{TRAY_X + 17}" y="{y:g}" font-size="12" '
+                 f'fill="#ffffff">{count} off</text>')
     return parts
 
 
-def _dice(roll: Roll, player: int) -> list[str]:
-    """The two dice of ``roll`` in the middle of the viewer's right half."""
+def _cube(value: int, x: float, y: float, offered: bool = False) -> str:
+    """The doubling cube showing ``value``, its top left corner at (x, y)."""
+    size = 18 if value < 100 else 13 if value < 10000 else 10
+    return (f'<g class="cube{" offered" if offered else ""}"><rect x="{x:g}" y="{y:g}" '
+            f'width="{CUBE}" height="{CUBE}" rx="4" fill="#ffffff" stroke="#000000" '
+            f'stroke-width="1.5"/><text class="cube-value" x="{x + CUBE / 2:g}" '
+            f'y="{y + CUBE / 2 + size * 0.36:g}" text-anchor="middle" font-size="{size}" '
+            f'font-weight="bold">{value}</text></g>')
+
+
+def _cube_parts(state: MatchState, side: int) -> list[str]:
+    """The cube in its column (middle: centred; bottom: the viewer's; top: the opponent's),
+    and a double on offer at its new value where the dice go."""
+    x = (LEFT - CUBE) / 2
+    if state.cube_owner is None:
+        y = TOP + HEIGHT / 2 - CUBE / 2
+    else:
+        y = BOTTOM - 8 - CUBE if state.cube_owner == side else TOP + 8
+    parts = [] if state.doubled and state.cube_owner is None else [_cube(state.cube, x, y)]
+    if state.doubled:
+        parts.append(_cube(2 * state.cube, RIGHT + HALF / 2 - CUBE / 2,
+                           TOP + HEIGHT / 2 - CUBE / 2, offered=True))
+    return parts
+
+
+def _status(position, state: MatchState, names) -> str:
+    """The line above the captions: the match (length, Crawford game) and who is to act."""
+    if state.match_length:
+        match = f"{state.match_length}-point match" + (", Crawford game" if state.crawford
+                                                        else "")
+    else:
+        match = "Money game"
+    if state.game_state >= GameState.OVER:
+        action = "game over"
+    elif state.doubled:
+        action = (f"{names[state.player]} doubles to {2 * state.cube}; "
+                  f"{names[state.turn]} to take or drop")
+    elif state.dice:
+        dice = f"{state.dice[0]}{state.dice[1]}"
+        action = (f"{names[state.player]} to play {dice}" if state.player == position.turn
+                  else f"{names[state.player]} played {dice}")
+    else:
+        action = f"{names[state.turn]} to roll"
+    return f"{match} \u00b7 {action}"
+
+
+def _dice(dice: tuple[int, int], player: int) -> list[str]:
+    """Two dice in the middle of the viewer's right half, in ``player``'s colours."""
     parts = []
-    for i, die in enumerate((roll.high, roll.low)):
+    for i, die in enumerate(dice):
         x = RIGHT + HALF / 2 - 36 + i * 40
         y = TOP + HEIGHT / 2 - 16
         parts.append(f'<rect class="die" x="{x:g}" y="{y:g}" width="32" height="32" rx="5" '
                      f'fill="{COLOURS["checker"][player]}" stroke="{COLOURS["edge"][player]}"/>'
-                     f'<text x="{x + 16:g}" y="{y + 23:g}" text-anchor="middle" font-size="20" '
+                     f'<text class="die-value" x="{x + 16:g}" y="{y + 23:g}" '
+                     f'text-anchor="middle" font-size="20" '
                      f'fill="{COLOURS["count"][player]}">{die}</text>')
     return parts
 
 
 def board_svg(position: Position, side: int | None = None, names=None,
-              roll: Roll | None = None, width: int = 520) -> str:
+              roll: Roll | None = None, width: int = 520,
+              state: MatchState | None = None) -> str:
     """An SVG picture of a position, as a string.
 
     Parameters
@@ -113,17 +176,28 @@ def board_svg(position: Position, side: int | None = None, names=None,
     names : pair of str, optional
         Names of players 0 and 1 for the captions (default ``player 0``, ``player 1``).
     roll : Roll, optional
-        Dice to draw on the board, in the colour of the player on roll.
+        Dice to draw on the board, in the colour of the player on roll. Default: the dice
+        of ``state``.
     width : int
         Width of the picture in pixels; the height follows.
+    state : MatchState, optional
+        The cube (value, owner, a double on offer), the dice (in the colour of
+        ``state.player``: the board after a play shows the dice just played, the other
+        player on roll), the score and the match length. Without it a centred cube at 1 is
+        drawn and no score.
 
     Returns
     -------
     str
         A standalone ``<svg>`` document: 24 points, one circle (class ``checker``) per
         checker on the board or the bar (at most five per stack), borne-off checkers as
-        slabs in the trays, point numbers, and a caption per player with their pip count
-        (pips) and checkers borne off; the player on roll is marked with a triangle.
+        slabs in the trays (each labelled with a disc of its owner's colour and their
+        count), point numbers, the cube (class ``cube``, its value in ``cube-value``; none
+        in long nardy or the Crawford game), with a state a status line (class ``status``:
+        match length or money game, Crawford game, who is to play which dice, roll, or take
+        or drop a double, or that the game is over) and a caption per player with their
+        score (in a match), pip count (pips) and checkers borne off; the player on roll is
+        marked with a triangle.
     """
     side = position.turn if side is None else side
     names = names or ("player 0", "player 1")
@@ -162,14 +236,25 @@ def board_svg(position: Position, side: int | None = None, names=None,
     parts += _tray(opp[OFF], 1 - side, True)
     parts += _tray(me[OFF], side, False)
     if roll is not None:
-        parts += _dice(roll, position.turn)
+        parts += _dice((roll.high, roll.low), position.turn)
+    elif state is not None and state.dice:
+        parts += _dice(state.dice, state.player)
+    if position.game != "long" and not (state is not None and state.crawford):
+        parts += _cube_parts(state or MatchState(), side)
+    if state is not None:
+        parts.append(f'<text class="status" x="{LEFT}" y="{BOTTOM + MARGIN + 14}" '
+                     f'font-size="14" font-weight="bold">'
+                     f'{escape(_status(position, state, names))}</text>')
     for row, player in enumerate((1 - side, side)):
         marker = "\u25b6 " if player == position.turn else ""
         colour = "light" if player == 0 else "dark"
-        parts.append(f'<text class="caption" x="{LEFT}" y="{BOTTOM + MARGIN + 16 + 20 * row}" '
+        score = (f"score {state.score[player]}, " if state is not None and state.match_length
+                 else "")
+        caption_y = BOTTOM + MARGIN + (36 if state is not None else 16) + 20 * row
+        parts.append(f'<text class="caption" x="{LEFT}" y="{caption_y}" '
                      f'font-size="14">{escape(marker + str(names[player]))} ({colour}): '
-                     f'{position.pip_count(player)} pips, {position.borne_off(player)} off'
-                     f'</text>')
+                     f'{score}{position.pip_count(player)} pips, '
+                     f'{position.borne_off(player)} off</text>')
     parts.append("</svg>")
     return "\n".join(parts)
 

@@ -94,20 +94,23 @@ def _plot_cells(cells: pd.DataFrame, ax, title: str, xlabel: str):
     return ax
 
 
-def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int | None = None):
+def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int | None = None,
+                 first: list[str] = ()):
     """The doubles rate of each group with its 95% confidence interval, against 1/6.
 
     Parameters
     ----------
     audit : DiceAudit
-        Its ``doubles`` rows with rolls are drawn: ``all`` first, then the groups with the
-        most rolls.
+        Its ``doubles`` rows with rolls are drawn: ``all`` first, then the groups of
+        ``first``, then the groups with the most rolls.
     ax : matplotlib.axes.Axes, optional
         Drawn into; the current Axes when None.
     max_groups : int, optional
         Groups drawn at most. Default: as many as the Axes' height holds at 10 points a row
         (size the figure to the groups to see them all); the title says how many are left
         out.
+    first : list of str
+        Groups drawn first, after ``all`` (such as the flagged ones), within ``max_groups``.
 
     Returns
     -------
@@ -126,7 +129,10 @@ def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int | None = None):
     if max_groups is None:
         height = ax.get_window_extent().height * 72 / ax.figure.dpi  # points
         max_groups = max(int(height / 10) - 1, 1)
-    rows = pd.concat([rows[rows["group"] == "all"], others.nlargest(max_groups, "n")])
+    chosen = others[others["group"].isin(first)]
+    chosen = chosen.iloc[np.argsort([list(first).index(g) for g in chosen["group"]])]
+    rest = others[~others["group"].isin(first)].nlargest(max(max_groups - len(chosen), 0), "n")
+    rows = pd.concat([rows[rows["group"] == "all"], pd.concat([chosen, rest])[:max_groups]])
     low, high = clopper_pearson(rows["observed"], rows["n"])
     rate = rows["observed"] / rows["n"]
     y = np.arange(len(rows))[::-1]
@@ -141,7 +147,7 @@ def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int | None = None):
     ax.set_xlabel("doubles rate (95% CI)")
     left_out = len(others) - (len(rows) - 1)
     ax.set_title("Doubles per group (rolls)"
-                 + (f"; {left_out} groups with fewer rolls not shown" if left_out > 0 else ""))
+                 + (f"; {left_out} other groups not shown" if left_out > 0 else ""))
     _flag_legend(ax, f"significant (BH p adj. < {ALPHA})")
     return ax
 

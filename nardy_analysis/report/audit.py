@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import base64
 import io
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+from jinja2.utils import htmlsafe_json_dumps
 from matplotlib.figure import Figure
 
 from ..analysis.audit import ABOUT, ALPHA, EFFECT_UNITS
@@ -26,6 +28,17 @@ COLUMNS = {"test": "test", "group": "group", "n": "n", "observed": "observed",
 _DASH = "\u2013"
 
 
+SUMMARY_COLUMNS = ["test", "group", "n", "effect", "p_adjusted"]
+"""The columns of the summary of flagged results (and of the smallest adjusted p-values when
+none is flagged)."""
+
+DOUBLES_GROUPS = 30
+"""Groups drawn at most in the doubles chart: the flagged ones first, then the most rolls."""
+
+FLAGGED_CHARTS = 12
+"""Flagged groups at most that get their own face and roll-class charts as pictures."""
+
+
 def audit_html(audit: DiceAudit) -> str:
     """The HTML page of a dice audit.
 
@@ -37,33 +50,111 @@ def audit_html(audit: DiceAudit) -> str:
     -------
     str
         A self-contained HTML document (no external URL; everything from the files is
-        escaped): what was audited (rolls, files, player, groups; the file names in a
-        collapsed list), when and by which version, the verdict, one sentence per test with
-        the unit of its effect and its method, the face, roll-class, doubles and p-value
-        charts (as PNG in ``data:`` URLs, 90 dpi, 8 inches wide; the doubles chart 0.2 inch
-        high per group shown) and every result, smallest adjusted p first (missing values as
-        an en dash, flagged rows red).
+        escaped), led by the summary: what was audited (rolls, files, player, groups; the file
+        names in a collapsed list), when and by which version, the verdict and a table of the
+        results flagged after adjustment (:data:`SUMMARY_COLUMNS`, smallest adjusted p first;
+        the ten smallest adjusted p-values when none is). Then one sentence per test with the
+        unit of its effect and its method; the face, roll-class, doubles and p-value charts of
+        all rolls (PNG in ``data:`` URLs, 90 dpi, 8 inches wide; the doubles chart shows at
+        most :data:`DOUBLES_GROUPS` groups, flagged first); the face and roll-class charts of
+        each flagged group (at most :data:`FLAGGED_CHARTS`); the results of all rolls; and
+        with groups (``by``) a table of every group (rolls, doubles rate, smallest adjusted
+        p and its test, flagged results) with a filter box, and a select box that draws the
+        chosen group's roll classes and faces against fair dice (inline SVG from the page's
+        JSON data: observed counts, expected counts and the fair range of
+        :meth:`~nardy_analysis.analysis.audit.DiceAudit.cells`) with its results. Missing
+        values are an en dash, flagged rows red.
     """
     frame = audit.frame
-    groups = int((frame["test"] == "doubles").sum())
+    flagged = audit.flagged()
+    groups = list(dict.fromkeys(frame["group"].astype(str)))
+    flagged_groups = list(dict.fromkeys(audit.sorted(flagged)["group"].astype(str)))
+    doubles = frame[(frame["test"] == "doubles") & (frame["n"] > 0) & (frame["group"] != "all")]
+    shown = min(len(doubles), DOUBLES_GROUPS)
+
+    def doubles_chart(data, ax):
+        return plot_doubles(data, ax=ax, max_groups=shown, first=flagged_groups)
+
     charts = [("faces", plot_face_counts, 3.5), ("roll classes", plot_roll_classes, 3.5),
-              ("doubles per group", plot_doubles, max(3.5, 1.3 + 0.2 * groups)),
+              ("doubles per group", doubles_chart, max(3.5, 1.3 + 0.2 * (shown + 1))),
               ("p-values", plot_p_values, 3.5)]
     first = frame[frame["group"] == "all"].drop_duplicates("test")
     tests = [{"name": row.test, "about": ABOUT[row.test], "effect": EFFECT_UNITS[row.test],
               "method": row.method or _DASH} for row in first.itertuples()]
-    flagged = audit.flagged()
-    rows = [{"flagged": row.Index in flagged.index,
-             "cells": [{"text": _cell(getattr(row, column)),
-                        "number": isinstance(getattr(row, column), (int, float, np.number))}
-                       for column in COLUMNS]}
-            for row in audit.sorted().itertuples()]
+    ordered = audit.sorted()
+    summary = (audit.sorted(flagged) if len(flagged)
+               else ordered[ordered["p_adjusted"].notna()][:10])
     return template("audit.html.j2").render(
         audit=audit, scope=audit.scope(), files=audit.files, level=ALPHA,
         tested=int(frame["p_value"].notna().sum()),
         flagged=[f"{row.test} of {row.group}" for row in audit.sorted(flagged).itertuples()],
-        tests=tests, headings=list(COLUMNS.values()), rows=rows,
-        charts=[{"alt": alt, "png": _png(chart, audit, height)} for alt, chart, height in charts])
+        summary=_rows(audit, summary, SUMMARY_COLUMNS),
+        summary_headings=[COLUMNS[c] for c in SUMMARY_COLUMNS],
+        tests=tests, headings=list(COLUMNS.values()),
+        rows=_rows(audit, ordered[ordered["group"] == "all"], COLUMNS),
+        charts=[{"alt": alt, "png": _png(chart, audit, height)} for alt, chart, height in charts],
+        group_charts=[{"group": group, "charts": [
+            {"alt": f"{alt} of {group}", "png": _png(partial(chart, group=group), audit, 3.2)}
+            for alt, chart in (("faces", plot_face_counts), ("roll classes", plot_roll_classes))]}
+            for group in flagged_groups[:FLAGGED_CHARTS]],
+        groups=_groups(audit, flagged_groups) if len(groups) > 1 else None)
+
+
+def _rows(audit: DiceAudit, rows: pd.DataFrame, columns) -> list[dict]:
+    """Table rows of ``rows``: whether flagged, and each cell's text and whether a number."""
+    flagged = audit.flagged().index
+    return [{"flagged": row.Index in flagged,
+             "cells": [{"text": _cell(getattr(row, column)),
+                        "number": isinstance(getattr(row, column), (int, float, np.number))}
+                       for column in columns]}
+            for row in rows.itertuples()]
+
+
+def _groups(audit: DiceAudit, flagged_groups: list[str]) -> dict:
+    """The table of every group and the JSON data of the select box: per group its results
+    (``[test, n, effect, p adjusted]``, numbers rounded) and its cells (``[observed, expected,
+    low, high]`` lists of the 21 roll classes and of the 6 faces)."""
+    frame = audit.frame
+    table, data = [], []
+    for group, rows in frame.groupby(frame["group"].astype(str), sort=False):
+        if group == "all":
+            continue
+        rolls = int(rows.loc[rows["test"] == "doubles", "n"].iloc[0])
+        doubles = rows[rows["test"] == "doubles"].iloc[0]
+        tested = rows[rows["p_adjusted"].notna()]
+        best = tested.loc[tested["p_adjusted"].idxmin()] if len(tested) else None
+        table.append({"group": group, "rolls": _cell(rolls),
+                      "doubles": _cell(doubles["observed"] / rolls) if rolls else _DASH,
+                      "test": best["test"] if best is not None else _DASH,
+                      "p_adjusted": _cell(best["p_adjusted"]) if best is not None else _DASH,
+                      "flagged": int((tested["p_adjusted"] < ALPHA).sum()),
+                      "order": rolls})
+        data.append({"group": group, "rolls": rolls, "results": [
+            [row.test, _json_number(row.n), _json_number(row.effect, 5),
+             _json_number(row.p_adjusted, 4)] for row in rows.itertuples()],
+            **({"classes": _cells(audit, "roll_classes", group),
+                "faces": _cells(audit, "faces", group)} if rolls else {})})
+    table.sort(key=lambda g: (-g["flagged"], -g["order"], g["group"]))
+    order = {g["group"]: i for i, g in enumerate(table)}
+    data.sort(key=lambda g: order[g["group"]])
+    return {"table": table, "data": htmlsafe_json_dumps({"groups": data, "level": ALPHA},
+                                                        separators=(",", ":")),
+            "chosen": flagged_groups[0] if flagged_groups else table[0]["group"]}
+
+
+def _cells(audit: DiceAudit, test: str, group: str) -> list[list[float]]:
+    """``[observed, expected, low, high]`` of :meth:`DiceAudit.cells`, each a list."""
+    cells = audit.cells(test, group)
+    return [[int(v) if float(v).is_integer() else round(float(v), 1) for v in cells[column]]
+            for column in ("observed", "expected", "low", "high")]
+
+
+def _json_number(value, digits: int | None = None):
+    """``value`` for the page's JSON: None for a missing value, else rounded to ``digits``
+    significant digits (an int when ``digits`` is None)."""
+    if value is None or pd.isna(value):
+        return None
+    return int(value) if digits is None else float(f"{float(value):.{digits}g}")
 
 
 def _png(chart, data, height: float) -> str:
