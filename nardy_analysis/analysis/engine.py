@@ -39,7 +39,7 @@ import numpy as np
 
 from ..errors import EngineError
 from ..game.position import Position, Roll, ending
-from ..game.rules import BAR, CHECKERS, OFF
+from ..game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 
 ENGINE_EXTRA = "pip install 'nardy-analysis[engine]'"
 """The command that installs the default engine (gnubg-nn, GPL-3)."""
@@ -260,6 +260,19 @@ class Evaluator(ABC):
         best = max(np.flatnonzero(equities == equities.max()), key=keys.__getitem__)
         return float(equities[best]), keys[best], Probabilities(*chances[best]).swapped()
 
+    def _filtered_choice(self, position: Position, keys: tuple, chances: np.ndarray,
+                         utility: Utility) -> tuple:
+        """As :meth:`_choose`, the plays within :data:`FILTER_WIDTH` of the 0-ply best of
+        ``chances`` (at most :data:`FILTER_MOVES` besides it) evaluated again at ``self.ply``,
+        as GNU Backgammon's move filters do."""
+        ranked = sorted(zip(utility.of_opponent(chances).tolist(), keys), reverse=True)
+        best, deeper = ranked[0][0], []
+        for equity, key in ranked[:FILTER_MOVES + 1]:
+            if equity >= best - FILTER_WIDTH:
+                chances = self.evaluate(self._position_after(key, position.turn)).swapped()
+                deeper.append((utility(chances), key, chances))
+        return max(deeper)
+
     @abstractmethod
     def _evaluate_uncached(self, position: Position) -> Probabilities:
         """The engine's evaluation of a checked position (see :meth:`evaluate`)."""
@@ -290,13 +303,15 @@ def check_roll(roll: Roll) -> None:
         raise EngineError(f"not a roll of two dice 1..6: {roll!r}")
 
 
-def game_over_probabilities(position: Position) -> Probabilities:
+def game_over_probabilities(position: Position, rules: Rules = STANDARD) -> Probabilities:
     """The certain outcome of a finished game for the player on roll.
 
     The winner has borne off all 15 checkers; it is a gammon if the loser has borne off none,
     a backgammon if the loser also still has a checker on the bar or in the winner's home
-    board (:func:`~nardy_analysis.game.position.ending` under the standard rules; RULES.md,
-    "End of game and scoring").
+    board (:func:`~nardy_analysis.game.position.ending` under ``rules``; RULES.md, "End of
+    game and scoring"). Long nardy: a mars is a gammon, a home mars a backgammon when it
+    scores 3 (``rules.home_mars``), a mars when it scores 2 (RULES.md, "Long nardy",
+    "Results").
 
     Raises
     ------
@@ -306,7 +321,7 @@ def game_over_probabilities(position: Position) -> Probabilities:
     if not position.is_over:
         raise EngineError(f"the game is not over in {position!r}")
     winner = 0 if position.borne_off(0) == CHECKERS else 1
-    _, multiple = ending(position)
+    _, multiple = ending(position, rules)
     won = Probabilities(1.0, float(multiple >= 2), float(multiple == 3), 0.0, 0.0)
     return won if winner == position.turn else won.swapped()
 
@@ -515,13 +530,7 @@ class GnubgNN(Evaluator):
                 utility: Utility) -> tuple:
         if not self.ply:
             return super()._choose(position, keys, chances, utility)
-        ranked = sorted(zip(utility.of_opponent(chances).tolist(), keys), reverse=True)
-        best, deeper = ranked[0][0], []
-        for equity, key in ranked[:FILTER_MOVES + 1]:
-            if equity >= best - FILTER_WIDTH:
-                chances = self.evaluate(self._position_after(key, position.turn)).swapped()
-                deeper.append((utility(chances), key, chances))
-        return max(deeper)
+        return self._filtered_choice(position, keys, chances, utility)
 
 
 class BgSage(Evaluator):
@@ -620,8 +629,14 @@ ENGINES = {"gnubg-nn": GnubgNN, "bgsage": BgSage}
 
 
 @lru_cache(maxsize=None)
-def default_evaluator(ply: int = 0, engine: str = "gnubg-nn") -> Evaluator:
-    """The engine ``engine`` (a key of :data:`ENGINES`) at ``ply``, one per process.
+def default_evaluator(ply: int = 0, engine: str = "gnubg-nn",
+                      rules: Rules = STANDARD) -> Evaluator:
+    """The engine for ``rules`` at ``ply``, one per process.
+
+    Short nardy: the engine ``engine`` (a key of :data:`ENGINES`). Long nardy
+    (``rules.game == "long"``, e.g. ``LONG`` and ``LONG_FEDERATION``): this project's own
+    :class:`~nardy_analysis.analysis.long_engine.LongEvaluator` for those rules, whatever
+    ``engine`` says (it is the one long nardy engine; ply 0 or 1).
 
     Raises
     ------
@@ -629,6 +644,9 @@ def default_evaluator(ply: int = 0, engine: str = "gnubg-nn") -> Evaluator:
         An unknown engine name, or the engine is not installed (the message names the
         ``pip install nardy-analysis[...]`` command).
     """
+    if rules.game == "long":
+        from .long_engine import LongEvaluator
+        return LongEvaluator(ply, rules=rules)
     if engine not in ENGINES:
         raise EngineError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     return ENGINES[engine](ply)
