@@ -279,6 +279,10 @@ def test_match_statistics_as_gnubg(reference):
         if "Error based abs. FIBS rating" in overall:
             assert row["fibs_rating"] == pytest.approx(
                 number(overall["Error based abs. FIBS rating"][side]), abs=0.3)
+        for key, label in (("checker_rating_loss", "Chequerplay errors rating loss"),
+                           ("cube_rating_loss", "Cube errors rating loss")):
+            if label in overall and overall[label][side] == "n/a":
+                assert np.isnan(row[key])
 
 
 @needs_engine

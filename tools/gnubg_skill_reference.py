@@ -21,7 +21,8 @@ luck at 0 plies (cubeful too, gnubg's default, as ``skill_summary``'s luck), ``i
   (gnubg's cubeful 0-ply equity of the play made, normalised equity), ``best`` (that of its
   best play) and ``best_play`` (gnubg's SGF encoding of it).
 
-Only files our replayer accepts cleanly are recorded and the tool checks that gnubg saw the
+Only files our replayer accepts cleanly (a game's last play may be unknown, ``????``) are
+recorded and the tool checks that gnubg saw the
 same games and dice (:func:`gnubg_reference.sgf_rolls`).
 """
 
@@ -100,10 +101,18 @@ def sgf_moves(text: str) -> list[list[tuple]]:
     return games
 
 
+def _unknown_last(game) -> bool:
+    """The game's only gap is its last roll's play, written ``????`` (gnubg imports the
+    roll, not a move)."""
+    return not game.errors and bool(game.turns) and game.turns[-1].record.moves is None \
+        and all(turn.record.moves is not None for turn in game.turns[:-1])
+
+
 def record(path: Path, out: Path, gnubg_python: str) -> int:
     """Write ``NAME.skill.json`` and ``NAME.moves.tsv`` for one file; returns moves written."""
     matches = replay_file(path)
-    if len(matches) != 1 or matches[0].errors or not all(g.complete for g in matches[0].games):
+    if len(matches) != 1 or matches[0].errors or not all(g.complete or _unknown_last(g)
+                                                          for g in matches[0].games):
         raise SystemExit(f"{path}: does not replay cleanly; gnubg would repair it silently")
     match = matches[0]
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,7 +122,8 @@ def record(path: Path, out: Path, gnubg_python: str) -> int:
                               cwd=tmp, check=True)
         text = sgf.read_text(encoding="utf-8")
     output, version = done.stdout.split("@@MATCH@@", 1)[1].split("@@VERSION@@")
-    ours = [[(t.player, t.roll) for t in g.turns] for g in match.games]
+    ours = [[(t.player, t.roll) for t in g.turns if t.record.moves is not None]
+            for g in match.games]  # gnubg keeps a last ``????`` roll as dice set, no move
     if ours != [[(p, r) for p, r, _ in g] for g in sgf_rolls(text)]:
         raise SystemExit(f"{path}: gnubg saw other games or dice than our replay")
     lines = [f"# gnubg {version.strip()}: analyse match, chequerplay 0-ply cubeful, "

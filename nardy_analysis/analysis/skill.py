@@ -43,9 +43,11 @@ them the equity of the play made and of the best play agree with gnubg's to 1e-4
 of the 2,671 moves of the 14 real matches of tests/data/skill (``KNOWN_DIFFERENCES.tsv``
 there lists the rest: float precision, and one crashed-class position).
 
-Ratings (:data:`RATINGS`, :func:`skill_rating`) and the FIBS-rating estimates are GNU
-Backgammon 1.1.0a16's, measured from its output (its ``errorrating`` function and
-statistics tables), not read from its source.
+Ratings (:data:`RATINGS`, :func:`skill_rating`) are GNU Backgammon 1.1.0a16's, measured from
+its output (its ``errorrating`` function and statistics tables), not read from its source; the
+error-based FIBS rating and its two rating losses are the formulas GNU Backgammon's analysis.c
+states (after Kees van den Doel: ``2050 - EPM (8798 + 25526 / n) - EPC (863 - 519 / n)``, EPM
+and EPC the error rates per unforced move and per close cube decision, n the match length).
 """
 
 from __future__ import annotations
@@ -101,10 +103,11 @@ CUBE_ERRORS = {
 
 # Error based FIBS rating (gnubg's "Error based abs. FIBS rating"): 2050 minus a chequerplay
 # and a cube loss, each the error rate (EMG per decision) times a factor depending on the
-# match length n: a + b / n. Fitted to gnubg 1.1.0a16's tables (tests/data/skill).
+# match length n: a + b / n, Kees van den Doel's fit as GNU Backgammon's analysis.c states it
+# (absoluteFibsRatingChequer: 8798 + 25526 / n; absoluteFibsRatingCube: 863 - 519 / n).
 _FIBS_BASE = 2050.0
-_CHEQUER_LOSS = (8795.1, 25535.5)
-_CUBE_LOSS = (863.8, -523.3)
+_CHEQUER_LOSS = (8798.0, 25526.0)
+_CUBE_LOSS = (863.0, -519.0)
 
 
 def move_mark(error: float) -> str:
@@ -605,7 +608,7 @@ def _match_decisions(match: ReplayedMatch):
                 break  # not replayed: the rest of the game broke a rule
             number, turn = turns[id(action)]
             side = turn.player
-            if after is not None:
+            if after is not None and turn.record.moves is not None:  # gnubg: none before ???
                 yield ("cube", game, turn.before, _state(match, game, side, cube, owner, jacoby),
                        side, doubler == side, number, "take" if doubler == side else None)
             doubler, after, cube, owner = None, turn.after, turn.cube_value, turn.cube_owner
@@ -773,8 +776,10 @@ SUMMARY_COLUMNS = {
                               "luck-adjusted result implies ('Luck based FIBS rating diff.')",
     "fibs_rating": "match play: 2050 minus the two rating losses ('Error based abs. FIBS "
                    "rating')",
-    "checker_rating_loss": "match play: chequerplay error rate times 8795.1 + 25535.5 / n",
-    "cube_rating_loss": "match play: cube error rate times 863.8 - 523.3 / n",
+    "checker_rating_loss": "match play: chequerplay error rate times 8798 + 25526 / n (NaN "
+                           "without an unforced move: gnubg's n/a)",
+    "cube_rating_loss": "match play: cube error rate times 863 - 519 / n (NaN without a "
+                        "close cube decision: gnubg's n/a)",
 }
 """The columns of :func:`skill_summary`: gnubg's "Match statistics", player by player."""
 
@@ -804,8 +809,9 @@ def _player_row(decisions: pd.DataFrame, side: int, all_moves: int, length: int)
     for key in CUBE_ERRORS:
         wrong = cube[cube["category"] == key]
         row |= {key: len(wrong), f"{key}_emg": float(wrong["error"].sum())}
-    loss = [-error_rate * (a + b / length) if length else float("nan")
-            for (a, b), error_rate in ((_CHEQUER_LOSS, rate), (_CUBE_LOSS, cube_rate))]
+    loss = [-error_rate * (a + b / length) if length and counts else float("nan")
+            for (a, b), error_rate, counts in ((_CHEQUER_LOSS, rate, len(unforced)),
+                                               (_CUBE_LOSS, cube_rate, len(close)))]
     return row | {
         "cube_error_emg": cube_error, "cube_error_mwc": float(close["error_mwc"].sum()),
         "cube_error_rate_memg": 1000 * cube_rate,
@@ -814,7 +820,8 @@ def _player_row(decisions: pd.DataFrame, side: int, all_moves: int, length: int)
         "overall_error_rate_memg": 1000 * total / counted if counted else 0.0,
         "snowie_error_rate": 1000 * total / all_moves if all_moves else 0.0,
         "overall_rating": skill_rating(total / counted) if counted else NO_RATING,
-        "fibs_rating": _FIBS_BASE - sum(loss), "checker_rating_loss": loss[0],
+        "fibs_rating": _FIBS_BASE - float(np.nansum(loss)) if length and counted
+        else float("nan"), "checker_rating_loss": loss[0],
         "cube_rating_loss": loss[1]}
 
 
