@@ -27,11 +27,19 @@ LONG_VARIATION = "LongNardy"
 """The ``Variation`` tag of a long nardy record: ``; [Variation "LongNardy"]``."""
 
 
+CAUCASIAN_VARIATION = "Caucasian"
+"""The ``Variation`` tag of a Caucasian short nardy record: ``; [Variation "Caucasian"]``."""
+
+
 def variation_tag(rules: Rules) -> str:
     """The ``Variation`` tag value that selects ``rules`` when read back
     (:meth:`~nardy_analysis.game.rules.Rules.with_tags`): :data:`LONG_VARIATION` for long
-    nardy as seed 002 gives it, else the variant's name (``long-federation``, ``tavla``)."""
-    return LONG_VARIATION if rules == VARIANTS[LONG_VARIATION.lower()] else rules.name
+    nardy as seed 002 gives it, :data:`CAUCASIAN_VARIATION` for Caucasian short nardy, else
+    the variant's name (``long-federation``, ``tavla``)."""
+    for tag in (LONG_VARIATION, CAUCASIAN_VARIATION):
+        if rules == VARIANTS[tag.lower()]:
+            return tag
+    return rules.name
 
 
 class WrittenMove(NamedTuple):
@@ -122,8 +130,9 @@ class TurnRecord(NamedTuple):
     """A roll and its play: ``52: 13/8 13/11``.
 
     ``moves`` is ``()`` for an empty play or ``Cannot Move`` and ``None`` when the play is
-    unknown (``???``) or was illegal (``Illegal play (...)``, XG and Snowie; then
-    ``recorded_position`` is the position they recorded after it). ``move`` is the ``N)``
+    unknown (``???``) or was illegal (``Illegal play (...)``, XG and Snowie; or, in gnubg's
+    SGF, a roll with no play followed by a set-up position, read into the same fields;
+    then ``recorded_position`` is the position recorded after it). ``move`` is the ``N)``
     label of the line (None on unlabelled lines).
     """
 

@@ -8,7 +8,8 @@ properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not 
   ``PW`` (player 0, the left-hand column of gnubg's ``.mat`` export) and ``PB`` (player 1),
   ``RU`` (``Crawford``, ``CrawfordGame``, ``Jacoby``, ``NoCube`` and variants, joined by
   ``:``; this project's own ``RU[LongNardy]`` or ``RU[long-federation]``, the match's
-  ``Variation`` tag, marks a long nardy match, which gnubg does not know), the result
+  ``Variation`` tag, marks a long nardy match, and ``RU[Crawford:Caucasian]`` (or another
+  variant's tag) a short nardy variant, which gnubg does not know), the result
   ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by resignation) and, in the first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
 * Every other node is one action: ``W[double]`` (its record's value, which SGF does not
   write, is twice the cube's before: the ``=> 4`` of ``.mat``), ``B[take]``, ``B[drop]``, or
@@ -20,10 +21,16 @@ properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not 
   ``BM``, comments ``C``, ...) are kept, as written, on the record.
 * A resignation has no node of its own: the ``R`` of ``RE`` says it.
 
+* A position set up right after a roll with no play, ``PL[W]DI[11]`` then
+  ``PL[W]AE[a:y]AW[..]AB[..]``, is how gnubg writes the position after an illegal play
+  (a ``.mat`` file's ``Illegal play (...)``): the roll's record has that position as its
+  ``recorded_position`` (:func:`_set_up`), and the replay goes on from it as it does for
+  the ``.mat`` cell (a ``recorded_illegal_play`` warning).
+
 A variation (a game tree inside a game tree) is not part of the game: the main line is read,
-as gnubg does. Position setup (``AE``, ``AB``, ``AW``, ``PL`` without ``DI``), a cube value
-set by hand (``CV``, ``CP``) and variants other than standard backgammon are not supported:
-such a game is reported as an error and skipped.
+as gnubg does. Any other position setup (``AE``, ``AB``, ``AW`` elsewhere; ``PL`` without
+``DI``), a cube value set by hand (``CV``, ``CP``) and variants other than standard
+backgammon are not supported: such a game is reported as an error and skipped.
 """
 
 from __future__ import annotations
@@ -42,8 +49,8 @@ from ..game.position import BAR, OFF, Roll
 from ..game.rules import STANDARD
 from . import grammar
 from .mat import binary_data, binary_error, decode_error, text_position
-from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
-                      WrittenMove, variation_tag)
+from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
+                      SnowiePosition, TurnRecord, WrittenMove, variation_tag)
 
 _CUBE = ("double", "take", "drop")
 _CHARSET = re.compile(rb"CA\[([^\]]*)\]")
@@ -51,8 +58,8 @@ _TREE_LINE = re.compile(r"^[ \t\f\v\ufeff]*\(", re.MULTILINE)
 _ESCAPE = re.compile(r"\\\n|\\(.)", re.S)
 _LINE_ENDS = re.compile(r"\s*\n\s*")
 _RESULT = re.compile(r"([BW])\+(\d{0,9})(R?)")
-_UNSUPPORTED = {"AE": "position setup", "AB": "position setup", "AW": "position setup",
-                "PL": "setting the player on roll", "CV": "setting the cube value",
+_SETUP = ("AE", "AW", "AB")
+_UNSUPPORTED = {"PL": "setting the player on roll", "CV": "setting the cube value",
                 "CP": "setting the cube owner"}
 _VARIANTS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
 # Root properties kept as match tags, by the names gnubg's .mat export gives them.
@@ -230,9 +237,10 @@ def _match(games: list[tuple], file) -> MatchRecord:
     if "EventDate" in tags:
         tags["EventDate"] = tags["EventDate"].replace("-", ".")
     rules = _value(root, "RU").split(":") if "RU" in root else []
-    long = [rule for rule in rules if STANDARD.with_tags({"Variation": rule}).game == "long"]
-    if long:
-        tags["Variation"] = long[0]
+    named = [rule for rule in rules if STANDARD.with_tags({"Variation": rule}).name
+             != STANDARD.name]
+    if named:
+        tags["Variation"] = named[0]
     if length:
         tags["Crawford"] = "On" if "Crawford" in rules else "Off"
     else:
@@ -282,12 +290,20 @@ def _game(tree: Tree, source: str, offset: int, lines: list[str], file, played: 
     names = (_value(root, "PW") if "PW" in root else "", _value(root, "PB") if "PB" in root
              else "")
     scores = (numbers["ws"], numbers["bs"])
-    actions, cube = [], 1
+    actions, cube, owner = [], 1, 0  # owner as the Snowie fields give it: 1 W, -1 B, 0 none
     for node in nodes[1:]:
-        action = _action(list(_properties(node, source, offset)), lines, file, number)
+        props = list(_properties(node, source, offset))
+        if any(p.ident in _SETUP for p in props) and not any(p.ident in ("W", "B", "DI")
+                                                              for p in props):
+            context = (numbers["length"], names, scores, cube, owner)
+            actions[-1:] = [_set_up(props, actions[-1:], context, lines, file, number)]
+            continue
+        action = _action(props, lines, file, number)
         if isinstance(action, CubeRecord) and action.action == "double":
             cube *= 2  # the value .mat writes after "Doubles =>"; SGF has no beavers
             action = action._replace(value=cube)
+        elif isinstance(action, CubeRecord) and action.action == "take":
+            owner = -1 if action.player else 1
         if action is not None:
             actions.append(action)
     if "RE" in root:
@@ -356,6 +372,60 @@ def _action(props: list[_Property], lines, file, number: int):
             raise _error(f"{prop.text}: {_UNSUPPORTED[prop.ident]} is not supported", prop,
                          lines, file, number)
     return None
+
+
+def _set_up(props: list[_Property], previous: list, context: tuple, lines, file,
+            number: int) -> TurnRecord:
+    """The roll before a set-up node, with the position set up as its recorded position.
+
+    GNU Backgammon writes the position after an illegal play (a ``.mat`` file's ``Illegal
+    play (...)`` cell, imported) as a roll with no play, ``PL[W]DI[11]``, then a node
+    ``PL[W]AE[a:y]AW[a][a]...AB[x]...``: ``AE[a:y]`` clears the board, ``AW`` and ``AB``
+    put one checker of W and of B on each point named (the letters of a move: ``a`` is
+    W's 1-point and B's 24-point, ``y`` the bar). The position is read into the fields of
+    a :class:`~nardy_analysis.notation.records.SnowiePosition`, as the ``.mat`` reader
+    reads that cell (field 4 is 0: the negative numbers are W's checkers; ``context`` is
+    the match length, the names, the scores, the cube value and its owner before the node);
+    the game goes on from it with the other player on roll. ``PL`` is not used: gnubg
+    writes ``PL[W]`` there whoever rolls next (gnubg 1.1.0a16, both players' illegal
+    plays), and its own reader takes the next move node's player.
+    """
+    by_ident = {p.ident: p for p in props}
+    first = next(p for p in props if p.ident in _SETUP)
+    turn = previous[0] if previous else None
+    if not (isinstance(turn, TurnRecord) and turn.moves == () and turn.text.startswith("PL[")):
+        raise _error(f"{first.text}: a position set up other than right after a roll with no "
+                     "play (as gnubg writes an illegal play) is not supported", first, lines,
+                     file, number)
+    for prop in props:
+        if prop.ident in ("CV", "CP"):
+            raise _error(f"{prop.text}: {_UNSUPPORTED[prop.ident]} is not supported", prop,
+                         lines, file, number)
+        if prop.ident == "PL" and prop.values[0] not in ("W", "B"):
+            raise _error(f"PL[{prop.values[0]}]: the player is W or B", prop, lines, file,
+                         number)
+    clear = by_ident.get("AE")
+    if clear is None or clear.values != ("a:y",):
+        where = clear or first
+        raise _error(f"{where.text}: only a set-up that clears the whole board first "
+                     "(AE[a:y]) is supported", where, lines, file, number)
+    sides = [[0] * 26, [0] * 26]
+    for player, ident in enumerate(("AW", "AB")):
+        prop = by_ident.get(ident)
+        for value in prop.values if prop else ():
+            if len(value) != 1 or value not in "abcdefghijklmnopqrstuvwxy":
+                raise _error(f"{prop.text}: {value!r} is not a point to set a checker on "
+                             "(a..x are points, y the bar)", prop, lines, file, number)
+            sides[player][_point(value, player)] += 1
+    for point in range(1, 25):
+        if sides[1][point] and sides[0][25 - point]:
+            raise _error(f"{first.text}: AW and AB both set checkers on W's point "
+                         f"{25 - point}", first, lines, file, number)
+    length, names, scores, cube, owner = context
+    fields = (length, 0, 0, 0, 0, *names, 0, *scores, cube, owner, sides[0][BAR],
+              *(sides[1][p] or -sides[0][25 - p] for p in range(1, 25)), sides[1][BAR],
+              turn.roll.high, turn.roll.low)
+    return turn._replace(moves=None, recorded_position=SnowiePosition(fields))
 
 
 def _move(prop: _Property, player: int, lines, file, number: int):
@@ -492,6 +562,8 @@ def _match_text(match) -> str:
     variant = replayed.rules if replayed else STANDARD.with_tags(record.tags)
     if variant.game == "long":  # no cube: no Crawford or Jacoby rule
         rules = variation_tag(variant)
+    elif variant.name != STANDARD.name:  # RU[Crawford:Caucasian]; gnubg skips what it lacks
+        rules = ":".join(filter(None, (rules, variation_tag(variant))))
     plays = {turn.record: turn.play for game in replayed.games for turn in game.turns
              if turn.play is not None} if replayed else {}
     endings = {game.record: game.ending for game in replayed.games} if replayed else {}
