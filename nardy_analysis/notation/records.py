@@ -104,6 +104,32 @@ class SnowiePosition:
     def __str__(self) -> str:
         return ";".join(map(str, self.fields)) + ";"
 
+    @classmethod
+    def from_board(cls, board, length: int, names: tuple[str, str], scores: tuple[int, int],
+                   cube: int, owner: int | None, dice: tuple[int, int]) -> "SnowiePosition":
+        """The fields of a position with player 0 in field 4 (its checkers the negative
+        numbers), as XG writes them.
+
+        Parameters
+        ----------
+        board : pair of sequences of 26 int
+            Checkers of players 0 and 1, each by its own points (1..24, 25 the bar; 0 is
+            not used).
+        length : int
+            Match length (0: money).
+        names, scores : pairs
+            Of players 0 and 1.
+        cube : int
+            Cube value.
+        owner : int or None
+            The cube's owner, 0 or 1 (None: centred).
+        dice : pair of int
+        """
+        mine, other = board
+        return cls((length, 0, 0, 0, 0, *names, 0, *scores, cube,
+                    0 if owner is None else 1 - 2 * owner, mine[25],
+                    *(other[p] or -mine[25 - p] for p in range(1, 25)), other[25], *dice))
+
     @property
     def player(self) -> int:
         """The player (0 or 1) of the negative numbers and of the first name and score."""

@@ -290,7 +290,7 @@ def _game(tree: Tree, source: str, offset: int, lines: list[str], file, played: 
     names = (_value(root, "PW") if "PW" in root else "", _value(root, "PB") if "PB" in root
              else "")
     scores = (numbers["ws"], numbers["bs"])
-    actions, cube, owner = [], 1, 0  # owner as the Snowie fields give it: 1 W, -1 B, 0 none
+    actions, cube, owner = [], 1, None  # the cube's value and owner (0 W, 1 B, None: centred)
     for node in nodes[1:]:
         props = list(_properties(node, source, offset))
         if any(p.ident in _SETUP for p in props) and not any(p.ident in ("W", "B", "DI")
@@ -303,7 +303,7 @@ def _game(tree: Tree, source: str, offset: int, lines: list[str], file, played: 
             cube *= 2  # the value .mat writes after "Doubles =>"; SGF has no beavers
             action = action._replace(value=cube)
         elif isinstance(action, CubeRecord) and action.action == "take":
-            owner = -1 if action.player else 1
+            owner = action.player
         if action is not None:
             actions.append(action)
     if "RE" in root:
@@ -384,8 +384,9 @@ def _set_up(props: list[_Property], previous: list, context: tuple, lines, file,
     put one checker of W and of B on each point named (the letters of a move: ``a`` is
     W's 1-point and B's 24-point, ``y`` the bar). The position is read into the fields of
     a :class:`~nardy_analysis.notation.records.SnowiePosition`, as the ``.mat`` reader
-    reads that cell (field 4 is 0: the negative numbers are W's checkers; ``context`` is
-    the match length, the names, the scores, the cube value and its owner before the node);
+    reads that cell (:meth:`~nardy_analysis.notation.records.SnowiePosition.from_board`;
+    ``context`` is the match length, the names, the scores, the cube value and its owner
+    before the node);
     the game goes on from it with the other player on roll. ``PL`` is not used: gnubg
     writes ``PL[W]`` there whoever rolls next (gnubg 1.1.0a16, both players' illegal
     plays), and its own reader takes the next move node's player.
@@ -421,11 +422,8 @@ def _set_up(props: list[_Property], previous: list, context: tuple, lines, file,
         if sides[1][point] and sides[0][25 - point]:
             raise _error(f"{first.text}: AW and AB both set checkers on W's point "
                          f"{25 - point}", first, lines, file, number)
-    length, names, scores, cube, owner = context
-    fields = (length, 0, 0, 0, 0, *names, 0, *scores, cube, owner, sides[0][BAR],
-              *(sides[1][p] or -sides[0][25 - p] for p in range(1, 25)), sides[1][BAR],
-              turn.roll.high, turn.roll.low)
-    return turn._replace(moves=None, recorded_position=SnowiePosition(fields))
+    position = SnowiePosition.from_board(sides, *context, (turn.roll.high, turn.roll.low))
+    return turn._replace(moves=None, recorded_position=position)
 
 
 def _move(prop: _Property, player: int, lines, file, number: int):
@@ -517,7 +515,7 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], file, offset: int) -> 
     return NotationError(message, line, column, source, file)
 
 
-def format_sgf(matches) -> str:
+def format_sgf(matches, left_out: list | None = None) -> str:
     """The SGF text of one or more matches, in gnubg's style.
 
     Parameters
@@ -531,7 +529,14 @@ def format_sgf(matches) -> str:
         on a game borne off as the same result, and drops the result of an unfinished game
         without it). A roll with no play or an unknown play (``???``) just before the
         result of a resigned game is written ``PL[W]DI[42]``, a roll after which the player
-        resigned.
+        resigned. An illegal play with the position recorded after it (``Illegal play
+        (...)``) is written as gnubg writes it: ``PL[W]DI[11]``, then that position set up,
+        ``PL[B]AE[a:y]AW[..]AB[..]``.
+    left_out : list, optional
+        When given, a record SGF cannot hold (below) does not raise: its game is written up
+        to the roll before it, without its result (gnubg reads such a game as unfinished and
+        takes the next game's scores from its ``MI``), and a NotationError at the record's
+        line and column that says what was left out is appended here.
 
     Returns
     -------
@@ -542,15 +547,15 @@ def format_sgf(matches) -> str:
     Raises
     ------
     NotationError
-        A record SGF cannot hold: any other unknown play, a beaver or raccoon, a point
-        outside 0..25. The error is at the record's line and column.
+        Without ``left_out``, a record SGF cannot hold: any other unknown play, a beaver or
+        raccoon, a point outside 0..25. The error is at the record's line and column.
     """
     if isinstance(matches, MatchRecord) or hasattr(matches, "record"):
         matches = [matches]
-    return "".join(_match_text(match) for match in matches)
+    return "".join(_match_text(match, left_out) for match in matches)
 
 
-def _match_text(match) -> str:
+def _match_text(match, left_out: list | None) -> str:
     replayed = None if isinstance(match, MatchRecord) else match
     record = match.record if replayed else match
     crawford = replayed.rules.crawford if replayed else \
@@ -576,7 +581,7 @@ def _match_text(match) -> str:
             head += _tag_properties(record.tags)
         if rules:
             head += f"RU[{rules}]"
-        body, result = _game_nodes(game, plays, endings)
+        body, result = _game_nodes(game, plays, endings, left_out)
         texts.append(head + result + body + ")\n")
     return "".join(texts)
 
@@ -594,8 +599,11 @@ def _tag_properties(tags: dict) -> str:
     return text
 
 
-def _game_nodes(game: GameRecord, plays: dict, endings: dict) -> tuple[str, str]:
-    """The move nodes of a game and its ``RE`` property."""
+def _game_nodes(game: GameRecord, plays: dict, endings: dict,
+                left_out: list | None) -> tuple[str, str]:
+    """The move nodes of a game and its ``RE`` property; an action SGF cannot hold raises,
+    or, with ``left_out``, ends the game there (no ``RE``: gnubg reads it as unfinished)
+    with a NotationError appended that says what was left out."""
     moves = [a for a in game.actions if not isinstance(a, ResultRecord)]
     result = next((a for a in game.actions if isinstance(a, ResultRecord)), None)
     last = moves[-1] if moves else None
@@ -606,22 +614,47 @@ def _game_nodes(game: GameRecord, plays: dict, endings: dict) -> tuple[str, str]
         resigned = ending in ("resign", "forfeit") if ending else \
             not (isinstance(last, CubeRecord) and last.action == "drop")
         text = f"RE[{'WB'[winner]}+{result.points}{'R' * resigned}]"
-        if resigned and isinstance(last, TurnRecord) and not last.moves:
+        if resigned and isinstance(last, TurnRecord) and not last.moves \
+                and last.recorded_position is None:
             resigned_roll = last
     nodes = []
-    for action in moves:
+    for index, action in enumerate(moves):
         color = "WB"[action.player]
-        if action is resigned_roll:
-            nodes.append(f"\n;PL[{color}]DI[{action.roll.high}{action.roll.low}]")
-        elif isinstance(action, CubeRecord):
-            if action.action not in _CUBE:
-                raise NotationError(f"{action.text!r}: SGF has no {action.action}",
-                                    action.line, action.column)
-            nodes.append(f"\n;{color}[{action.action}]")
-        else:
-            nodes.append(f"\n;{color}[{action.roll.high}{action.roll.low}"
-                         f"{_steps(action, plays.get(action))}]")
+        try:
+            if action is resigned_roll:
+                nodes.append(f"\n;PL[{color}]DI[{action.roll.high}{action.roll.low}]")
+            elif isinstance(action, CubeRecord):
+                if action.action not in _CUBE:
+                    raise NotationError(f"{action.text!r}: SGF has no {action.action}",
+                                        action.line, action.column)
+                nodes.append(f"\n;{color}[{action.action}]")
+            elif action.recorded_position is not None:
+                nodes.append(_set_up_nodes(action))
+            else:
+                nodes.append(f"\n;{color}[{action.roll.high}{action.roll.low}"
+                             f"{_steps(action, plays.get(action))}]")
+        except NotationError as error:
+            if left_out is None:
+                raise
+            rest = len(moves) - index - 1
+            later = f", the {rest} action{'s' * (rest != 1)} after it" if rest else ""
+            left_out.append(NotationError(
+                f"game {game.number}: {error.message}; the game is written up to there: "
+                f"this{later} and the result are left out", error.line, error.column,
+                game=game.number))
+            return "".join(nodes), ""
     return "".join(nodes), text
+
+
+def _set_up_nodes(turn: TurnRecord) -> str:
+    """The nodes of a roll whose play was illegal, as gnubg writes them: the roll with no
+    play, then the position recorded after it set up, the other player on roll."""
+    dice = f"{turn.roll.high}{turn.roll.low}"
+    sides = turn.recorded_position.board
+    checkers = ["".join(f"[{_letter(point, player)}]" * sides[player][point]
+                        for point in range(1, BAR + 1)) for player in (0, 1)]
+    return (f"\n;PL[{'WB'[turn.player]}]DI[{dice}]\n;PL[{'WB'[1 - turn.player]}]AE[a:y]"
+            + "".join(f"{ident}{text}" for ident, text in zip(("AW", "AB"), checkers) if text))
 
 
 def _steps(turn: TurnRecord, play) -> str:
