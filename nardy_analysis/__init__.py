@@ -7,7 +7,7 @@ from .errors import (DecodeError, EmptyFile, EngineError, IllegalPlayError, Inva
                      RecordWarning, RuleViolation)
 from .game.ids import GameState, MatchState, match_from_id, match_id
 from .game.position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, ending
-from .game.rules import LENIENT, STANDARD, TAVLA, Rules
+from .game.rules import CAUCASIAN, LENIENT, STANDARD, TAVLA, Rules
 from .notation.mat import parse_mat, read_mat
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
                                TurnRecord, WrittenMove)
@@ -23,7 +23,8 @@ except PackageNotFoundError:  # run from a source checkout that is not installed
     __version__ = "unknown"
 
 __all__ = [
-    "ALL_ROLLS", "CubeRecord", "DecodeError", "EmptyFile", "EngineError", "GameRecord", "GameState",
+    "ALL_ROLLS", "CAUCASIAN", "CubeRecord", "DecodeError", "EmptyFile", "EngineError", "GameRecord",
+    "GameState",
     "IllegalPlayError", "InvalidArgument", "LENIENT", "LegalPlay", "LoadedFile", "MatchFiles",
     "MatchRecord", "MatchState", "Move", "NardyError", "NotAMatch", "NotationError",
     "ParsedFile", "Play", "Position", "PositionIdError", "RecordProblem", "RecordWarning",

@@ -512,7 +512,7 @@ class _GameReplayer:
                                written.column, record.text, position, stop=True)
         candidates = _search(position, roll.dice, hops, self.rules)
         if not candidates:
-            message, culprit = _why_illegal(position, roll, hops)
+            message, culprit = _why_illegal(position, roll, hops, self.rules)
             where = sources[culprit] if culprit is not None else record
             self.violation("illegal_play", message, where.line, where.column, record.text,
                            position, stop=True)
@@ -973,7 +973,8 @@ def _point_name(point: int) -> str:
     return "the bar" if point == BAR else "off" if point == OFF else f"point {point}"
 
 
-def _why_illegal(position: Position, roll: Roll, hops) -> tuple[str, int | None]:
+def _why_illegal(position: Position, roll: Roll, hops,
+                 rules: Rules) -> tuple[str, int | None]:
     """Why the written hops cannot be played with the roll: a reason in plain words and the
     index of the hop to blame (None when no single hop is)."""
     me, opp = position.on_roll, position.opponent
@@ -986,6 +987,9 @@ def _why_illegal(position: Position, roll: Roll, hops) -> tuple[str, int | None]
         if end > 0 and opp[25 - end] >= 2:
             return (f"{_point_name(end)} is closed (the opponent has {opp[25 - end]} "
                     "checkers there)"), index
+        if end > 18 and opp[25 - end] == 1 and rules.home_safe:
+            return (f"{_point_name(end)} is closed: the opponent's checker there is in its "
+                    f"own home board and cannot be hit ({rules.name} rules)"), index
         if end == OFF and sum(me[7:26]) > sum(s > 6 and 0 < e <= 6 for s, e, _ in hops):
             return "cannot bear off while checkers are outside the home board", index
         if start <= end:
@@ -1015,9 +1019,9 @@ def written_record(match: ReplayedMatch) -> MatchRecord:
     be read as another play (with ``*`` marks trusted when the text written marks any hit),
     and equal journeys are written once with ``(n)``, highest start first. Turns the replay
     could not follow keep their moves as recorded. A long nardy match (nothing is hit, so
-    every reading of a journey is the same play) has its steps always merged, and a
-    ``Variation`` tag (:func:`~nardy_analysis.notation.records.variation_tag`) unless its
-    tags already select long nardy.
+    every reading of a journey is the same play) has its steps always merged. A match
+    replayed under rules its tags do not select (``--rules caucasian``, ``--rules long``)
+    gets their ``Variation`` tag (:func:`~nardy_analysis.notation.records.variation_tag`).
 
     Parameters
     ----------
@@ -1040,8 +1044,8 @@ def written_record(match: ReplayedMatch) -> MatchRecord:
         if action in turns else action for action in game.actions))
         for game in match.record.games)
     tags = match.record.tags
-    if match.rules.game == "long" and STANDARD.with_tags(tags).game != "long":
-        tags = {**tags, "Variation": variation_tag(match.rules)}  # read back as long nardy
+    if STANDARD.with_tags(tags).name != match.rules.name:
+        tags = {**tags, "Variation": variation_tag(match.rules)}  # read back as replayed
     return replace(match.record, games=games, tags=tags)
 
 

@@ -146,7 +146,8 @@ def simulate_match(rng: np.random.Generator, *, length: int = 5, games: int = 1,
         :meth:`~nardy_analysis.game.long.LongPosition.start`, draws each play from its legal
         plays (the first turn of each player with the head rule's exception) and has no cube.
     tags : dict, optional
-        The header tags; a long nardy match gets a ``Variation`` tag too
+        The header tags; a match under rules other than standard (long nardy, Caucasian,
+        ...) gets a ``Variation`` tag too
         (:func:`~nardy_analysis.notation.records.variation_tag`) unless it has one.
 
     Returns
@@ -167,7 +168,7 @@ def simulate_match(rng: np.random.Generator, *, length: int = 5, games: int = 1,
         if 0 < length <= score[winner]:
             break
     tags = dict(tags or {})
-    if rules.game == "long":
+    if rules.name != STANDARD.name:
         tags.setdefault("Variation", variation_tag(rules))
     return MatchRecord(length, tags, tuple(played), 0, 0)
 

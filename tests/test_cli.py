@@ -365,3 +365,23 @@ def test_a_command_runs_with_the_cli_gc_threshold():
         assert gc.get_threshold() == (GC_THRESHOLD, *before[1:]) and GC_THRESHOLD > 700
     finally:
         gc.set_threshold(*before)
+
+
+def test_simulate_replay_and_convert_caucasian_matches(tmp_path):
+    # Caucasian short nardy (a checker in its owner's home cannot be hit): simulated matches
+    # carry their Variation tag and replay clean under it; under short nardy's rules their
+    # dances in front of a safe blot are errors; convert keeps the variant in .mat and SGF.
+    done = run("simulate", "3", "--rules", "caucasian", "--out", str(tmp_path), "--seed", "3")
+    assert done.exit_code == 0, done.output
+    files = sorted(map(str, tmp_path.glob("*.mat")))
+    assert len(files) == 3 and '[Variation "Caucasian"]' in open(files[0]).read()
+    done = run("replay", "--json", *files)
+    assert done.exit_code == 0 and done.output.count('"errors": []') == 3
+    done = run("replay", "--rules", "standard", *files)
+    assert done.exit_code == 1 and "forced_play: plays 0 of the roll's 2 steps" in done.output
+    for to in ("mat", "sgf"):
+        out = tmp_path / f"back.{to}"
+        assert run("convert", "--to", to, files[0], "--output", str(out)).exit_code == 0
+        back = run("replay", "--json", str(out))
+        assert back.exit_code == 0 and '"errors": []' in back.output
+    assert "RU[Crawford:Caucasian]" in (tmp_path / "back.sgf").read_text()

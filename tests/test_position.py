@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from nardy_analysis.errors import IllegalPlayError, InvalidArgument
 from nardy_analysis.game.position import (ALL_ROLLS, BAR, CHECKERS, OFF, LegalPlay, Move, Play,
-                                          Position, Roll, ending, one_die_plays,
+                                          Position, Roll, apply_step, ending, one_die_plays,
                                           play_steps)
-from nardy_analysis.game.rules import LENIENT, STANDARD, TAVLA
+from nardy_analysis.game.rules import CAUCASIAN, LENIENT, STANDARD, TAVLA
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -320,6 +320,28 @@ def test_tavla_moves_like_standard():
         assert results(start, roll, TAVLA) == results(start, roll)
 
 
+def test_caucasian_a_checker_in_its_owners_home_cannot_be_hit():
+    # Bob's blot on his 3-point (my 22) and on his 9-point (my 16); my back checkers on 24.
+    # Standard rules: 21 hits it with 24/22*; Caucasian rules (the rule page: in the home a
+    # checker cannot be hit): point 22 is closed, and 24/22 is no legal step.
+    position = pos({24: 2, 13: 5, 8: 3, 6: 5}, {3: 1, 9: 1, 6: 4, 8: 3, 13: 3, 24: 2}, 0)
+    hits = {str(play) for play, _ in position.legal_plays(R("21"), STANDARD)
+            if any(m.hit and m.end == 22 for m in play.moves)}
+    assert "24/22* 6/5" in hits
+    caucasian = {str(play) for play, _ in position.legal_plays(R("21"), CAUCASIAN)}
+    assert not any("/22" in play for play in caucasian)
+    assert caucasian == {str(play) for play, _ in position.legal_plays(R("21"))
+                         if not any(m.end == 22 for m in play.moves)}
+    # A blot outside its owner's home is hit as in short nardy: bob's 9-point is my 16.
+    assert any(m.hit and m.end == 16 for play, _ in position.legal_plays(R("62"), CAUCASIAN)
+               for m in play.moves)
+    assert apply_step(*position.lists(), 24, 2, CAUCASIAN) is None
+    # Entering: bob's blot on his 5-point (my 20) closes it; 55 enters nowhere else.
+    bar = pos({25: 1, 6: 14}, {5: 1, 1: 2, 2: 2, 3: 2, 4: 2, 6: 6})
+    assert all(str(p).startswith("bar/20* ") for p, _ in bar.legal_plays(R("55"), STANDARD))
+    assert [str(p) for p, _ in bar.legal_plays(R("55"), CAUCASIAN)] == ["Cannot Move"]
+
+
 # --- Roll -------------------------------------------------------------------------------------
 
 def test_roll_value_semantics():
@@ -529,7 +551,7 @@ def hemmed_in(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(reachable(), hemmed_in()), st.sampled_from(ALL_ROLLS),
-       st.sampled_from([STANDARD, TAVLA, LENIENT]))
+       st.sampled_from([STANDARD, TAVLA, LENIENT, CAUCASIAN]))
 def test_one_die_plays_are_the_legal_plays_when_no_play_uses_both_dice(position, roll, rules):
     legal = position.legal_plays(roll, rules)
     found = one_die_plays(position, roll, rules)

@@ -8,7 +8,7 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, SAMPLES, read_tsv
-from nardy_analysis import (LENIENT, STANDARD, TAVLA, Position, RecordWarning, RuleViolation,
+from nardy_analysis import (CAUCASIAN, LENIENT, STANDARD, TAVLA, Position, RecordWarning, RuleViolation,
                             parse_mat, replay_file, replay_match)
 from nardy_analysis.game.position import ALL_ROLLS, Roll
 from nardy_analysis.game.rules import BAR, OFF
@@ -645,3 +645,19 @@ def test_a_checker_on_the_bar_against_a_closed_board_dances():
     position = Position((alice, bob), 0)
     assert all(_dances(position, roll, STANDARD) for roll in ALL_ROLLS)
     assert not _dances(position.with_turn(1), Roll(6, 5), STANDARD)
+
+
+def test_caucasian_rules_refuse_a_hit_in_the_owners_home():
+    # Bob leaves a blot on his 5-point (alice's 20); 43: 24/20* hits it. Short nardy allows
+    # the hit; under Caucasian rules (a checker in its owner's home cannot be hit) it is an
+    # illegal play that names the rule, at the move's line and column.
+    body = ("  1) 31: 8/5 6/5                 21: 13/11 6/5\n"
+            "  2) 43: 24/20* 13/10\n")
+    assert not replay_text(body).errors
+    error = only_error(replay_text(body, rules=CAUCASIAN))
+    assert error.kind == "illegal_play" and (error.line, error.column) == (6, 10)
+    assert "point 20 is closed" in error.message and "own home board" in error.message
+    assert "caucasian rules" in error.message
+    tagged = parse_mat('; [Variation "Caucasian"]\n' + HEADER.format(length=5) + body,
+                       strict=True).matches[0]
+    assert replay_match(tagged).rules == CAUCASIAN and replay_match(tagged).errors

@@ -4,7 +4,8 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from nardy_analysis import LENIENT, STANDARD, TAVLA, InvalidArgument, Rules
+from nardy_analysis import CAUCASIAN, LENIENT, STANDARD, TAVLA, InvalidArgument, Rules
+from nardy_analysis.notation.records import variation_tag
 
 
 def test_tags_set_the_rules():
@@ -46,3 +47,12 @@ def test_variants_are_values():
     assert eval(repr(LENIENT), {"Rules": Rules}) == LENIENT
     with pytest.raises(FrozenInstanceError, match="^cannot assign to field 'crawford'$"):
         STANDARD.crawford = False
+
+
+def test_caucasian_is_short_nardy_with_safe_home_checkers():
+    # The rule page names one difference from short nardy: no hit in the home board.
+    rules = STANDARD.with_tags({"Variation": "Caucasian"})
+    assert rules == CAUCASIAN and rules.home_safe and rules.name == "caucasian"
+    assert CAUCASIAN.override(home_safe=False, name="standard") == STANDARD
+    assert variation_tag(CAUCASIAN) == "Caucasian"
+    assert STANDARD.with_tags({"Variation": variation_tag(CAUCASIAN)}) == CAUCASIAN

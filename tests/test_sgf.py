@@ -181,7 +181,18 @@ GOOD = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[42hdfd]\n;B[6
     ("(;FF[4]GM[1]PW[a])\n", 1, 8, "not a backgammon game tree (GM[1]"),
     ("(;FF[4]GM[6]MI[length:x])\n", 1, 13, "MI[length:x]: not a number"),
     ("(;FF[4]GM[6]RE[W+])\n(;FF[4]GM[6]RE[X])\n", 2, 13, "the result is W+N or B+N"),
-    ("(;FF[4]GM[6]\n;AE[a:y]AB[a])\n", 2, 2, "position setup is not supported"),
+    ("(;FF[4]GM[6]\n;AE[a:y]AB[a])\n", 2, 2, "a position set up other than right after a "
+     "roll with no play"),
+    ("(;FF[4]GM[6]\n;W[31hefe]\n;AE[a:y]AB[a])\n", 3, 2, "other than right after a roll"),
+    ("(;FF[4]GM[6]\n;PL[W]DI[11]\n;AE[a:x]AW[a])\n", 3, 2, "only a set-up that clears the "
+     "whole board first (AE[a:y])"),
+    ("(;FF[4]GM[6]\n;PL[W]DI[11]\n;AW[a])\n", 3, 2, "only a set-up that clears"),
+    ("(;FF[4]GM[6]\n;PL[W]DI[11]\n;AE[a:y]AW[a][z])\n", 3, 9, "'z' is not a point to set "
+     "a checker on"),
+    ("(;FF[4]GM[6]\n;PL[W]DI[11]\n;AE[a:y]AW[c]AB[c])\n", 3, 2, "AW and AB both set "
+     "checkers on W's point 3"),
+    ("(;FF[4]GM[6]\n;PL[W]DI[11]\n;PL[X]AE[a:y]AW[c])\n", 3, 2, "PL[X]: the player is W or "
+     "B"),
     ("(;FF[4]GM[6]RU[Nackgammon])\n", 1, 13, "the variant Nackgammon is not supported"),
 ])
 def test_malformed_sgf_is_reported_at_its_line_and_column(text, line, column, words):

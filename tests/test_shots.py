@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import side
-from nardy_analysis import ALL_ROLLS, LENIENT, STANDARD, InvalidArgument, Position
+from nardy_analysis import ALL_ROLLS, CAUCASIAN, LENIENT, STANDARD, InvalidArgument, Position
 from nardy_analysis.cli import main
 from nardy_analysis.analysis import shots as S
 from nardy_analysis.analysis.shots import entering_rolls, shots, throws
@@ -104,7 +104,7 @@ def random_positions(seed: int, games: int):
             position = rng.choice(plays).after
 
 
-@pytest.mark.parametrize("rules", [STANDARD, LENIENT], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [STANDARD, LENIENT, CAUCASIAN], ids=lambda r: r.name)
 def test_agrees_with_brute_force_over_legal_plays(rules):
     checked = 0
     for position in random_positions(seed=7, games=12):
@@ -135,8 +135,9 @@ def test_blocked_boards_agree_with_brute_force(data):
                 me[0] += me[point]
                 me[point] = 0
     position = Position.from_mover(me, opp)
-    result = shots(position)
-    by_blot, double = brute_force(position, STANDARD)
+    rules = data.draw(st.sampled_from([STANDARD, CAUCASIAN]))  # Caucasian: home blots safe
+    result = shots(position, rules)
+    by_blot, double = brute_force(position, rules)
     assert {p: set(r) for p, r in result.blots.items() if r} == by_blot
     assert set(result.double_hits) == double
 

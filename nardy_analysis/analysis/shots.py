@@ -109,6 +109,7 @@ _POINT = tuple(1 << 8 * p for p in range(BAR + 1))
 ``<< 8 * d``; ``&`` and ``|`` are intersection and union. Built from a side's 26 counts by
 ``bytes.translate`` (one byte per point) and ``int.from_bytes``."""
 _BOARD = sum(_POINT[1:BAR])  # the points 1..24
+_THEIR_HOME = sum(_POINT[19:BAR])  # the opponent's home board, its points 1..6
 _SOME = bytes(min(n, 1) for n in range(256))  # a count -> 1 when not 0
 _ONE = bytes(int(n == 1) for n in range(256))  # a count -> 1 when exactly 1
 _OPEN = bytes(int(n < 2) for n in range(256))  # the opponent's count -> 1 when open to me
@@ -203,15 +204,19 @@ def _hitting_rolls(position: Position, rules: Rules,
     theirs = bytes(opp)  # read backwards ("big"): byte p, the opponent's checkers on my p
     blots = int.from_bytes(theirs.translate(_ONE), "big") & _BOARD
     points = _points(blots)
+    safe = blots & _THEIR_HOME if rules.home_safe else 0  # cannot be hit: closed points
+    blots ^= safe
     mine = bytes(me)
     board = _point_set(mine, _SOME)
     on_bar = me[BAR]
     double = 0
     if not blots or not on_bar and board < blots & -blots:  # no checker beyond a blot
         return dict.fromkeys(points, 0), 0, double
-    opens = int.from_bytes(theirs.translate(_OPEN), "big") & _BOARD
+    opens = int.from_bytes(theirs.translate(_OPEN), "big") & _BOARD & ~safe
     lone = _point_set(mine, _ONE)
     forced = rules.forced_play
+    if safe:
+        points = _points(blots)
     if not on_bar:
         by_blot = _board_reach(board, opens, points)
         suspect = _board_suspects(board, lone, opens, sum(me[7:BAR])) if forced else 0
@@ -257,6 +262,8 @@ def _hitting_rolls(position: Position, rules: Rules,
             two = _mixed_double(lone, blots, a, b, direct[a], direct[b])
         if two:
             double |= bit
+    if safe:
+        by_blot = {p: by_blot.get(p, 0) for p in _points(blots | safe)}
     return by_blot, every, double if doubles else 0
 
 

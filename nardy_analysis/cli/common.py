@@ -426,7 +426,8 @@ rules_option = click.option(
     callback=lambda ctx, param, name: VARIANTS[name] if name else None,
     help="Variant to apply instead of the files' Variation tag (their Crawford, Jacoby, "
          "Beaver and CubeLimit tags still apply): long (= longnardy) or long-federation for "
-         "long nardy; backgammon and standard are the same rules.")
+         "long nardy; caucasian for Caucasian short nardy (no hit in the owner's home "
+         "board); backgammon and standard are the same rules.")
 """The ``--rules`` option of every command that reads match files: the
 :class:`~nardy_analysis.game.rules.Rules` named, or None (the files' tags choose)."""
 

@@ -31,8 +31,11 @@ def convert(path, to, output, numbers, rules, strict):
     again from the board: in .mat, hits marked, one checker's steps merged, aligned
     columns, one result line per game; in SGF, one step per die, as gnubg writes it. Each
     error is reported on stderr: a game that cannot be read is skipped, one that breaks a
-    rule is written from the board up to there and as recorded after. Exit status: 0 when
-    the file had no error, 1 when it had any, 2 for usage errors.
+    rule is written from the board up to there and as recorded after. What SGF cannot hold
+    (an unknown play, ???, that the game goes on after; a beaver) ends its game there: the
+    game is written up to the roll before it, without its result, and stderr says what was
+    left out. Exit status: 0 when the file had no error and nothing was left out, 1 when it
+    had an error or something was left out, 2 for usage errors.
     """
     loaded = load_file(one_file(path), strict=strict, rules=rules)
     for error in loaded.errors:
@@ -42,14 +45,17 @@ def convert(path, to, output, numbers, rules, strict):
     problems.add(file_errors(loaded, "the rest of game {game} is written as recorded"))
     if not loaded.matches:
         problems.exit()
+    left_out = []
     try:
-        text = (format_sgf(loaded.matches) if to == "sgf"
+        text = (format_sgf(loaded.matches, left_out) if to == "sgf"
                 else format_mat(map(written_record, loaded.matches), bar_off=not numbers))
     except NardyError as error:
         click.echo(f"{path_text(path)}: {error}", err=True)
         problems.exit(failed=True)
+    for error in left_out:
+        click.echo(f"{path}:{error.line}:{error.column}: {error.message}", err=True)
     write_output(output, lambda path: _write(path, text))
-    problems.exit()
+    problems.exit(failed=bool(left_out))
 
 
 def _write(path: str, text: str) -> None:

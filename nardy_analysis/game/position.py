@@ -245,7 +245,8 @@ def apply_step(me: list[int], opp: list[int], start: int, die: int,
     die : int
         The pips to move, 1..6.
     rules : Rules
-        Only ``bear_off_any_with_larger`` matters here.
+        Only ``bear_off_any_with_larger`` and ``home_safe`` (a lone checker in its owner's
+        home board closes the point) matter here.
 
     Returns
     -------
@@ -256,8 +257,9 @@ def apply_step(me: list[int], opp: list[int], start: int, die: int,
 
     Notes
     -----
-    RULES.md, "Moving", "The bar" and "Bearing off". The forced-play rules concern whole
-    plays and are not checked here (see :meth:`Position.legal_plays`).
+    RULES.md, "Moving", "The bar", "Bearing off" and "Caucasian short nardy". The
+    forced-play rules concern whole plays and are not checked here (see
+    :meth:`Position.legal_plays`).
     """
     if me[start] == 0 or (me[BAR] and start != BAR):
         return None
@@ -268,6 +270,8 @@ def apply_step(me: list[int], opp: list[int], start: int, die: int,
         if there >= 2:
             return None
         if there == 1:
+            if end > 18 and rules.home_safe:  # the opponent's points 1..6: its home board
+                return None
             opp[25 - end] = 0
             opp[BAR] += 1
             hit = True
@@ -501,7 +505,9 @@ class Position:
         both dice if any sequence uses both; if only one can be used, the larger when either
         can; with a double as many steps as possible (up to four). When no step is possible
         the only play is the empty one (a dance). With ``rules.forced_play`` off, every
-        sequence of legal steps, the empty one included, is a legal play.
+        sequence of legal steps, the empty one included, is a legal play. With
+        ``rules.home_safe`` (Caucasian short nardy) a lone opposing checker in its own home
+        board cannot be hit: its point is closed, for landing and entering alike.
 
         Parameters
         ----------

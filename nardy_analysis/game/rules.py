@@ -28,7 +28,8 @@ class Rules:
     Attributes
     ----------
     name : str
-        Variant name (``standard``, ``tavla``, ``lenient``, ``long``, ``long-federation``).
+        Variant name (``standard``, ``tavla``, ``lenient``, ``caucasian``, ``long``,
+        ``long-federation``).
     game : str
         Which game: ``"short"`` (short nardy, backgammon) or ``"long"`` (long nardy: no
         hitting, the head rule, the six-point block; RULES.md, "Long nardy").
@@ -49,6 +50,10 @@ class Rules:
         steps of a double as possible). Some sites do not.
     bear_off_any_with_larger : bool
         A die larger than needed may bear off any checker, not only the farthest one.
+    home_safe : bool
+        A checker in its owner's home board (the owner's points 1..6) cannot be hit: a
+        point there holding one checker is closed to the opponent, as one holding two is
+        (Caucasian short nardy; RULES.md, "Caucasian short nardy").
     cube : bool
         Whether the doubling cube is used at all.
     crawford : bool
@@ -70,6 +75,7 @@ class Rules:
     backgammons: bool = True
     forced_play: bool = True
     bear_off_any_with_larger: bool = False
+    home_safe: bool = False
     cube: bool = True
     crawford: bool = True
     jacoby: bool = False
@@ -79,10 +85,10 @@ class Rules:
     def with_tags(self, tags: Mapping[str, str], variation: bool = True) -> "Rules":
         """These rules updated by a match file's header tags.
 
-        Reads ``Variation`` (``Backgammon``, ``Tavla``, ...; skipped when ``variation`` is
-        False), ``Crawford``, ``Jacoby``, ``Beaver`` and ``CubeLimit`` (values
-        ``On``/``Off``/``Yes``/``No``/``True``/``False``, a number for the limit). Unknown
-        tags and values are ignored.
+        Reads ``Variation`` (``Backgammon``, ``Tavla``, ``Caucasian``, ...; skipped when
+        ``variation`` is False), ``Crawford``, ``Jacoby``, ``Beaver`` and ``CubeLimit``
+        (values ``On``/``Off``/``Yes``/``No``/``True``/``False``, a number for the limit).
+        Unknown tags and values are ignored.
         """
         rules = self
         name = tags.get("Variation", "").strip().lower() if variation else ""
@@ -132,6 +138,11 @@ TAVLA = Rules(name="tavla", opening_doubles=True, backgammons=False)
 LENIENT = Rules(name="lenient", forced_play=False, bear_off_any_with_larger=True)
 """Some sites' house rules: no forced-play enforcement, any checker bears off with a larger die."""
 
+CAUCASIAN = Rules(name="caucasian", home_safe=True)
+"""Caucasian short nardy: short nardy in which a checker in its owner's home board cannot be
+hit; nothing else differs (RULES.md, "Caucasian short nardy"). Its ``Variation`` tag is
+``Caucasian``."""
+
 LONG = Rules(name="long", game="long", opening_doubles=True, cube=False, crawford=False,
              beavers=False)
 """Long nardy as seed 002 gives it (RULES.md, "Long nardy"): any first roll, two checkers off
@@ -142,6 +153,7 @@ LONG_FEDERATION = replace(LONG, name="long-federation", head_doubles=(6, 4, 3))
 only with 66, 44 or 33."""
 
 VARIANTS: dict[str, Rules] = {"standard": STANDARD, "backgammon": STANDARD,
-                              "tavla": TAVLA, "lenient": LENIENT, "long": LONG,
+                              "tavla": TAVLA, "lenient": LENIENT, "caucasian": CAUCASIAN,
+                              "long": LONG,
                               "longnardy": LONG, "long-federation": LONG_FEDERATION}
 """Variant names (lower case, as in a ``Variation`` tag or ``--rules``) to rules."""

@@ -27,11 +27,19 @@ LONG_VARIATION = "LongNardy"
 """The ``Variation`` tag of a long nardy record: ``; [Variation "LongNardy"]``."""
 
 
+CAUCASIAN_VARIATION = "Caucasian"
+"""The ``Variation`` tag of a Caucasian short nardy record: ``; [Variation "Caucasian"]``."""
+
+
 def variation_tag(rules: Rules) -> str:
     """The ``Variation`` tag value that selects ``rules`` when read back
     (:meth:`~nardy_analysis.game.rules.Rules.with_tags`): :data:`LONG_VARIATION` for long
-    nardy as seed 002 gives it, else the variant's name (``long-federation``, ``tavla``)."""
-    return LONG_VARIATION if rules == VARIANTS[LONG_VARIATION.lower()] else rules.name
+    nardy as seed 002 gives it, :data:`CAUCASIAN_VARIATION` for Caucasian short nardy, else
+    the variant's name (``long-federation``, ``tavla``)."""
+    for tag in (LONG_VARIATION, CAUCASIAN_VARIATION):
+        if rules == VARIANTS[tag.lower()]:
+            return tag
+    return rules.name
 
 
 class WrittenMove(NamedTuple):
@@ -96,6 +104,32 @@ class SnowiePosition:
     def __str__(self) -> str:
         return ";".join(map(str, self.fields)) + ";"
 
+    @classmethod
+    def from_board(cls, board, length: int, names: tuple[str, str], scores: tuple[int, int],
+                   cube: int, owner: int | None, dice: tuple[int, int]) -> "SnowiePosition":
+        """The fields of a position with player 0 in field 4 (its checkers the negative
+        numbers), as XG writes them.
+
+        Parameters
+        ----------
+        board : pair of sequences of 26 int
+            Checkers of players 0 and 1, each by its own points (1..24, 25 the bar; 0 is
+            not used).
+        length : int
+            Match length (0: money).
+        names, scores : pairs
+            Of players 0 and 1.
+        cube : int
+            Cube value.
+        owner : int or None
+            The cube's owner, 0 or 1 (None: centred).
+        dice : pair of int
+        """
+        mine, other = board
+        return cls((length, 0, 0, 0, 0, *names, 0, *scores, cube,
+                    0 if owner is None else 1 - 2 * owner, mine[25],
+                    *(other[p] or -mine[25 - p] for p in range(1, 25)), other[25], *dice))
+
     @property
     def player(self) -> int:
         """The player (0 or 1) of the negative numbers and of the first name and score."""
@@ -122,8 +156,9 @@ class TurnRecord(NamedTuple):
     """A roll and its play: ``52: 13/8 13/11``.
 
     ``moves`` is ``()`` for an empty play or ``Cannot Move`` and ``None`` when the play is
-    unknown (``???``) or was illegal (``Illegal play (...)``, XG and Snowie; then
-    ``recorded_position`` is the position they recorded after it). ``move`` is the ``N)``
+    unknown (``???``) or was illegal (``Illegal play (...)``, XG and Snowie; or, in gnubg's
+    SGF, a roll with no play followed by a set-up position, read into the same fields;
+    then ``recorded_position`` is the position recorded after it). ``move`` is the ``N)``
     label of the line (None on unlabelled lines).
     """
 

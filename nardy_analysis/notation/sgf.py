@@ -8,7 +8,8 @@ properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not 
   ``PW`` (player 0, the left-hand column of gnubg's ``.mat`` export) and ``PB`` (player 1),
   ``RU`` (``Crawford``, ``CrawfordGame``, ``Jacoby``, ``NoCube`` and variants, joined by
   ``:``; this project's own ``RU[LongNardy]`` or ``RU[long-federation]``, the match's
-  ``Variation`` tag, marks a long nardy match, which gnubg does not know), the result
+  ``Variation`` tag, marks a long nardy match, and ``RU[Crawford:Caucasian]`` (or another
+  variant's tag) a short nardy variant, which gnubg does not know), the result
   ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by resignation) and, in the first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
 * Every other node is one action: ``W[double]`` (its record's value, which SGF does not
   write, is twice the cube's before: the ``=> 4`` of ``.mat``), ``B[take]``, ``B[drop]``, or
@@ -20,10 +21,16 @@ properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not 
   ``BM``, comments ``C``, ...) are kept, as written, on the record.
 * A resignation has no node of its own: the ``R`` of ``RE`` says it.
 
+* A position set up right after a roll with no play, ``PL[W]DI[11]`` then
+  ``PL[W]AE[a:y]AW[..]AB[..]``, is how gnubg writes the position after an illegal play
+  (a ``.mat`` file's ``Illegal play (...)``): the roll's record has that position as its
+  ``recorded_position`` (:func:`_set_up`), and the replay goes on from it as it does for
+  the ``.mat`` cell (a ``recorded_illegal_play`` warning).
+
 A variation (a game tree inside a game tree) is not part of the game: the main line is read,
-as gnubg does. Position setup (``AE``, ``AB``, ``AW``, ``PL`` without ``DI``), a cube value
-set by hand (``CV``, ``CP``) and variants other than standard backgammon are not supported:
-such a game is reported as an error and skipped.
+as gnubg does. Any other position setup (``AE``, ``AB``, ``AW`` elsewhere; ``PL`` without
+``DI``), a cube value set by hand (``CV``, ``CP``) and variants other than standard
+backgammon are not supported: such a game is reported as an error and skipped.
 """
 
 from __future__ import annotations
@@ -42,8 +49,8 @@ from ..game.position import BAR, OFF, Roll
 from ..game.rules import STANDARD
 from . import grammar
 from .mat import binary_data, binary_error, decode_error, text_position
-from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord, TurnRecord,
-                      WrittenMove, variation_tag)
+from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
+                      SnowiePosition, TurnRecord, WrittenMove, variation_tag)
 
 _CUBE = ("double", "take", "drop")
 _CHARSET = re.compile(rb"CA\[([^\]]*)\]")
@@ -51,8 +58,8 @@ _TREE_LINE = re.compile(r"^[ \t\f\v\ufeff]*\(", re.MULTILINE)
 _ESCAPE = re.compile(r"\\\n|\\(.)", re.S)
 _LINE_ENDS = re.compile(r"\s*\n\s*")
 _RESULT = re.compile(r"([BW])\+(\d{0,9})(R?)")
-_UNSUPPORTED = {"AE": "position setup", "AB": "position setup", "AW": "position setup",
-                "PL": "setting the player on roll", "CV": "setting the cube value",
+_SETUP = ("AE", "AW", "AB")
+_UNSUPPORTED = {"PL": "setting the player on roll", "CV": "setting the cube value",
                 "CP": "setting the cube owner"}
 _VARIANTS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
 # Root properties kept as match tags, by the names gnubg's .mat export gives them.
@@ -234,9 +241,10 @@ def _match(games: list[tuple], file) -> MatchRecord:
     if "EventDate" in tags:
         tags["EventDate"] = tags["EventDate"].replace("-", ".")
     rules = _value(root, "RU").split(":") if "RU" in root else []
-    long = [rule for rule in rules if STANDARD.with_tags({"Variation": rule}).game == "long"]
-    if long:
-        tags["Variation"] = long[0]
+    named = [rule for rule in rules if STANDARD.with_tags({"Variation": rule}).name
+             != STANDARD.name]
+    if named:
+        tags["Variation"] = named[0]
     if length:
         tags["Crawford"] = "On" if "Crawford" in rules else "Off"
     else:
@@ -286,12 +294,20 @@ def _game(tree: Tree, source: str, offset: int, lines: list[str], file, played: 
     names = (_value(root, "PW") if "PW" in root else "", _value(root, "PB") if "PB" in root
              else "")
     scores = (numbers["ws"], numbers["bs"])
-    actions, cube = [], 1
+    actions, cube, owner = [], 1, None  # the cube's value and owner (0 W, 1 B, None: centred)
     for node in nodes[1:]:
-        action = _action(list(_properties(node, source, offset)), lines, file, number)
+        props = list(_properties(node, source, offset))
+        if any(p.ident in _SETUP for p in props) and not any(p.ident in ("W", "B", "DI")
+                                                              for p in props):
+            context = (numbers["length"], names, scores, cube, owner)
+            actions[-1:] = [_set_up(props, actions[-1:], context, lines, file, number)]
+            continue
+        action = _action(props, lines, file, number)
         if isinstance(action, CubeRecord) and action.action == "double":
             cube *= 2  # the value .mat writes after "Doubles =>"; SGF has no beavers
             action = action._replace(value=cube)
+        elif isinstance(action, CubeRecord) and action.action == "take":
+            owner = action.player
         if action is not None:
             actions.append(action)
     if "RE" in root:
@@ -360,6 +376,58 @@ def _action(props: list[_Property], lines, file, number: int):
             raise _error(f"{prop.text}: {_UNSUPPORTED[prop.ident]} is not supported", prop,
                          lines, file, number)
     return None
+
+
+def _set_up(props: list[_Property], previous: list, context: tuple, lines, file,
+            number: int) -> TurnRecord:
+    """The roll before a set-up node, with the position set up as its recorded position.
+
+    GNU Backgammon writes the position after an illegal play (a ``.mat`` file's ``Illegal
+    play (...)`` cell, imported) as a roll with no play, ``PL[W]DI[11]``, then a node
+    ``PL[W]AE[a:y]AW[a][a]...AB[x]...``: ``AE[a:y]`` clears the board, ``AW`` and ``AB``
+    put one checker of W and of B on each point named (the letters of a move: ``a`` is
+    W's 1-point and B's 24-point, ``y`` the bar). The position is read into the fields of
+    a :class:`~nardy_analysis.notation.records.SnowiePosition`, as the ``.mat`` reader
+    reads that cell (:meth:`~nardy_analysis.notation.records.SnowiePosition.from_board`;
+    ``context`` is the match length, the names, the scores, the cube value and its owner
+    before the node);
+    the game goes on from it with the other player on roll. ``PL`` is not used: gnubg
+    writes ``PL[W]`` there whoever rolls next (gnubg 1.1.0a16, both players' illegal
+    plays), and its own reader takes the next move node's player.
+    """
+    by_ident = {p.ident: p for p in props}
+    first = next(p for p in props if p.ident in _SETUP)
+    turn = previous[0] if previous else None
+    if not (isinstance(turn, TurnRecord) and turn.moves == () and turn.text.startswith("PL[")):
+        raise _error(f"{first.text}: a position set up other than right after a roll with no "
+                     "play (as gnubg writes an illegal play) is not supported", first, lines,
+                     file, number)
+    for prop in props:
+        if prop.ident in ("CV", "CP"):
+            raise _error(f"{prop.text}: {_UNSUPPORTED[prop.ident]} is not supported", prop,
+                         lines, file, number)
+        if prop.ident == "PL" and prop.values[0] not in ("W", "B"):
+            raise _error(f"PL[{prop.values[0]}]: the player is W or B", prop, lines, file,
+                         number)
+    clear = by_ident.get("AE")
+    if clear is None or clear.values != ("a:y",):
+        where = clear or first
+        raise _error(f"{where.text}: only a set-up that clears the whole board first "
+                     "(AE[a:y]) is supported", where, lines, file, number)
+    sides = [[0] * 26, [0] * 26]
+    for player, ident in enumerate(("AW", "AB")):
+        prop = by_ident.get(ident)
+        for value in prop.values if prop else ():
+            if len(value) != 1 or value not in "abcdefghijklmnopqrstuvwxy":
+                raise _error(f"{prop.text}: {value!r} is not a point to set a checker on "
+                             "(a..x are points, y the bar)", prop, lines, file, number)
+            sides[player][_point(value, player)] += 1
+    for point in range(1, 25):
+        if sides[1][point] and sides[0][25 - point]:
+            raise _error(f"{first.text}: AW and AB both set checkers on W's point "
+                         f"{25 - point}", first, lines, file, number)
+    position = SnowiePosition.from_board(sides, *context, (turn.roll.high, turn.roll.low))
+    return turn._replace(moves=None, recorded_position=position)
 
 
 def _move(prop: _Property, player: int, lines, file, number: int):
@@ -451,7 +519,7 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], file, offset: int) -> 
     return NotationError(message, line, column, source, file)
 
 
-def format_sgf(matches) -> str:
+def format_sgf(matches, left_out: list | None = None) -> str:
     """The SGF text of one or more matches, in gnubg's style.
 
     Parameters
@@ -465,7 +533,14 @@ def format_sgf(matches) -> str:
         on a game borne off as the same result, and drops the result of an unfinished game
         without it). A roll with no play or an unknown play (``???``) just before the
         result of a resigned game is written ``PL[W]DI[42]``, a roll after which the player
-        resigned.
+        resigned. An illegal play with the position recorded after it (``Illegal play
+        (...)``) is written as gnubg writes it: ``PL[W]DI[11]``, then that position set up,
+        ``PL[B]AE[a:y]AW[..]AB[..]``.
+    left_out : list, optional
+        When given, a record SGF cannot hold (below) does not raise: its game is written up
+        to the roll before it, without its result (gnubg reads such a game as unfinished and
+        takes the next game's scores from its ``MI``), and a NotationError at the record's
+        line and column that says what was left out is appended here.
 
     Returns
     -------
@@ -476,15 +551,15 @@ def format_sgf(matches) -> str:
     Raises
     ------
     NotationError
-        A record SGF cannot hold: any other unknown play, a beaver or raccoon, a point
-        outside 0..25. The error is at the record's line and column.
+        Without ``left_out``, a record SGF cannot hold: any other unknown play, a beaver or
+        raccoon, a point outside 0..25. The error is at the record's line and column.
     """
     if isinstance(matches, MatchRecord) or hasattr(matches, "record"):
         matches = [matches]
-    return "".join(_match_text(match) for match in matches)
+    return "".join(_match_text(match, left_out) for match in matches)
 
 
-def _match_text(match) -> str:
+def _match_text(match, left_out: list | None) -> str:
     replayed = None if isinstance(match, MatchRecord) else match
     record = match.record if replayed else match
     crawford = replayed.rules.crawford if replayed else \
@@ -496,6 +571,8 @@ def _match_text(match) -> str:
     variant = replayed.rules if replayed else STANDARD.with_tags(record.tags)
     if variant.game == "long":  # no cube: no Crawford or Jacoby rule
         rules = variation_tag(variant)
+    elif variant.name != STANDARD.name:  # RU[Crawford:Caucasian]; gnubg skips what it lacks
+        rules = ":".join(filter(None, (rules, variation_tag(variant))))
     plays = {turn.record: turn.play for game in replayed.games for turn in game.turns
              if turn.play is not None} if replayed else {}
     endings = {game.record: game.ending for game in replayed.games} if replayed else {}
@@ -508,7 +585,7 @@ def _match_text(match) -> str:
             head += _tag_properties(record.tags)
         if rules:
             head += f"RU[{rules}]"
-        body, result = _game_nodes(game, plays, endings)
+        body, result = _game_nodes(game, plays, endings, left_out)
         texts.append(head + result + body + ")\n")
     return "".join(texts)
 
@@ -526,8 +603,11 @@ def _tag_properties(tags: dict) -> str:
     return text
 
 
-def _game_nodes(game: GameRecord, plays: dict, endings: dict) -> tuple[str, str]:
-    """The move nodes of a game and its ``RE`` property."""
+def _game_nodes(game: GameRecord, plays: dict, endings: dict,
+                left_out: list | None) -> tuple[str, str]:
+    """The move nodes of a game and its ``RE`` property; an action SGF cannot hold raises,
+    or, with ``left_out``, ends the game there (no ``RE``: gnubg reads it as unfinished)
+    with a NotationError appended that says what was left out."""
     moves = [a for a in game.actions if not isinstance(a, ResultRecord)]
     result = next((a for a in game.actions if isinstance(a, ResultRecord)), None)
     last = moves[-1] if moves else None
@@ -538,22 +618,47 @@ def _game_nodes(game: GameRecord, plays: dict, endings: dict) -> tuple[str, str]
         resigned = ending in ("resign", "forfeit") if ending else \
             not (isinstance(last, CubeRecord) and last.action == "drop")
         text = f"RE[{'WB'[winner]}+{result.points}{'R' * resigned}]"
-        if resigned and isinstance(last, TurnRecord) and not last.moves:
+        if resigned and isinstance(last, TurnRecord) and not last.moves \
+                and last.recorded_position is None:
             resigned_roll = last
     nodes = []
-    for action in moves:
+    for index, action in enumerate(moves):
         color = "WB"[action.player]
-        if action is resigned_roll:
-            nodes.append(f"\n;PL[{color}]DI[{action.roll.high}{action.roll.low}]")
-        elif isinstance(action, CubeRecord):
-            if action.action not in _CUBE:
-                raise NotationError(f"{action.text!r}: SGF has no {action.action}",
-                                    action.line, action.column)
-            nodes.append(f"\n;{color}[{action.action}]")
-        else:
-            nodes.append(f"\n;{color}[{action.roll.high}{action.roll.low}"
-                         f"{_steps(action, plays.get(action))}]")
+        try:
+            if action is resigned_roll:
+                nodes.append(f"\n;PL[{color}]DI[{action.roll.high}{action.roll.low}]")
+            elif isinstance(action, CubeRecord):
+                if action.action not in _CUBE:
+                    raise NotationError(f"{action.text!r}: SGF has no {action.action}",
+                                        action.line, action.column)
+                nodes.append(f"\n;{color}[{action.action}]")
+            elif action.recorded_position is not None:
+                nodes.append(_set_up_nodes(action))
+            else:
+                nodes.append(f"\n;{color}[{action.roll.high}{action.roll.low}"
+                             f"{_steps(action, plays.get(action))}]")
+        except NotationError as error:
+            if left_out is None:
+                raise
+            rest = len(moves) - index - 1
+            later = f", the {rest} action{'s' * (rest != 1)} after it" if rest else ""
+            left_out.append(NotationError(
+                f"game {game.number}: {error.message}; the game is written up to there: "
+                f"this{later} and the result are left out", error.line, error.column,
+                game=game.number))
+            return "".join(nodes), ""
     return "".join(nodes), text
+
+
+def _set_up_nodes(turn: TurnRecord) -> str:
+    """The nodes of a roll whose play was illegal, as gnubg writes them: the roll with no
+    play, then the position recorded after it set up, the other player on roll."""
+    dice = f"{turn.roll.high}{turn.roll.low}"
+    sides = turn.recorded_position.board
+    checkers = ["".join(f"[{_letter(point, player)}]" * sides[player][point]
+                        for point in range(1, BAR + 1)) for player in (0, 1)]
+    return (f"\n;PL[{'WB'[turn.player]}]DI[{dice}]\n;PL[{'WB'[1 - turn.player]}]AE[a:y]"
+            + "".join(f"{ident}{text}" for ident, text in zip(("AW", "AB"), checkers) if text))
 
 
 def _steps(turn: TurnRecord, play) -> str:
