@@ -187,7 +187,8 @@ class RecordProblem(NardyError):
     def __str__(self) -> str:
         where = f"{self.file}:" if self.file else ""
         move = f", move {self.move}" if self.move is not None else ""
-        return (f"{where}{self.line}:{self.column}: game {self.game}{move}: "
+        game = f"game {self.game}{move}: " if self.game is not None else ""  # a header's
+        return (f"{where}{self.line}:{self.column}: {game}"
                 f"{self.message} [{self.kind}] in '{self.text}'"
                 + (f" (position {self.position_id})" if self.position_id else ""))
 

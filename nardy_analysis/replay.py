@@ -10,11 +10,18 @@ Some records follow an exporter's convention rather than the rules as written; t
 reads them as their writers meant them and reports each as a
 :class:`~nardy_analysis.errors.RecordWarning` (the game goes on):
 
-- a roll with no play directly followed by the opponent's win is a resignation after rolling
-  (gnubg's export, FIBS): no warning at all; a roll with no play that ends the file leaves
-  the game unfinished;
+- a roll with no play directly followed by a result is a resignation after rolling, by
+  either player (gnubg's export, FIBS; the roller's win: the opponent resigned on seeing the
+  roll): no warning at all; a roll with no play that ends the file leaves the game
+  unfinished;
 - ``unwritten_forced_play``: a play left empty when exactly one play is legal (FIBS played it
-  for the player): that play is replayed;
+  for the player), also the last roll of a game when that play bears off the roller's last
+  checkers and the roller is said to win (as gnubg's importer fills it in): that play is
+  replayed;
+- ``inferred_play``: a play left empty when several are legal and more rolls follow, where
+  exactly one of them lets the rest of the game replay with no error and with its result
+  (:meth:`_GameReplayer.infer`; its bounds there): that play is replayed, and the warning
+  names it;
 - ``ambiguous_resolved``: a merged move such as ``61: 11/4`` that could hit on the way, in a
   file that marks no hit with ``*`` and where nothing later settles it: read as gnubg's
   importer reads it, the order that hits nothing on the way;
@@ -38,6 +45,7 @@ the same kind.
 from __future__ import annotations
 
 from collections import Counter
+from copy import copy
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from itertools import islice
@@ -279,6 +287,10 @@ class _Stop(Exception):
     """Stops replaying a game after a violation (lenient mode)."""
 
 
+class _Untried(Exception):
+    """Stops a trial of a play at an unwritten play beyond the bounds of inference."""
+
+
 class _GameReplayer:
     def __init__(self, match: MatchRecord, game: GameRecord, scores: tuple[int, int],
                  rules: Rules, strict: bool, crawford: bool, unsure: bool):
@@ -299,6 +311,8 @@ class _GameReplayer:
         self.dropped: tuple[int, int] | None = None  # (doubler, cube value before the double)
         self.move: int | None = None
         self.index = 0  # of the action being replayed in game.actions
+        self.inferred = 0  # plays inferred in this game (by this replay or the trial it is)
+        self.trying = False  # a trial of a play (:meth:`fits`)
 
     @cached_property
     def marks_hits(self) -> bool:
@@ -329,25 +343,30 @@ class _GameReplayer:
                        warning=True)
 
     def run(self) -> ReplayedGame:
-        actions = self.game.actions
         try:
-            for self.index, action in enumerate(actions):
-                if action.move is not None:
-                    self.move = action.move
-                if isinstance(action, TurnRecord):
-                    self.turn(action)
-                elif isinstance(action, CubeRecord):
-                    self.cube_action(action)
-                else:
-                    self.game_result(action)
+            self.replay(0)
         except _Stop:
             self.result.complete, self.result.stopped = False, True
-            for action in actions:
+            for action in self.game.actions:
                 if isinstance(action, ResultRecord) and self.result.winner is None:
                     self.result.winner = _winner(action)
                     self.result.points = action.points
         self.result.final = self.position
         return self.result
+
+    def replay(self, start: int) -> None:
+        """Replay the game's actions from ``game.actions[start]`` to its end."""
+        actions = self.game.actions
+        for self.index in range(start, len(actions)):
+            action = actions[self.index]
+            if action.move is not None:
+                self.move = action.move
+            if isinstance(action, TurnRecord):
+                self.turn(action)
+            elif isinstance(action, CubeRecord):
+                self.cube_action(action)
+            else:
+                self.game_result(action)
 
     def fail(self, kind, message, record, stop=True):
         self.violation(kind, message, record.line, record.column, record.text, self.position,
@@ -409,21 +428,97 @@ class _GameReplayer:
         """A roll written with no play when a play is legal: True when a convention explains
         it (the turn is then recorded), False when it breaks the forced-play rule."""
         if following and isinstance(following[0], ResultRecord):
-            if _winner(following[0]) == record.player:
-                return False
-            self.add_turn(record, None, None)  # resigned after rolling (gnubg's export; FIBS)
+            last = legal[0].after.is_over and _winner(following[0]) == record.player
+            if len(legal) > 1 or not last:  # a resignation after the roll (either player's)
+                self.add_turn(record, None, None)
+                return True
         elif not following:  # the file ends after the roll: an unfinished game
             self.add_turn(record, None, None)
             self.result.complete = False
-        elif len(legal) == 1:
+            return True
+        if len(legal) == 1:
             (play, after), = legal
             self.warn("unwritten_forced_play", f"no play written, but {play} is the only "
                       f"legal play of {record.roll} (the server played it): it is replayed",
                       record)
             self.add_turn(record, after, play)
-        else:
+            return True
+        return self.infer(record, legal)
+
+    def infer(self, record: TurnRecord, legal) -> bool:
+        """A roll written with no play when several plays are legal and the game goes on:
+        each legal play is tried with the rest of the game (:meth:`fits`); the one play that
+        fits is replayed, with an ``inferred_play`` warning naming it as the file writes
+        plays. When none or several fit, a ``forced_play`` violation says how many.
+
+        The work is bounded: at most :data:`MOST_INFERRED` plays are inferred in a game (an
+        unwritten play in the rest of the game, while a play is being tried, counts), and a
+        roll with more than :data:`MOST_TRIED` legal plays is not tried. Beyond the bounds
+        the answer is False (the forced-play violation of a roll with no play, as without
+        inference), and a trial reaching such a roll is judged by the game up to it. The
+        rest of a game is replayed at most ``MOST_TRIED ** MOST_INFERRED`` (1,600) times for
+        one roll.
+        """
+        if self.inferred >= MOST_INFERRED or len(legal) > MOST_TRIED:
+            if self.trying:
+                raise _Untried
             return False
-        return True
+        fits = [(play, after) for play, after in legal if self.fits(record, play, after)]
+        plays = f"{len(legal)} legal plays of {record.roll}"
+        if len(fits) == 1:
+            (play, after), = fits
+            self.inferred += 1
+            self.warn("inferred_play", f"no play written; of the {plays}, only "
+                      f"{self.written(record, play, after)} lets the rest of the game replay "
+                      "with no error and with its result: it is replayed", record)
+            self.add_turn(record, after, play)
+            return True
+        if fits:
+            shown = ", ".join(self.written(record, *fit) for fit in fits[:5])
+            self.fail("forced_play", f"no play written, and {len(fits)} of the {plays} let "
+                      f"the rest of the game replay with no error and with its result ({shown}"
+                      f"{', ...' if len(fits) > 5 else ''}): the file does not say which",
+                      record)
+        self.fail("forced_play", f"no play written, and none of the {plays} (e.g. "
+                  f"{self.written(record, *legal[0])}) lets the rest of the game replay with "
+                  "no error and with its result", record)
+
+    def fits(self, record: TurnRecord, play: Play, after: Position) -> bool:
+        """Whether the rest of the game, after ``record`` played as ``play``, replays with no
+        violation and no ``result`` warning (a result the board contradicts), up to its end
+        or to an unwritten play beyond the bounds of :meth:`infer`; tried on a copy of the
+        replay, which this one does not see."""
+        trial = copy(self)
+        trial.strict, trial.trying, trial.inferred = False, True, self.inferred + 1
+        trial.moved = set(self.moved)
+        trial.result = replace(self.result, turns=[], errors=[], warnings=[])
+        trial.add_turn(record, after, play)
+        try:
+            trial.replay(self.index + 1)
+        except _Stop:
+            return False
+        except _Untried:  # an unwritten play beyond the bounds: the game up to it is checked
+            pass
+        return not trial.result.errors and all(w.kind != "result"
+                                               for w in trial.result.warnings)
+
+    def written(self, record: TurnRecord, play: Play, after: Position) -> str:
+        """``play`` (of ``record``'s roll from the current position) as the file writes
+        plays: the bar and off as words or as 25 and 0, hits marked ``*`` if the file marks
+        any (:func:`written_record`'s moves otherwise)."""
+        turn = ReplayedTurn(record, self.position, after, play, self.cube, self.owner)
+        moves = _written_play(turn, self.rules, self.marks_hits)
+        if not self.marks_hits:
+            moves = [move._replace(hits=(False,) * len(move.hits)) for move in moves]
+        return " ".join(move.notation(self.bar_off) for move in moves)
+
+    @cached_property
+    def bar_off(self) -> bool:
+        """Whether the match's moves write the bar and off as words (``bar/22``, ``6/off``),
+        not as 25 and 0; True when none is written."""
+        return next((any(c.isalpha() for c in move.text) for game in self.match.games
+                     for turn in game.turns for move in turn.moves or ()
+                     if BAR in move.points or OFF in move.points), True)
 
     def add_turn(self, record: TurnRecord, after: Position | None, play: Play | None):
         """Record the roll as replayed from the current position, and move on to ``after``
@@ -525,7 +620,8 @@ class _GameReplayer:
             if not allowed:
                 where = record.moves[0] if record.moves else record
                 self.violation("forced_play", _why_forced(
-                    roll, position.legal_plays(roll, self.rules), candidates), where.line,
+                    roll, position.legal_plays(roll, self.rules),
+                    max(c[1] for c in candidates.values())), where.line,
                     where.column, record.text, position, stop=True)
             candidates = allowed
         if len(candidates) > 1 and self.marks_hits:
@@ -677,6 +773,13 @@ class _GameReplayer:
                 self.result.scores[winner] + self.result.points < self.match.length:
             self.warn("result", "'and the match' but the winner has not reached "
                       f"{self.match.length} points", record)
+
+
+MOST_INFERRED = 2
+"""At most this many unwritten plays are inferred in one game (:meth:`_GameReplayer.infer`)."""
+
+MOST_TRIED = 40
+"""A roll with no play written and more legal plays than this is not inferred."""
 
 
 def _winner(result: ResultRecord) -> int:
@@ -1001,8 +1104,7 @@ def _why_illegal(position: Position, roll: Roll, hops,
             "only on open points)"), None
 
 
-def _why_forced(roll: Roll, legal: tuple, candidates: dict) -> str:
-    used = max(c[1] for c in candidates.values())
+def _why_forced(roll: Roll, legal: tuple, used: int) -> str:
     most = max((len(p) for p, _ in legal), default=0)
     example = legal[0].play
     if used < most:

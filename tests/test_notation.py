@@ -15,7 +15,7 @@ from nardy_analysis import (DecodeError, NotationError, Roll, RuleViolation, for
                             parse_mat, read_mat, replay_file, replay_match)
 from nardy_analysis.notation.mat import decode
 from nardy_analysis.notation.records import (CubeRecord, ResultRecord, SnowiePosition, TurnRecord,
-                                            WrittenMove)
+                                            WrittenMove, tags_by_side)
 
 GALAXY = """\
 ; [Site "BackgammonGalaxy"]
@@ -583,3 +583,53 @@ def test_lines_token_reads_random_lines_as_the_tokens_do(game, after_game, score
     with pytest.MonkeyPatch.context() as monkeypatch:
         fast, slow = _both_ways(text, monkeypatch)
     assert fast == slow
+
+
+# tests/data/sides/xg_swapped_player_tags.mat: corpus match BackgammonGalaxy_5770330 (XG's
+# header tags) with the Player 1 / Player 2 tags, and their Elo tags, written the other way
+# round: the score lines have p9d29 on the left, who wins 3-0.
+SWAPPED = ROOT / "tests" / "data" / "sides" / "xg_swapped_player_tags.mat"
+
+
+def test_player_tags_the_other_way_round_take_the_score_lines_sides():
+    parsed = read_mat(SWAPPED)
+    (match,) = parsed.matches
+    assert match.names == match.games[0].names == ("p9d29", "p33c2a")
+    # Each player's tags go with the name; the other tags keep their order.
+    assert list(match.tags.items())[2:6] == [("Player 1", "p9d29"), ("Player 2", "p33c2a"),
+                                            ("Player 1 Elo", "3,00/0"),
+                                            ("Player 2 Elo", "0,00/0")]
+    assert list(match.tags)[6:8] == ["EventDate", "EventTime"]
+    (warning,) = parsed.warnings
+    assert (warning.kind, warning.line, warning.column, warning.game) == ("player_tags", 3, 4,
+                                                                         None)
+    assert warning.text == '; [Player 1 "p33c2a"]' and warning.file == str(SWAPPED)
+    assert "'p9d29' on the left" in warning.message and "line 17" in warning.message
+    assert str(warning).startswith(f"{SWAPPED}:3:4: the header tags name 'p33c2a' player 1")
+
+
+@pytest.mark.parametrize("tags, names, moved", [
+    # As the score line has them (blanks and case aside), or naming neither: kept.
+    ({"Player 1": "Alice ", "Player 2": "bob"}, ("alice", "bob"), None),
+    ({"Player 1": "Carol", "Player 2": "Dave"}, ("alice", "bob"), None),
+    ({"Player 1": "bob", "Player 2": "bob"}, ("alice", "bob"), None),
+    ({}, ("alice", "bob"), None),
+    # The other way round, one tag enough; a player's other tags move with the name.
+    ({"Player 1": "bob", "Player 2": "alice", "Player 1 Elo": "1600", "Player 2 Elo": "1500",
+      "Site": "x"}, ("alice", "bob"),
+     {"Player 1": "alice", "Player 2": "bob", "Player 1 Elo": "1500", "Player 2 Elo": "1600",
+      "Site": "x"}),
+    ({"Player 1": "bob", "Player 1 Rank": "3"}, ("alice", "bob"),
+     {"Player 2": "bob", "Player 2 Rank": "3"}),
+    ({"Player 2": "alice", "Player 10": "x"}, ("alice", "bob"),
+     {"Player 1": "alice", "Player 10": "x"}),
+])
+def test_tags_by_side(tags, names, moved):
+    assert tags_by_side(tags, names) == moved
+
+
+def test_no_names_on_the_score_lines_leave_the_tags_as_written():
+    text = ('; [Player 1 "bob"]\n; [Player 2 "alice"]\n 1 point match\n\n Game 1\n'
+            ' : 0                               : 0\n  1) 31: 8/5 6/5\n')
+    parsed = parse_mat(text, strict=True)
+    assert parsed.matches[0].names == ("bob", "alice") and not parsed.warnings

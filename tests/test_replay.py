@@ -13,8 +13,9 @@ from nardy_analysis import (CAUCASIAN, LENIENT, STANDARD, TAVLA, Position, Recor
 from nardy_analysis.game.position import ALL_ROLLS, Roll
 from nardy_analysis.game.rules import BAR, OFF
 from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord, WrittenMove
-from nardy_analysis.replay import (_as_written, _dances, _GameReplayer, _search, _Stop,
-                                   realise)
+from nardy_analysis.load import load_file
+from nardy_analysis.replay import (MOST_INFERRED, MOST_TRIED, _as_written, _dances,
+                                   _GameReplayer, _search, _Stop, realise)
 from test_position import reachable
 
 HEADER = " {length} point match\n\n Game 1\n alice : 0                       bob : 0\n"
@@ -76,12 +77,12 @@ START, AFTER_31, AFTER_BOTH, AFTER_ALICE_TWICE = \
     ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2)  Doubles => 2                Drops\n"
      "      Wins 1 point                Wins 1 point\n", "result", 7, 35, "two different",
      AFTER_BOTH),
-    # An empty play where several plays are legal, and the game goes on.
+    # An empty play where several plays are legal, and the game goes on: each of bob's 14
+    # plays of 42 lets alice's 61 follow; none lets bob's 21: 3/1 6/5 (no checker on his 3).
     ("  1) 31: 8/5 6/5                 42:\n  2) 61: 13/7 8/7\n", "forced_play", 5, 34,
-     "0 of the roll's 2 steps", AFTER_31),
-    # The roller's own win after an empty play is no resignation.
-    ("  1) 31: 8/5 6/5                 42:\n                                  Wins 1 point\n",
-     "forced_play", 5, 34, "0 of the roll's 2 steps", AFTER_31),
+     "14 of the 14 legal plays of 42 let the rest of the game replay", AFTER_31),
+    ("  1) 31: 8/5 6/5                 42:\n  2) 61: 13/7 8/7                 21: 3/1 6/5\n",
+     "forced_play", 5, 34, "none of the 14 legal plays of 42 (e.g. ", AFTER_31),
     ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n  2) 43: ???\n  3) 61: 13/7 8/7\n",
      "unknown_play", 6, 6, "cannot be checked", AFTER_BOTH),
 ])
@@ -151,17 +152,21 @@ def test_an_unwritten_forced_play_is_replayed():
     assert str(game.turns[3].play) == "bar/23 13/7"
 
 
+@pytest.mark.parametrize("winner", [0, 1])
 @pytest.mark.parametrize("points, cube, ending", [(1, 1, "resign"), (2, 1, "resign"),
                                                   (3, 1, "resign"), (4, 2, "resign")])
-def test_a_roll_with_no_play_then_the_opponents_win_is_a_resignation(points, cube, ending):
-    # gnubg's export and FIBS write a player who resigns after rolling this way.
+def test_a_roll_with_no_play_then_a_win_is_a_resignation(points, cube, ending, winner):
+    # gnubg's export and FIBS write a player who resigns after rolling this way (winner 1);
+    # with the roller's win (winner 0), the opponent resigned on seeing the roll.
     double = "  2)  Doubles => 2                Takes\n" if cube == 2 else ""
-    body = ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n" + double
-            + "  3) 63:                          Wins %d point%s\n" % (points, "s" * (points > 1)))
+    wins = "Wins %d point%s" % (points, "s" * (points > 1))
+    body = ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n" + double + "  3) 63:"
+            + (f"\n      {wins}\n" if winner == 0 else f"                          {wins}\n"))
     replayed = replay_text(body, length=7)
     assert not replayed.errors and not replayed.warnings
     (game,) = replayed.games
-    assert (game.winner, game.points, game.ending, game.complete) == (1, points, ending, True)
+    assert (game.winner, game.points, game.ending, game.complete) == (winner, points, ending,
+                                                                      True)
     last = game.turns[-1]
     assert (str(last.roll), last.player, last.play, last.after) == ("63", 0, None, None)
 
@@ -661,3 +666,107 @@ def test_caucasian_rules_refuse_a_hit_in_the_owners_home():
     tagged = parse_mat('; [Variation "Caucasian"]\n' + HEADER.format(length=5) + body,
                        strict=True).matches[0]
     assert replay_match(tagged).rules == CAUCASIAN and replay_match(tagged).errors
+
+
+# Real records with one thing changed each (tests/data/README.md, "sides/").
+SIDES = ROOT / "tests" / "data" / "sides"
+
+
+def test_the_score_lines_decide_who_wins_whatever_the_player_tags_say():
+    """xg_swapped_player_tags.mat: p9d29, on the left of the score lines, wins 3-0 (as in
+    the corpus record, and as gnubg 1.1.0a16 imports the swapped file: 'p9d29 3, p33c2a 0');
+    the tags name p33c2a player 1."""
+    loaded = load_file(SIDES / "xg_swapped_player_tags.mat")
+    (match,) = loaded.matches
+    assert not match.errors and match.record.names == ("p9d29", "p33c2a")
+    assert (match.score, match.winner) == ((3, 0), 0)
+    assert [(w.kind, w.line, w.column) for w in loaded.warnings] == [("player_tags", 3, 4)]
+    # Strict mode takes the warning for an error, as any other.
+    strict = load_file(SIDES / "xg_swapped_player_tags.mat", strict=True)
+    assert [(e.kind, e.line, e.column) for e in strict.errors] == [("player_tags", 3, 4)]
+
+
+def test_either_player_may_resign_after_a_roll():
+    """resigned_after_roll.mat: corpus match BackgammonStudio_1481011 with two games cut
+    short after a roll with no play, each winner's result kept: game 2 after p27409's own
+    64 (one legal play, which does not end the game), game 3 after pd65818c8d70cd's own 31
+    (13 legal plays). gnubg 1.1.0a16 imports both as resignations by the other player (game
+    2 with the forced play played first)."""
+    (match,) = replay_file(SIDES / "resigned_after_roll.mat")
+    assert not match.errors and not match.warnings
+    for number, winner, roll in [(2, 1, "64"), (3, 0, "31")]:
+        game = match.games[number - 1]
+        last = game.turns[-1]
+        assert (game.winner, game.points, game.ending, game.complete) == (winner, 2, "resign",
+                                                                          True)
+        assert (last.player, str(last.roll), last.play, last.after) == (winner, roll, None, None)
+    assert (match.score, match.winner) == ((8, 14), 1)  # as the corpus record
+
+
+def test_an_unwritten_last_play_that_bears_off_is_filled_in():
+    """unwritten_last_play.mat: corpus match BackgammonGalaxy_529831 with its last play,
+    '30) 62: 1/0', written '30) 62:' before 'Wins 4 point and the match'. gnubg 1.1.0a16
+    imports it with the play 1/0 and p9d29 winning 4 points, not by resignation."""
+    (match,) = replay_file(SIDES / "unwritten_last_play.mat")
+    (warning,) = match.warnings
+    assert (warning.kind, warning.line, warning.column) == ("unwritten_forced_play", 45, 6)
+    assert "1/off is the only legal play of 62" in warning.message
+    (game,) = match.games
+    last = game.turns[-1]
+    assert str(last.play) == "1/off" and last.after.is_over
+    assert (game.winner, game.points, game.ending, game.complete) == (0, 4, "single", True)
+    assert not match.errors and (match.score, match.winner) == ((4, 0), 0)
+
+
+# The plays left out of inferred_play.mat and inferred_play_bound.mat, as the corpus record
+# BackgammonStudio_1481011 writes them, and the number of legal plays of each roll.
+LEFT_OUT = {(90, 7): ("54: 5/1 5/off", 2), (100, 41): ("42: 8/4 6/4", 18),
+            (129, 41): ("62: 24/16*", 17), (136, 6): ("63: 13/4*", 22),
+            (143, 41): ("51: 22/21 13/8*", 12)}
+
+
+def test_an_unwritten_play_is_inferred_from_the_rest_of_the_game():
+    """inferred_play.mat: four plays of BackgammonStudio_1481011 left unwritten (the roll
+    kept). Three are inferred, each the play the record wrote; two of them in one game
+    (game 6: the first is tried with the second inferred in turn). In game 4, 9 of the 18
+    plays of the opening 42 fit (the game ends in a drop six moves on)."""
+    loaded = load_file(SIDES / "inferred_play.mat")
+    (match,) = loaded.matches
+    inferred = [(w.line, w.column) for w in match.warnings]
+    assert [w.kind for w in match.warnings] == ["inferred_play"] * 3
+    assert inferred == [(90, 7), (129, 41), (136, 6)]
+    turns = {(t.record.line, t.record.column): t for g in match.games for t in g.turns}
+    for where, warning in zip(inferred, match.warnings):
+        written, legal = LEFT_OUT[where]
+        play = written[4:]
+        assert f"of the {legal} legal plays of {written[:2]}, only {play} lets" in \
+            warning.message
+        assert written.startswith(turns[where].record.text)
+        # The play replayed is the one written in the record (the file's notation).
+        turn = turns[where]
+        assert realise(turn.before, turn.roll.dice,
+                       [m.points + m.hits for m in parse_mat(
+                           HEADER.format(length=1) + f"  1) {written}\n").matches[0]
+                        .games[0].turns[0].moves], STANDARD).keys() == {turn.after}
+    (error,) = match.errors
+    assert (error.kind, error.line, error.column, error.game) == ("forced_play", 100, 41, 4)
+    assert error.message.startswith("no play written, and 9 of the 18 legal plays of 42 let "
+                                    "the rest of the game replay")
+    assert match.games[3].ending is None and match.games[3].winner == 1  # as written
+    # The other games replay as the record: the match ends as it did.
+    assert (match.score, match.winner) == ((8, 14), 1)
+    with pytest.raises(RuleViolation) as info:
+        replay_file(SIDES / "inferred_play.mat", strict=True)
+    assert (info.value.kind, info.value.line, info.value.column) == ("inferred_play", 90, 7)
+
+
+def test_unwritten_plays_beyond_the_bound_keep_the_error():
+    """inferred_play_bound.mat: three plays of game 6 left unwritten; two are inferred
+    (MOST_INFERRED), the third keeps the error a roll with no play has."""
+    assert MOST_INFERRED == 2 and MOST_TRIED == 40
+    (match,) = replay_file(SIDES / "inferred_play_bound.mat")
+    assert [(w.kind, w.line, w.column) for w in match.warnings] == [
+        ("inferred_play", 129, 41), ("inferred_play", 136, 6)]
+    (error,) = match.errors
+    assert (error.kind, error.line, error.column) == ("forced_play", 143, 41)
+    assert error.message.startswith("plays 0 of the roll's 2 steps when 2 can be played")

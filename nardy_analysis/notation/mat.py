@@ -22,11 +22,11 @@ from statistics import median
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
-from ..errors import DecodeError, NotAMatch, NotationError, path_text
+from ..errors import DecodeError, NotAMatch, NotationError, RecordWarning, path_text
 from ..game.position import Roll, point_from_str
 from . import grammar
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
-                      SnowiePosition, TurnRecord, WrittenMove)
+                      SnowiePosition, TurnRecord, WrittenMove, tags_by_side)
 
 # A lone entry to the right of this column belongs to the right-hand player, when a game
 # gives no better clue (no line with two entries, no second name on the score line).
@@ -570,26 +570,52 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
             raise first from None
         matches, found = ([], []) if not_a_match else _parse_games(text, source_lines, file)
         found = found or [first]
-    return ParsedFile(tuple(_match_records(matches, source_lines, file)), tuple(found),
-                      file=file)
+    records, warnings = _match_records(matches, source_lines, file)
+    return ParsedFile(tuple(records), tuple(found), tuple(warnings), file=file)
 
 
-def _match_records(matches, source_lines: list[str], file) -> list[MatchRecord]:
+def _match_records(matches, source_lines: list[str],
+                   file) -> tuple[list[MatchRecord], list[RecordWarning]]:
     """MatchRecords of ``(length, line, column, games)``, each with the tags of the comment
-    lines before its header line (and after the previous match's)."""
+    lines before its header line (and after the previous match's), the players' tags on
+    the sides of the first score line that names both (:func:`tags_by_side`; a
+    ``player_tags`` warning for each match whose tags had them the other way round)."""
     comments = [(number, line) for number, line in enumerate(source_lines, 1)
                 if ";" in line and line.lstrip(" \t\f\ufeff").startswith(";")]
-    records = []
+    records, warnings = [], []
     next_comment = 0
     for length, line, column, games in matches:
-        tags = {}
+        tags, lines = {}, {}
         while next_comment < len(comments) and comments[next_comment][0] < line:
             tag = _tag(comments[next_comment][1])
             if tag:
                 tags[tag[0]] = tag[1]
+                lines[tag[0]] = comments[next_comment]
             next_comment += 1
+        named = next((game for game in games if all(game.names)), None)
+        moved = tags_by_side(tags, named.names) if named else None
+        if moved is not None:
+            warnings.append(_player_tags(tags, named, lines, file))
+            tags = moved
         records.append(MatchRecord(length, tags, tuple(games), line, column, file))
-    return records
+    return records, warnings
+
+
+def _player_tags(tags: dict[str, str], game: GameRecord, lines: dict[str, tuple[int, str]],
+                 file) -> RecordWarning:
+    """The ``player_tags`` warning of tags that name ``game``'s players the other way round,
+    at the ``Player 1`` tag (else ``Player 2``); ``lines`` give each tag's line number and
+    text."""
+    key = "Player 1" if "Player 1" in tags else "Player 2"
+    number, text = lines[key]
+    tagged = " and ".join(f"{tags[k]!r} {k.lower()}" for k in ("Player 1", "Player 2")
+                          if k in tags)
+    left, right = game.names
+    return RecordWarning(
+        "player_tags", f"the header tags name {tagged}, but the score line of game "
+        f"{game.number} (line {game.score_line}) has {left!r} on the left and {right!r} on "
+        "the right: the score lines decide, and each player's tags go with the name",
+        file=file, line=number, column=text.index(key) + 1, text=text.strip())
 
 
 def _parse_games(text: str, source_lines: list[str], file):

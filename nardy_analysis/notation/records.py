@@ -15,6 +15,7 @@ dataclasses.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -255,7 +256,9 @@ class MatchRecord:
 
     @property
     def names(self) -> tuple[str, str]:
-        """The players' names: the ``Player 1``/``Player 2`` tags, else the first score line."""
+        """The players' names, left-hand column first: the ``Player 1``/``Player 2`` tags
+        (which a reader gives the sides of the score lines: :func:`tags_by_side`), else the
+        first score line."""
         tagged = (self.tags.get("Player 1"), self.tags.get("Player 2"))
         first = self.games[0].names if self.games else ("", "")
         return tuple(t if t else f for t, f in zip(tagged, first))
@@ -265,6 +268,50 @@ class MatchRecord:
         """The players as every output names them: :attr:`names`, and ``player 1`` or
         ``player 2`` (the left or right column) for a player the file does not name."""
         return tuple(name or f"player {side}" for side, name in enumerate(self.names, 1))
+
+
+# A header tag of one player: "Player 1", "Player 2 Elo", "Player 1 Rank".
+_PLAYER_TAG = re.compile(r"^Player ([12])(?= |$)")
+
+
+def tags_by_side(tags: dict[str, str], names: tuple[str, str]) -> dict[str, str] | None:
+    """The header tags with each player's tags moved to the other player, when the
+    ``Player 1``/``Player 2`` tags name the players of the score line ``names`` (left-hand
+    column first) the other way round; else None.
+
+    Some exporters (XG's ``.mat`` export among them) may name the right-hand player
+    ``Player 1``; GNU Backgammon's importer takes the sides from the score lines alone. A
+    tag names a player when its value is that player's name on the score line (blanks
+    around it and case aside). The tags are the other way round when either tag names the
+    other side's player and neither names its own. Every tag of a player moves with the
+    name: ``Player 1 Elo`` becomes ``Player 2 Elo`` and so on (each keeps its place in the
+    order of the tags where both players have it).
+
+    Parameters
+    ----------
+    tags : dict of str to str
+        The header tags, as written.
+    names : (str, str)
+        The names on a score line, left then right.
+
+    Returns
+    -------
+    dict of str to str, or None
+    """
+    def same(tag: str | None, name: str) -> bool:
+        return tag is not None and tag.strip().casefold() == name.strip().casefold() != ""
+
+    tagged = tags.get("Player 1"), tags.get("Player 2")
+    if any(map(same, tagged, names)) or not any(map(same, tagged, names[::-1])):
+        return None
+    moved = {}
+    for key, value in tags.items():
+        partner = _PLAYER_TAG.sub(lambda found: f"Player {3 - int(found[1])}", key)
+        if partner in tags:  # the other player's tag of this kind, or a tag of no player
+            moved[key] = tags[partner]
+        else:
+            moved[partner] = value
+    return moved
 
 
 @dataclass(frozen=True)
@@ -280,8 +327,10 @@ class ParsedFile:
         ``game`` attribute is the number written after ``Game``; the whole game is skipped),
         a game before any ``N point match`` line, or stray text outside the games (``game``
         None); or a single DecodeError when the bytes cannot be decoded (then no matches).
-    warnings : tuple of NardyError
-        Text that was read but is doubtful (none yet).
+    warnings : tuple of RecordWarning
+        Text that was read but is doubtful: ``player_tags``, header tags that name the
+        players the other way round from the score lines (:func:`tags_by_side`; the tags
+        were given the score lines' sides).
     file : str or None
         The file name.
     """
