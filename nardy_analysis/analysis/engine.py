@@ -627,6 +627,11 @@ class BgSage(Evaluator):
 ENGINES = {"gnubg-nn": GnubgNN, "bgsage": BgSage}
 """The backends by name: ``gnubg-nn`` (the default, matches GNU Backgammon) and ``bgsage``."""
 
+GAME_ENGINES: dict[str, type] = {}
+"""The one engine of each game other than short nardy, by ``Rules.game``: ``"long"`` is
+:class:`~nardy_analysis.analysis.long_engine.LongEvaluator`, which enters itself here when
+its module is imported (the analysis package imports it)."""
+
 
 @lru_cache(maxsize=None)
 def default_evaluator(ply: int = 0, engine: str = "gnubg-nn",
@@ -644,9 +649,8 @@ def default_evaluator(ply: int = 0, engine: str = "gnubg-nn",
         An unknown engine name, or the engine is not installed (the message names the
         ``pip install nardy-analysis[...]`` command).
     """
-    if rules.game == "long":
-        from .long_engine import LongEvaluator
-        return LongEvaluator(ply, rules=rules)
+    if rules.game in GAME_ENGINES:
+        return GAME_ENGINES[rules.game](ply, rules=rules)
     if engine not in ENGINES:
         raise EngineError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     return ENGINES[engine](ply)

@@ -33,7 +33,8 @@ from ..game.long import LongPosition
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.rules import CHECKERS, LONG, Rules
 from .bearoff import bearoff_equities, is_two_sided_bearoff
-from .engine import MONEY, Evaluator, Probabilities, Utility, game_over_probabilities
+from .engine import (GAME_ENGINES, MONEY, Evaluator, Probabilities, Utility,
+                     game_over_probabilities)
 
 NET_FILE = Path(__file__).resolve().parent / "data" / "long_net.npz"
 """The trained weights and their metadata (a JSON string, ``meta``)."""
@@ -248,3 +249,6 @@ class LongEvaluator(Evaluator):
 
 def _sigmoid(v: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-v))
+
+
+GAME_ENGINES["long"] = LongEvaluator
