@@ -1,7 +1,7 @@
 """Long nardy (длинные нарды): positions, legal plays, the check of a written play, and blocked
 rolls.
 
-The rules are those of ``RULES.md``, "Long nardy" (seed 002 and ``../shared/RULES.md``): 15
+The rules are those of ``RULES.md``, "Long nardy" (from the rule page "Игра в длинные нарды"): 15
 checkers each start on the player's own 24-point, the head; both players move the same way
 round, so my point ``p`` is the opponent's point ``((p + 11) mod 24) + 1``
 (:meth:`LongPosition.facing`) and the opponent's head is my 12-point. There is no hitting and

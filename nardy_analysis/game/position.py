@@ -719,7 +719,7 @@ def ending(position: Position, rules: Rules = STANDARD, *, money: bool = False,
     Notes
     -----
     RULES.md, "End of game and scoring" and "Doubling cube, matches, house rules" (Jacoby);
-    long nardy: RULES.md, "Long nardy", "Results" (seed 002).
+    long nardy: RULES.md, "Long nardy", "Results" (the rule page "Игра в длинные нарды").
     """
     if not position.is_over:
         raise InvalidArgument(f"the game is not over in {position!r}")
