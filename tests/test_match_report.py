@@ -161,10 +161,10 @@ def test_one_page_shows_the_match_asked_for():
 
 
 def test_without_an_engine_the_page_says_how_to_install_one(monkeypatch):
-    def missing(ply=0):
+    def missing(ply=0, engine_name="gnubg-nn", rules=None):
         raise engine._not_installed("gnubg-nn is not installed", "engine", "GPL-3")
 
-    monkeypatch.setattr(luck, "default_evaluator", missing)
+    monkeypatch.setattr(engine, "default_evaluator", missing)  # match_evaluator's
     page = match_html(load_file(STUDIO))
     assert "pip install 'nardy-analysis[engine]'" in html.unescape(page)
     assert not any("luck" in step for step in data(page)["steps"])
@@ -298,18 +298,24 @@ def test_luck_game_by_game_on_worker_processes_gives_the_same_page():
     assert match_html(loaded, jobs=2) == match_html(loaded, jobs=1)
 
 
-def test_the_page_of_a_long_match_starts_at_360_pips_with_no_shots_or_luck():
+def test_the_page_of_a_long_match_starts_at_360_pips_with_luck_and_no_shots():
     loaded = load_file(SAMPLES / "long" / "simulated_match.mat")
-    page = match_html(loaded)  # luck asked for: long nardy has none
+    page = match_html(loaded)
     page_data = data(page)
     starts = [step for step in page_data["steps"] if step["kind"] == "start"]
     assert len(starts) == 2 and all(step["pips"] == [360, 360] for step in starts)
     first_roll = next(step for step in page_data["steps"] if step["kind"] == "roll")
     assert first_roll["pips"] != [360, 360]  # the start is a step of its own, before it
-    assert page_data["long"] and not any("shots" in step or "luck" in step or "error" in step
+    assert page_data["long"] and not any("shots" in step or "error" in step
                                          for step in page_data["steps"])
+    rolls = [step for step in page_data["steps"] if step["kind"] == "roll"]
+    frame = luck.luck_frame(loaded)
+    assert [step["luck"]["value"] for step in rolls] == frame["luck"].round(4).tolist()
+    assert all(step["luck"]["mwc"] is None for step in rolls)  # points per game: no cube
     assert 'id="exposure"' not in page and 'id="race"' in page
-    assert "they do not apply to long nardy" in page
+    assert "by the long nardy engine" in page and "a home mars 3" in page
+    assert "Errors are not shown: they do not apply to long nardy" in page
+    assert match_html(loaded, jobs=2) == page
     dice = page[page.index('<table id="dice">'):]
     for test in ("bar_entry", "hits_on_blots"):
         row = dice[dice.index(f"<td>{test}</td>"):].split("</tr>")[0]

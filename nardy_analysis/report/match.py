@@ -77,8 +77,9 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         the error (normalised equity, EMG),
         charts of the game's pip race and blot exposure, and the match's dice tests
         (:func:`~nardy_analysis.analysis.audit.audit_dice`, :data:`AUDIT_COLUMNS`). Long
-        nardy (RULES.md, "Long nardy") has no shots, blot exposure, luck or errors (nothing
-        is hit; the engine is a backgammon net), and its games start at 360 pips each.
+        nardy (RULES.md, "Long nardy") has no shots or blot exposure (nothing is hit), its
+        luck is the long nardy engine's (points per game) and its errors are not shown; its
+        games start at 360 pips each.
 
     Raises
     ------
@@ -92,11 +93,8 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     games = []
     long = replayed.rules.game == "long"
     start = (LongPosition if long else Position).start()
-    luck_by_turn, skill, luck_note = (
-        ({}, _Skill(), "Luck and errors are not shown: they do not apply to long nardy (the "
-                       "engine is a backgammon net).") if long
-        else _luck(replayed, evaluator, jobs) if luck
-        else ({}, _Skill(), "Luck is not shown (not asked for)."))
+    luck_by_turn, skill, luck_note = (_luck(replayed, evaluator, jobs) if luck
+                                      else ({}, _Skill(), "Luck is not shown (not asked for)."))
     unread_games = sorted(unread, key=lambda e: e.game)
     for game in replayed.games:
         while unread_games and unread_games[0].game < game.number:
@@ -288,10 +286,15 @@ def _facts(tags: dict) -> list[tuple[str, str]]:
     return [(key, value) for key, value in facts if value]
 
 
-def _game_luck(game: ReplayedMatch) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _game_luck(game: ReplayedMatch) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """The luck and skill frames of a match of one game (run in worker processes; a game's
     luck and errors do not depend on the other games)."""
-    return luck_frame(game), skill_frame(game)
+    return luck_frame(game), _skill_frame(game)
+
+
+def _skill_frame(match: ReplayedMatch, evaluator=None) -> pd.DataFrame | None:
+    """The errors of a short nardy match; None for long nardy (not shown)."""
+    return None if match.rules.game == "long" else skill_frame(match, evaluator)
 
 
 def _number(value: float) -> float | None:
@@ -348,23 +351,30 @@ def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, _Skill, str
     """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}``, the errors of the
     decisions, and a note for the page (how to install an engine when none is); with
     ``jobs`` > 1 game by game on that many worker processes (the default engine only)."""
+    long = match.rules.game == "long"
     try:
         if jobs > 1 and evaluator is None and len(match.games) > 1:
             parts = list(map_files(_game_luck, [ReplayedMatch(match.record, match.rules,
                                                               [game])
                                                 for game in match.games], jobs=jobs))
             frame = pd.concat([luck for luck, _ in parts], ignore_index=True)
-            skill = pd.concat([skill for _, skill in parts], ignore_index=True)
+            skill = None if long else pd.concat([skill for _, skill in parts],
+                                                ignore_index=True)
         else:
-            frame, skill = luck_frame(match, evaluator), skill_frame(match, evaluator)
+            frame, skill = luck_frame(match, evaluator), _skill_frame(match, evaluator)
     except NardyError as error:  # no engine (EngineError), a match longer than 25 points
         return {}, _Skill(), f"Luck is not shown: {error}"
-    unit = "normalised match equity" if match.record.length else "points per game at cube 1"
     found = {}
     for row in frame.itertuples():
         mwc = None if np.isnan(row.luck_mwc) else round(float(row.luck_mwc), 4)
         found[row.game, row.turn] = {"value": round(float(row.luck), 4), "mwc": mwc,
                                      "mark": row.mark}
+    if long:
+        return found, _Skill(), (
+            f"Luck: the roller's equity (points per game, a mars 2, a home mars "
+            f"{match.rules.home_mars}) gained by the roll over the average roll, by the long "
+            "nardy engine at 0-ply. Errors are not shown: they do not apply to long nardy.")
+    unit = "normalised match equity" if match.record.length else "points per game at cube 1"
     return found, _Skill(skill), (
         f"Luck: the roller's equity ({unit}) gained by the roll over the average roll. Error: "
         "the equity the decision gave away against the best choice (normalised equity, EMG, "
