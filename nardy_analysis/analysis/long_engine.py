@@ -33,7 +33,7 @@ from ..game.long import LongPosition
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.rules import CHECKERS, LONG, Rules
 from .bearoff import bearoff_equities, is_two_sided_bearoff
-from .engine import (GAME_ENGINES, MONEY, Evaluator, Probabilities, Utility, check_roll,
+from .engine import (GAME_ENGINES, MONEY, Evaluator, Probabilities, Utility,
                      game_over_probabilities)
 
 NET_FILE = Path(__file__).resolve().parent / "data" / "long_net.npz"
@@ -229,34 +229,13 @@ class LongEvaluator(Evaluator):
         return Probabilities(*(total / 36.0).tolist())
 
     def _plays_uncached(self, position: Position, roll: Roll) -> tuple[tuple, np.ndarray]:
-        afters = self._afters(position, roll)
-        if not afters:
-            return (), np.zeros((0, 5))
-        return tuple(after.board for after in afters), self.static(afters)
-
-    def _afters(self, position: Position, roll: Roll) -> list[Position]:
-        """The position after each legal play of ``roll``; none for a dance."""
         if not isinstance(position, LongPosition):
             raise EngineError(f"the long nardy engine takes long nardy positions: {position!r}")
         legal = position.legal_plays(roll, self.rules, first_turn=self.first_turn(position))
         if len(legal) == 1 and not legal[0].play.moves:        # no step can be played
-            return []
-        return [play.after for play in legal]
-
-    def best_equities(self, position: Position, rolls: tuple[Roll, ...],
-                      utility: Utility = MONEY) -> tuple[float, ...]:
-        """As :meth:`Evaluator.best_equities`; at 0-ply the positions after every play of
-        every roll (a dance: the position with the opponent on roll) are evaluated together,
-        the net's in one matrix product."""
-        if self.ply or not isinstance(position, LongPosition) or position.is_over:
-            return super().best_equities(position, rolls, utility)  # or its error
-        afters, starts = [], []
-        for roll in rolls:
-            check_roll(roll)
-            starts.append(len(afters))
-            afters += self._afters(position, roll) or [position.with_turn(1 - position.turn)]
-        equities = utility.of_opponent(self.static(afters))
-        return tuple(np.maximum.reduceat(equities, starts).tolist())
+            return (), np.zeros((0, 5))
+        afters = [play.after for play in legal]
+        return tuple(after.board for after in afters), self.static(afters)
 
     def _position_after(self, key, mover: int) -> Position:
         return LongPosition._make(key, 1 - mover)
