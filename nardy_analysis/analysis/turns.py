@@ -395,7 +395,7 @@ def short_nardy_matches(source, analysis: str) -> list:
     source : ReplayedMatch or LoadedFile, or an iterable of them
         As for :func:`replayed_matches`.
     analysis : str
-        What does not apply, for the message: ``"luck"``.
+        What does not apply, for the message: ``"skill"``.
 
     Returns
     -------
@@ -414,22 +414,21 @@ def short_nardy_matches(source, analysis: str) -> list:
 
 
 def refuse_long_nardy(analysis: str, long_matches) -> None:
-    """The one check of the analyses that apply to short nardy only: luck and skill (the
-    engine is a backgammon net) and blot exposure (nothing is hit in long nardy; RULES.md,
-    "Long nardy"). In a turns frame, the long nardy rows are those without a
-    ``cube_value``.
+    """The one check of the analyses that apply to short nardy only: skill and blot
+    exposure (nothing is hit in long nardy; RULES.md, "Long nardy"). In a turns frame, the
+    long nardy rows are those without a ``cube_value``.
 
     Parameters
     ----------
     analysis : str
-        What does not apply, for the message: ``"luck"``.
+        What does not apply, for the message: ``"skill"``.
     long_matches : sequence of str
         The ids of the long nardy matches found (empty: nothing to refuse).
 
     Raises
     ------
     InvalidArgument
-        ``long_matches`` is not empty: ``luck does not apply to long nardy (match NAME):
+        ``long_matches`` is not empty: ``skill does not apply to long nardy (match NAME):
         only to short nardy``.
     """
     if len(long_matches):
