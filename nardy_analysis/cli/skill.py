@@ -116,10 +116,11 @@ def skill(paths, csv_file, as_json, by, parquet_file, jobs, dask_address, rules,
     write one row per decision (nardy_analysis.analysis.skill.DECISION_COLUMNS).
     Every game that can be read is analysed; each error is reported on stderr with the game
     it concerns. Needs the engine extra: pip install 'nardy-analysis[engine]'. Long nardy
-    does not apply (the engine is a backgammon net): a file of long nardy matches is skipped
-    with one line on stderr and counts as a file with an error; the other files are
-    analysed. Exit status: 0 when no file had an error, 1 when any had, 2 for usage errors
-    (and a missing engine extra).
+    has no cube: its checker plays are measured by the long nardy engine in cubeless money
+    equity per game (a mars 2 points, a home mars 3 or as the rules score it), the cube
+    columns are empty (- in the table) and there are no ratings (n/a: gnubg's rate
+    backgammon play). Exit status: 0 when no file had an error, 1 when any had, 2 for usage
+    errors (and a missing engine extra).
     """
     files = found_files(paths).files
     try:
