@@ -190,7 +190,8 @@ def bot(name: str):
 
 def heuristic_score(after: Position, mover: int, rules: Rules = STANDARD) -> float:
     """The heuristic bot's score, in pips, of the position ``after`` a play of ``mover``
-    (higher is better for ``mover``).
+    (higher is better for ``mover``): this project's own rule of thumb, its weights set by
+    hand and measured in play (``benchmarks/long_engine.py --bots``, docs/LONG_ENGINE.md).
 
     Long nardy (:func:`_long_score`): the race (the opponent's pip count minus the mover's),
     plus 2 pips for each point held, plus the blocks: each run of ``n`` points in a row held
@@ -213,17 +214,12 @@ def heuristic_score(after: Position, mover: int, rules: Rules = STANDARD) -> flo
     return _short_score(after, me, opp, rules)
 
 
-_PATH = tuple((q + 11) % 24 + 1 for q in range(1, 25))
-"""``_PATH[q - 1]``: the long nardy point of its owner (1..24) on which the opponent's
-point ``q`` is (my point p is the opponent's ``((p + 11) mod 24) + 1``, both ways round)."""
-
-
 def _blocks(me, opp) -> int:
     """Sum of ``n^2`` over the runs of ``n`` points in a row ``me`` holds along the path of
     ``opp`` (its points 1..24) with a checker of ``opp`` still to pass them (long nardy)."""
     total, run, behind = 0, 0, 0
     for q in range(24, 0, -1):                    # the way opp travels: from its head down
-        held = me[_PATH[q - 1]] > 0
+        held = me[LongPosition.facing(q)] > 0     # my number of its point q
         if held:
             run += 1
         if run and (not held or q == 1):
