@@ -14,6 +14,7 @@ from nardy_analysis.analysis import engine, luck
 from nardy_analysis.analysis.turns import turns_frame
 from nardy_analysis.cli import main
 from nardy_analysis.errors import InvalidArgument
+from nardy_analysis.game.ids import MatchState
 from nardy_analysis.game.svg import board_svg
 from nardy_analysis.load import load_file
 from nardy_analysis.notation.mat import parse_mat
@@ -72,13 +73,34 @@ def test_each_step_shows_the_board_after_the_play_with_pips_and_shots(studio_pag
     frame = turns_frame(match)
     rolls = [s for s in page_data["steps"] if s["kind"] == "roll"]
     for step, turn, row in zip(rolls, match.games[0].turns, frame.itertuples()):
-        assert board(page_data, step) == board_svg(turn.after, side=0, names=names, width=480)
+        # The cube as the roll was thrown, the dice just played, the score 0-0 of 7.
+        state = MatchState(cube=turn.cube_value, cube_owner=turn.cube_owner,
+                           player=turn.player, dice=(turn.roll.high, turn.roll.low),
+                           match_length=7)
+        assert board(page_data, step) == board_svg(turn.after, side=0, names=names, width=480,
+                                                   state=state)
         assert step["roll"] == row.dice and step["play"] == row.play
         assert step["pips"][row.side] == row.pips_after
         assert step["pips"][1 - row.side] == row.opponent_pips_after
         assert step["shots"]["count"] == row.opponent_shots
         assert [point for point, _ in step["shots"]["blots"]] == row.blot_points
         assert (step["game"], step["turn"], step["move"]) == (row.game, row.turn, row.move)
+
+
+def test_the_boards_of_cube_actions_and_the_result_show_the_cube_and_score(studio_page):
+    page_data = data(studio_page)
+    cube_steps = [s for s in page_data["steps"] if s["kind"] == "cube"]
+    boards = [board(page_data, s) for s in cube_steps[:2]]
+    # "p768f632 doubles to 2": the centred cube offered at 2 where the dice go; "p27409
+    # takes": the 2 on p27409's side (player 0's, the side the board is seen from: bottom).
+    assert re.findall(r'class="cube-value"[^>]*>(\d+)<', boards[0]) == ["2"]
+    assert '<g class="cube offered">' in boards[0]
+    assert "p768f632 doubles to 2; p27409 to take or drop" in boards[0]
+    assert re.findall(r'class="cube-value"[^>]*>(\d+)<', boards[1]) == ["2"]
+    assert re.search(r'<g class="cube"><rect x="8" y="(\d+)', boards[1]).group(1) == "404"
+    assert "p768f632 to roll" in boards[1]
+    last = board(page_data, page_data["steps"][-1])
+    assert "game over" in last and "score 7, " in last  # 8 points won, shown as the 7 needed
 
 
 def test_the_page_is_self_contained(studio_page):
