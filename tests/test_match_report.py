@@ -231,6 +231,39 @@ def test_with_the_engine_each_decision_has_its_error_beside_its_luck():
     assert all(cube["play"] == "no double" for cube in shown.values())
 
 
+def test_the_summary_gives_the_luck_and_error_rates_of_the_match_statistics():
+    """Each player's luck and error rate on the page as luck_summary and skill_summary give
+    them (the page's from its steps' rounded values: within 0.0005 EMG), with their ratings;
+    the biggest errors and luckiest and unluckiest rolls in order, each naming its step."""
+    pytest.importorskip("gnubg_nn")
+    from nardy_analysis.analysis.skill import skill_summary
+    from nardy_analysis.report.match import _summary
+
+    match = load_file(STUDIO).matches[0]
+    page_data = data(match_html(match))
+    steps = page_data["steps"]
+    summary = _summary(steps, page_data["names"])
+    lucks = luck.luck_summary(luck.luck_frame(match)).query("scope == 'match'")
+    skills = skill_summary(match)
+    for side, player in enumerate(summary["players"]):
+        assert player["luck"] == pytest.approx(lucks["luck"].iloc[side], abs=5e-4)
+        assert player["luck_rating"] == lucks["rating"].iloc[side]
+        assert player["error_rate"] == pytest.approx(
+            skills["overall_error_rate_memg"].iloc[side], abs=0.05)
+        assert player["rating"] == skills["overall_rating"].iloc[side]
+    assert [p["rating"] for p in summary["players"]] == ["Grandmaster", "Super Grandmaster"]
+    values = [e["value"] for e in summary["biggest"]]
+    assert values == sorted(values) and len(values) == 5 and values[0] == -0.0773
+    assert summary["biggest"][0]["what"] == "p27409 doubles to 4 (best: no double)"
+    lucky = [e["value"] for e in summary["luckiest"]]
+    assert lucky == sorted(lucky, reverse=True) and min(lucky) > 0
+    assert max(e["value"] for e in summary["unluckiest"]) < 0
+    for entry in summary["biggest"] + summary["luckiest"] + summary["unluckiest"]:
+        step = steps[entry["step"]]
+        assert entry["where"] == f"Game {step['game']}, move {step['move']}"
+        assert entry["what"].startswith(step["text"])
+
+
 def test_the_dice_table_has_the_tests_over_all_rolls(studio_page):
     table = studio_page[studio_page.index('<table id="dice">'):]
     table = table[:table.index("</table>")]

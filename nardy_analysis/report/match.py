@@ -17,14 +17,14 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.audit import ABOUT, ALPHA, audit_dice
-from ..analysis.luck import luck_frame
-from ..analysis.skill import CUBE_ERRORS, skill_frame
+from ..analysis.luck import RATING_SHOWN, luck_frame, luck_rating
+from ..analysis.skill import CUBE_ERRORS, skill_frame, skill_rating
 from ..analysis.shots import shots, throws
 from ..errors import InvalidArgument, NardyError, RecordWarning, path_text
 from ..game.ids import GameState, MatchState
 from ..game.long import LongPosition
 from ..game.position import Position
-from ..game.svg import board_svg
+from ..game.svg import COLOURS, board_svg
 from ..load import LoadedFile
 from ..parallel import map_files
 from ..notation.records import CubeRecord, TurnRecord
@@ -108,13 +108,16 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     if not steps:
         steps.append(_step(None, "start", "No game could be read", start, lines, names))
     data = {"names": names, "steps": steps, "lines": sorted(lines, key=lines.get),
-            "games": [{"number": g.number, "first": g.first} for g in games], "long": long}
+            "games": [{"number": g.number, "first": g.first} for g in games], "long": long,
+            "colours": {"fill": COLOURS["checker"], "edge": COLOURS["edge"],
+                        "board": COLOURS["board"]}}
     return template("match.html.j2").render(
         title=f"{names[0]} \u2013 {names[1]}", names=names, length=replayed.record.length,
         tags=sorted(replayed.record.tags.items()), facts=_facts(replayed.record.tags),
         result=_result(replayed), games=games, rules=replayed.rules.name,
         file=replayed.record.file, problems=[_where(e) for e in _file_problems(source)],
-        dice=_dice(replayed), luck_note=luck_note, long=long, data=data)
+        dice=_dice(replayed), luck_note=luck_note, long=long, data=data,
+        summary=_summary(steps, names), colours=COLOURS)
 
 
 @dataclass
@@ -224,7 +227,7 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     names, number = match.record.players, game.number
     first = len(steps)
     notes = ["Crawford game"] if game.crawford else []
-    intro = (f"Game {number}: {names[0]} {game.scores[0]}, {names[1]} {game.scores[1]}"
+    intro = (f"Start: {names[0]} {game.scores[0]}, {names[1]} {game.scores[1]}"
              + (" (Crawford game)" if game.crawford else ""))
     problems = {(p.line, p.column): p for p in game.errors + game.warnings}
     cube = _Cube(match, game)
@@ -276,6 +279,69 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     if game.warnings:
         notes.append(_plural(len(game.warnings), "warning"))
     return _Game(number, first, game.scores, result, notes)
+
+
+TOP = 5
+"""How many of the biggest errors, luckiest and unluckiest rolls the summary lists."""
+
+
+def _decisions(step: dict) -> list[dict]:
+    """The decisions of a step that count in an error rate: an unforced checker play, a cube
+    decision (before a roll when close or wrong, or a double, take or pass)."""
+    error = step.get("error")
+    return ([error] if error and not error["forced"] else []) + (
+        [step["cube"]] if step.get("cube") else [])
+
+
+def _summary(steps: list[dict], names) -> dict:
+    """What the summary shows, from the steps that have luck and errors (whichever the match
+    has): each player's luck (total and per roll, normalised equity; gnubg's luck rating,
+    :func:`~nardy_analysis.analysis.luck.luck_rating`) and error rate (EMG per unforced move
+    or cube decision counted, as gnubg's "Overall" rate; its rating,
+    :func:`~nardy_analysis.analysis.skill.skill_rating`), and the :data:`TOP` biggest
+    errors, luckiest and unluckiest rolls, each with the index of its step."""
+    players = []
+    for side, name in enumerate(names):
+        mine = [s for s in steps if s.get("player") == side]
+        luck = [s["luck"]["value"] for s in mine if s.get("luck") and s["kind"] == "roll"]
+        errors = [d["value"] for s in mine if s["kind"] in ("roll", "cube")
+                  for d in _decisions(s)]
+        word = luck_rating(sum(luck) / len(luck)) if luck else ""
+        players.append({"name": name, "rolls": len(luck), "luck": sum(luck),
+                        "luck_rate": sum(luck) / len(luck) if luck else None,
+                        "luck_rating": RATING_SHOWN.get(word, word),
+                        "decisions": len(errors),
+                        "error_rate": 1000 * sum(errors) / len(errors) if errors else None,
+                        "rating": skill_rating(sum(errors) / len(errors)) if errors else ""})
+    lucky = sorted((s["luck"]["value"], i) for i, s in enumerate(steps)
+                   if s.get("luck") and s["kind"] == "roll")
+    errors = sorted((d["value"], i, d) for i, s in enumerate(steps)
+                    if s["kind"] in ("roll", "cube") for d in _decisions(s) if d["value"] < 0)
+    return {"players": players, "luck": bool(lucky), "errors": any(p["decisions"]
+                                                                  for p in players),
+            "biggest": [_listed(steps, i, value, _what_error(steps[i], d, names))
+                        for value, i, d in errors[:TOP]],
+            "luckiest": [_listed(steps, i, value, steps[i]["text"])
+                         for value, i in reversed(lucky[-TOP:]) if value > 0],
+            "unluckiest": [_listed(steps, i, value, steps[i]["text"])
+                           for value, i in lucky[:TOP] if value < 0]}
+
+
+def _what_error(step: dict, decision: dict, names) -> str:
+    """A decision in words with the best choice: the roll and play, the cube action, or
+    the cube decision before a roll."""
+    if step["kind"] == "roll" and decision is step.get("cube"):
+        return (f"{names[step['player']]}, cube before rolling {step['roll']}: "
+                f"{decision['play']} (best: {decision['best']})")
+    return f"{step['text']} (best: {decision['best']})"
+
+
+def _listed(steps: list[dict], index: int, value: float, what: str) -> dict:
+    """An entry of the summary's lists: where (game and move), what, the value (EMG) and the
+    step to jump to."""
+    step = steps[index]
+    where = f"Game {step['game']}" + (f", move {step['move']}" if step.get("move") else "")
+    return {"step": index, "where": where, "what": what, "value": value}
 
 
 def _plural(count: int, word: str) -> str:
