@@ -51,7 +51,8 @@ def by_player(summary: pd.DataFrame) -> pd.DataFrame:
     for kind, counted, rated in (("checker", moves, short), ("cube", close, close.notna()),
                                  ("overall", moves + close.fillna(0), short)):
         rate = 1000 * totals[f"{kind}_error_emg"] / counted.where(counted > 0)
-        totals[f"{kind}_error_rate_memg"] = rate.mask(counted == 0, 0.0)  # skill_summary's 0
+        none = (counted == 0).fillna(False)  # 0 as skill_summary; NA without the cube
+        totals[f"{kind}_error_rate_memg"] = rate.mask(none, 0.0)
         totals[f"{kind}_rating"] = [None if pd.isna(n) else skill_rating(r / 1000)
                                     if n and ok else NO_RATING
                                     for r, n, ok in zip(rate, counted, rated)]
