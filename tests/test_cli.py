@@ -158,8 +158,9 @@ def test_output_files_that_cannot_be_written_are_usage_errors(tmp_path, args):
 # --- nothing lost: one broken game in a file ---------------------------------------------------
 
 TEN = ROOT / "tests" / "data" / "luck" / "BackgammonStudio_8518258.mat"
-# In game 4 (line 78 of the file): a syntax error, or bob's play ignoring his checker on the bar.
-SYNTAX = ("  3) 53: 8/3 6/3", "  3) 53: 8/x3 6/3")
+# In game 4: a syntax error in its first move (line 76 of the file: the game cannot be read),
+# or bob's play ignoring his checker on the bar (line 77).
+SYNTAX = ("  1) 65: 24/13", "  1) 65: 24/x13")
 VIOLATION = ("43: bar/18", "43: 13/9 13/10")
 needs_engine = pytest.mark.skipif(importlib.util.find_spec("gnubg_nn") is None,
                                   reason="gnubg-nn (the engine extra) is not installed")
@@ -187,7 +188,7 @@ def ten(tmp_path):
             ten_games(tmp_path / "violation", VIOLATION))
 
 
-SYNTAX_ERROR = "ten.mat:78:10: game 4: syntax: "
+SYNTAX_ERROR = "ten.mat:76:10: game 4: syntax: "
 VIOLATION_ERROR = "ten.mat:77:45: game 4, move 2: illegal_play: "
 
 
@@ -220,6 +221,22 @@ def test_stats_uses_every_other_game_and_names_the_broken_one(ten):
     assert [row["turn"] for row in cut] == ["1", "2", "3"] and cut[2] | unknown == cut[2]
     assert [row | unknown for row in cut] == \
         [row | unknown for row in rows if row["game"] == "4"][:3]
+
+
+def test_stats_uses_the_turns_of_a_game_before_its_bad_line(ten, tmp_path):
+    """Game 4's move 3 (line 78) cannot be read: its moves 1 and 2 are used, game 5 takes
+    its score line, nothing else is left out."""
+    clean = ten[0]
+    cut = ten_games(tmp_path / "cut", ("  3) 53: 8/3 6/3", "  3) 53: 8/x3 6/3"))
+    result = run("stats", str(cut))
+    assert result.exit_code == 1
+    (line,) = result.stderr.splitlines()
+    assert f"{cut}:78:10: game 4: syntax: unexpected '8/x3'" in line
+    assert line.endswith("; the rest of game 4 is skipped")
+    rows, whole = csv_rows(result.stdout), csv_rows(run("stats", str(clean)).stdout)
+    assert [row for row in rows if row["game"] != "4"] == \
+        [row for row in whole if row["game"] != "4"]
+    assert [row["turn"] for row in rows if row["game"] == "4"] == ["1", "2", "3", "4"]
 
 
 def test_a_violation_that_does_not_stop_the_game_says_the_rest_is_used(tmp_path):

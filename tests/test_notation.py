@@ -417,11 +417,13 @@ def test_strict_raises_the_error_the_lenient_reader_reports():
     with pytest.raises(NotationError) as info:
         parse_mat(text, "g.mat", strict=True)
     parsed = parse_mat(text, "g.mat")
-    assert parsed.matches[0].games == () and parsed.warnings == ()
+    (game,) = parsed.matches[0].games  # kept up to the line before the error
+    assert game.cut_line == 12 and max(a.line for a in game.actions) == 11
+    assert parsed.warnings == ()
     (error,) = parsed.errors
     assert (error.line, error.column, error.game) == (12, 15, 1) == \
         (info.value.line, info.value.column, 1)
-    assert error.message == info.value.message + "; game 1 is skipped"
+    assert error.message == info.value.message + "; the rest of game 1 is skipped"
 
 
 def test_parsing_holds_no_state_between_threads():
