@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis import (DecodeError, NotationError, Roll, RuleViolation, format_mat,
                             parse_mat, read_mat, replay_file, replay_match)
+from nardy_analysis.errors import NotAMatch
 from nardy_analysis.notation.mat import decode
 from nardy_analysis.notation.records import (CubeRecord, ResultRecord, SnowiePosition, TurnRecord,
                                             WrittenMove, tags_by_side)
@@ -410,6 +411,21 @@ def test_tags_belong_to_the_next_match_wherever_they_are():
     first, second = parse_mat(text, strict=True).matches
     assert first.tags == {"Site": "one"} and second.tags == {"Site": "two", "Round": "2"}
     assert [len(g.actions) for g in first.games] == [1]
+
+
+def test_gnubg_text_export_is_not_a_match_and_says_to_export_mat():
+    """tests/data/exporters: gnubg's ``export match text`` of a game (board diagrams that end
+    in ``5 points match``, moves, statistics)."""
+    path = ROOT / "tests" / "data" / "exporters" / "gnubg_text_BackgammonGalaxy_4440667_002.txt"
+    parsed = read_mat(path)
+    assert parsed.matches == ()
+    (error,) = parsed.errors
+    assert isinstance(error, NotAMatch) and error.kind == "not_a_match"
+    assert (error.line, error.column) == (1, 1)
+    assert "GNU Backgammon's text export" in error.message and "'export match mat'" in error.message
+    assert error.text == "The score (after 1 game) is: p9d29 1, p5782e97242 0 (match to 5 points)"
+    with pytest.raises(NotAMatch):
+        read_mat(path, strict=True)
 
 
 def test_strict_raises_the_error_the_lenient_reader_reports():

@@ -50,6 +50,9 @@ _MAGIC = (b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"%PDF-", b"\x1f\
 # a file with none is not a match record.
 _HEADER_LIKE = re.compile(r"(?im)points?[ \t]+match[ \t]*\r?$"
                           r"|^[ \t]*game(?:[ \t]+\S+)?[ \t]*\r?$")
+# The first line of GNU Backgammon's text export of a game (``export match text``): "The score
+# (after 1 game) is: alice 1, bob 0 (match to 5 points)", then board diagrams and moves.
+_GNUBG_TEXT = re.compile(r"\s*The score \(after \d+ games?\) is: ")
 
 
 def decode(data: bytes, file: str | None = None) -> str:
@@ -547,7 +550,9 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
         with no ``N point match`` or ``Game N`` line, nor one meant to be (``3 points
         match``), is :class:`~nardy_analysis.errors.NotAMatch` (kind ``not_a_match``: "no
         'N point match' line" for text such as a README, "binary data" when it holds
-        control characters): with or without ``strict``, the file's one error.
+        control characters): with or without ``strict``, the file's one error. So is GNU
+        Backgammon's text export of a game (``export match text``: its first line "The
+        score (after N games) is: ..."), whose message says to export ``.mat`` instead.
 
     Notes
     -----
@@ -560,6 +565,14 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
     if not text.endswith("\n"):
         text += "\n"
     source_lines = text.split("\n")
+    if _GNUBG_TEXT.match(text):
+        line = text[:len(text) - len(text.lstrip())].count("\n") + 1
+        error = NotAMatch("not a match record: GNU Backgammon's text export of a game; "
+                          "export the match from GNU Backgammon as .mat ('export match mat') "
+                          "or SGF to read it", line, 1, source_lines[line - 1], file)
+        if strict:
+            raise error
+        return ParsedFile((), (error,), file=file)
     found = []
     try:
         matches = [(length, line, column, [_game_record(game, source_lines) for game in games])
