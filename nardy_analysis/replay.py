@@ -134,8 +134,9 @@ class ReplayedGame:
     ``warnings`` the quirks resolved (module docstring).
 
     ``scores`` are the points of players 0 and 1 before the game: those the results of the
-    games before it make, when the file holds the game before it read to its end and that
-    game's result; else the game's score line. A score line that disagrees is a ``score``
+    games before it make, when the file holds the game before it and that game's result
+    (not so after an unfinished game, one cut at a line that cannot be read, or one
+    written without its end); else the game's score line. A score line that disagrees is a ``score``
     error and is not used (the board and the results are trusted, not the line); so is a
     score line at or above the match length (a match is over when a player reaches it),
     which is used only when no game before it gives the score (and the next game then
@@ -261,13 +262,12 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
     games = []
     crawford_played = False
     for game in match.games:
-        # The score before the game: the results' when the file has the game before it (and
-        # that game's score was possible, and it was read to its end).
+        # The score before the game: the results' when the file has the game before it with
+        # its result (and that game's score was possible); else the score line's.
         follows = (games and game.number == games[-1].number + 1
-                   and not _beyond(games[-1].scores, match.length)
-                   and games[-1].record.cut_line is None)
-        results = games[-1].score_after if follows else game.scores
-        scores = results if follows and games[-1].winner is not None else game.scores
+                   and games[-1].winner is not None
+                   and not _beyond(games[-1].scores, match.length))
+        scores = results = games[-1].score_after if follows else game.scores
         # The Crawford game: the first in which exactly one player is one point from winning.
         at_one = match.length > 0 and match.length - 1 in scores
         crawford = (at_one and rules.crawford and not crawford_played

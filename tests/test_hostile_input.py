@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import ROOT, SAMPLES, read_tsv
-from nardy_analysis import (DecodeError, NardyError, NotationError, parse_mat, read_mat,
-                            replay_file, replay_match)
+from nardy_analysis import (DecodeError, NardyError, NotationError, format_sgf, parse_mat,
+                            parse_sgf, read_mat, replay_file, replay_match)
 from nardy_analysis.cli import main
 from nardy_analysis.errors import NotAMatch
 from nardy_analysis.notation.mat import ParsedFile, decode
@@ -150,6 +150,10 @@ def test_a_bad_line_keeps_the_turns_of_its_game_before_it(bad, column, message):
     assert not match.games[1].complete and match.games[1].winner is None
     assert [g.scores for g in match.games] == [(0, 0), (1, 0), (1, 2)]
     assert (match.score, match.winner) == ((1, 3), 1)
+    # Its SGF has game 2 without a result, as gnubg writes an unfinished game: read back,
+    # game 3 takes its score from its MI, as gnubg does.
+    again = replay_match(parse_sgf(format_sgf(parsed.matches), strict=True).matches[0])
+    assert not again.errors and [g.scores for g in again.games] == [(0, 0), (1, 0), (1, 2)]
 
 
 def test_collecting_a_good_file_gives_the_strict_records():
