@@ -136,11 +136,11 @@ class ReplayedGame:
     ``scores`` are the points of players 0 and 1 before the game: those the results of the
     games before it make, when the file holds the game before it and that game's result
     (not so after an unfinished game, one cut at a line that cannot be read, or one
-    written without its end); else the game's score line. A score line that disagrees is a ``score``
-    error and is not used (the board and the results are trusted, not the line); so is a
-    score line at or above the match length (a match is over when a player reaches it),
-    which is used only when no game before it gives the score (and the next game then
-    takes its own line).
+    written without its end); else the game's score line. A score line that disagrees is
+    a ``score`` error and is not used (the board and the results are trusted, not the
+    line); so is a score line at or above the match length (a match is over when a player
+    reaches it), which is used only when no game before it gives the score (and the next
+    game then takes its own line).
 
     ``crawford`` is True for the Crawford game of a match (the first game in which one
     player, and only one, is one point from winning, when the rules have the Crawford rule:
