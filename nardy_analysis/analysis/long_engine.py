@@ -11,6 +11,9 @@ mars and the home mar chances are 0, so that money equity counts it as 2 points.
 * Both sides with at most six checkers left, all home: the exact two-sided bear-off table of
   :mod:`~nardy_analysis.analysis.bearoff`; bearing off is the same in both games (RULES.md,
   "Long nardy", "Bearing off") and no mars is possible (each side has borne off nine).
+* Other pure races (:func:`is_race`) of sides with at most six checkers left on 1..12, or
+  all home: the one-sided race database of :mod:`~nardy_analysis.analysis.race` (each
+  side's distribution of the turns it needs; near the exact chances, docs/LONG_ENGINE.md).
 * Elsewhere: a net of one hidden layer of sigmoid units and five sigmoid outputs, trained by
   self-play TD(lambda) (``tools/long_engine/train.py``); its weights and how they were made
   are ``data/long_net.npz``. Inference is numpy: the inputs of every play of a roll are
@@ -33,6 +36,7 @@ from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.rules import CHECKERS, LONG, Rules
 from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, bearoff_equities,
                       is_two_sided_bearoff)
+from .race import POINTS, covered, race_chances
 from .engine import (GAME_ENGINES, MONEY, Evaluator, Probabilities, Utility, check_position,
                      check_roll, game_over_probabilities)
 
@@ -203,7 +207,9 @@ class LongEvaluator(Evaluator):
 
     def static(self, positions: list[Position]) -> np.ndarray:
         """0-ply chances (n, 5) of positions for their players on roll: the certain outcome,
-        the exact bear-off, else the net, all net positions in one matrix product."""
+        the exact bear-off, the one-sided race database (:mod:`~nardy_analysis.analysis.race`)
+        for the pure races it covers, else the net, all net positions in one matrix
+        product."""
         if not positions:
             return np.zeros((0, 5))
         return self.static_sides(np.array([sides(position) for position in positions]))
@@ -216,8 +222,14 @@ class LongEvaluator(Evaluator):
         over = (off == CHECKERS).any(axis=1)
         bearoff = ~over & (off >= CHECKERS - BEAROFF_CHECKERS).all(axis=1) \
             & ~boards[:, :, BEAROFF_POINTS + 1:].any(axis=(1, 2))
-        rest = ~(over | bearoff)
+        race = ~(over | bearoff) & ~boards[:, :, POINTS + 1:].any(axis=(1, 2)) \
+            & covered(boards[:, 0]) & covered(boards[:, 1])
+        rest = ~(over | bearoff | race)
         out = np.empty((len(boards), 5))
+        if race.any():
+            out[race] = race_chances(boards[race, 0], boards[race, 1])
+            if self.rules.home_mars != 3:
+                out[np.ix_(race, [2, 4])] = 0.0
         for i in np.flatnonzero(over | bearoff):
             position = LongPosition._make(tuple(tuple(side) + (0,) for side in
                                                 boards[i].tolist()), 0)
