@@ -8,8 +8,9 @@ With --checks, the package's evaluator against itself and against exact values i
 self-consistency (over positions of its own games at 0-ply, the mean of |V - the mean over
 the 36 rolls of V after the best play|, the 0-ply value against the 1-ply one), calibration
 (the predicted win chance of the player on roll at each turn of its games against who won,
-in 10 bins) and races beyond the two-sided bear-off table (the chances against an exact
-dynamic programme over pure races of up to three checkers a side on the points 1..12).
+in 10 bins) and pure races (:func:`races`: against an exact dynamic programme over the races
+of up to three checkers a side on the points 1..12, the race database against the exact
+two-sided bear-off table, the net against the database in the games' races).
 
     python benchmarks/long_engine.py [--games N] [--checks] [--positions N]
 """
@@ -25,9 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools" / "long_eng
 import native  # noqa: E402
 import train  # noqa: E402
 
-from nardy_analysis.analysis.bearoff import is_two_sided_bearoff  # noqa: E402
+from nardy_analysis.analysis.bearoff import (bearoff_equities,  # noqa: E402
+                                              is_two_sided_bearoff)
 from nardy_analysis.analysis.engine import MONEY  # noqa: E402
-from nardy_analysis.analysis.long_engine import NET_FILE, LongEvaluator  # noqa: E402
+from nardy_analysis.analysis.long_engine import NET_FILE, LongEvaluator, is_race  # noqa: E402
+from nardy_analysis.analysis.long_engine import sides as sides_of  # noqa: E402
+from nardy_analysis.analysis.race import covered, race_chances  # noqa: E402
 from nardy_analysis.game.long import LongPosition  # noqa: E402
 from nardy_analysis.game.position import ALL_ROLLS, Roll  # noqa: E402
 from nardy_analysis.game.rules import CHECKERS  # noqa: E402
@@ -141,18 +145,51 @@ def exact_races(checkers: int = 3, points: int = 12) -> tuple[list, np.ndarray]:
     return sides, win
 
 
-def races(evaluator: LongEvaluator) -> None:
-    """The evaluator's win chance against :func:`exact_races` on every pure race of up to
-    three checkers a side on 1..12 that the two-sided bear-off table does not cover."""
+def errors(name: str, got: np.ndarray, exact: np.ndarray) -> str:
+    """One line: how far the win chances ``got`` are from ``exact``."""
+    error = np.abs(got - exact)
+    return (f"  {name}: off by {error.mean():.4f} on average, at most {error.max():.4f}, "
+            f"{(error > 0.01).mean():.3f} of them by more than 0.01")
+
+
+def races(evaluator: LongEvaluator, games: list) -> None:
+    """Win chances in pure races: the evaluator (the one-sided race database where it
+    covers both sides) and the net alone against :func:`exact_races` on every race of up
+    to three checkers a side on 1..12 that the two-sided table does not cover; the race
+    database against the exact two-sided table on every pair it covers; and the net
+    against the database on the races of the games that the database covers and the
+    two-sided table does not."""
     sides, win = exact_races()
     pairs = [(a, b) for a in range(1, len(sides)) for b in range(1, len(sides))
              if any(sides[a][6:]) or any(sides[b][6:])]
-    got = evaluator.static([race_position(sides[a], sides[b]) for a, b in pairs])[:, 0]
-    error = np.abs(got - np.array([win[a, b] for a, b in pairs]))
+    positions = [race_position(sides[a], sides[b]) for a, b in pairs]
+    exact = np.array([win[a, b] for a, b in pairs])
+    boards = np.array([sides_of(p) for p in positions])
     print(f"pure races beyond the two-sided table, up to 3 checkers a side on 1..12 "
-          f"({len(pairs)} positions): win chance off the exact by {error.mean():.4f} on "
-          f"average, at most {error.max():.4f}; {(error > 0.01).mean():.3f} off by more "
-          "than 0.01 (goal <= 0.01)")
+          f"({len(pairs)} positions), win chance against the exact (goal <= 0.01):")
+    print(errors("the evaluator", evaluator.static(positions)[:, 0], exact))
+    print(errors("the net alone", evaluator.net(boards)[:, 0], exact))
+    home = [side for side in race_sides(6, 6)[1:]]
+    mine, theirs = (np.array([[CHECKERS - sum(s), *s] + [0] * 12 for s in home])
+                    for _ in range(2))
+    a, b = np.meshgrid(np.arange(len(home)), np.arange(len(home)), indexing="ij")
+    a, b = a.ravel(), b.ravel()
+    table = np.array([(bearoff_equities(race_position(home[i], home[j]))[0] + 1) / 2
+                      for i, j in zip(a.tolist(), b.tolist())])
+    print(f"the race database against the exact two-sided table, all {len(a)} pairs of up "
+          "to six checkers a side on 1..6:")
+    print(errors("the database", race_chances(mine[a], theirs[b])[:, 0], table))
+    played = [p for game, _ in games for p, _ in game
+              if is_race(p) and not is_two_sided_bearoff(p)]
+    boards = np.array([sides_of(p) for p in played])
+    if len(boards):
+        inside = covered(boards[:, 0]) & covered(boards[:, 1])
+        if inside.any():
+            got = evaluator.static_sides(boards[inside])
+            print(f"the {inside.sum()} turns of the games in races the database covers "
+                  f"beyond the two-sided table ({len(played)} race turns in all):")
+            print(errors("the net against the database", evaluator.net(boards[inside])[:, 0],
+                         got[:, 0]))
 
 
 def main() -> None:
@@ -163,8 +200,8 @@ def main() -> None:
     arguments = parser.parse_args()
     games = arguments.games
     if arguments.checks:
-        races(LongEvaluator(cache_size=0))
         played = list(self_play(games))
+        races(LongEvaluator(cache_size=0), played)
         calibration(played)
         self_consistency(played, arguments.positions)
         return
