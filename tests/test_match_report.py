@@ -185,10 +185,10 @@ def test_one_page_shows_the_match_asked_for():
 
 
 def test_without_an_engine_the_page_says_how_to_install_one(monkeypatch):
-    def missing(ply=0):
+    def missing(ply=0, engine_name="gnubg-nn", rules=None):
         raise engine._not_installed("gnubg-nn is not installed", "engine", "GPL-3")
 
-    monkeypatch.setattr(luck, "default_evaluator", missing)
+    monkeypatch.setattr(engine, "default_evaluator", missing)  # match_evaluator's
     page = match_html(load_file(STUDIO))
     assert "pip install 'nardy-analysis[engine]'" in html.unescape(page)
     assert not any("luck" in step for step in data(page)["steps"])
@@ -355,7 +355,7 @@ def test_luck_game_by_game_on_worker_processes_gives_the_same_page():
     assert match_html(loaded, jobs=2) == match_html(loaded, jobs=1)
 
 
-def test_the_page_of_a_long_match_starts_at_360_pips_with_errors_and_no_shots():
+def test_the_page_of_a_long_match_starts_at_360_pips_with_luck_errors_and_no_shots():
     from nardy_analysis.analysis.skill import skill_frame
 
     loaded = load_file(SAMPLES / "long" / "simulated_match.mat")
@@ -373,8 +373,13 @@ def test_the_page_of_a_long_match_starts_at_360_pips_with_errors_and_no_shots():
     assert [step["error"]["mark"] for step in rolls] == frame["mark"].tolist()
     assert [step["error"]["forced"] for step in rolls] == (frame["plays"] == 1).tolist()
     assert all(step["error"]["mwc"] is None for step in rolls)
+    frame = luck.luck_frame(loaded)
+    assert [step["luck"]["value"] for step in rolls] == frame["luck"].round(4).tolist()
+    assert all(step["luck"]["mwc"] is None for step in rolls)  # points per game: no cube
     assert 'id="exposure"' not in page and 'id="race"' in page
+    assert "by the long nardy engine" in page and "a home mars 3" in page
     assert "long nardy has no cube" in page
+    assert match_html(loaded, jobs=2) == page
     unasked = data(match_html(loaded, luck=False))["steps"]
     assert not any("error" in step for step in unasked)
     dice = page[page.index('<table id="dice">'):]

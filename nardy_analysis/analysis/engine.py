@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import EngineError
+from ..errors import EngineError, InvalidArgument
 from ..game.position import Position, Roll, ending
 from ..game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 
@@ -654,3 +654,34 @@ def default_evaluator(ply: int = 0, engine: str = "gnubg-nn",
     if engine not in ENGINES:
         raise EngineError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     return ENGINES[engine](ply)
+
+
+def match_evaluator(rules: Rules, evaluator: Evaluator | None = None, ply: int = 0,
+                    engine: str = "gnubg-nn") -> Evaluator:
+    """The evaluator for a match played under ``rules``: ``evaluator`` when given, else
+    :func:`default_evaluator` of ``ply``, ``engine`` and ``rules``.
+
+    Raises
+    ------
+    InvalidArgument
+        ``evaluator`` is not an engine of the rules' game (a backgammon net for long nardy,
+        or the long nardy engine for short nardy), or the game's own engine refuses ``ply``
+        (the long nardy engine looks one roll ahead at most): this match cannot be analysed
+        so, others may.
+    EngineError
+        As for :func:`default_evaluator`, for short nardy (an engine not installed).
+    """
+    own = GAME_ENGINES.get(rules.game)
+    if evaluator is None:
+        try:
+            return default_evaluator(ply, engine, rules)
+        except EngineError as error:
+            if own is None:
+                raise
+            raise InvalidArgument(f"{error} (the engine of rules {rules.name!r})") from None
+    if not (isinstance(evaluator, own) if own else
+            not isinstance(evaluator, tuple(GAME_ENGINES.values()))):
+        game = "long nardy" if rules.game == "long" else "short nardy"
+        raise InvalidArgument(f"the evaluator {evaluator.name!r} does not evaluate {game} "
+                              f"(rules {rules.name!r}); leave it out to use the game's own")
+    return evaluator

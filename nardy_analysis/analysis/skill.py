@@ -71,12 +71,12 @@ import pandas as pd
 
 from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, CENTRED, CUBELESS, OPPONENT_OWNS,
                       OWNED, bearoff_equities, is_two_sided_bearoff)
-from .engine import MONEY, Evaluator, GnubgNN, default_evaluator
+from .engine import MONEY, Evaluator, GnubgNN, match_evaluator
 from .luck import OPENING_ROLLS, _results, match_winning_chance, mean_equity
 from .turns import identified_matches, phase
 from ..errors import IllegalPlayError
 from ..game.position import ALL_ROLLS, Position, Roll, play_steps
-from ..game.rules import BAR, CHECKERS, OFF, STANDARD
+from ..game.rules import BAR, CHECKERS, OFF
 from ..notation.records import CubeRecord
 from ..replay import ReplayedMatch
 
@@ -867,15 +867,6 @@ def _long_nardy_row(row: dict) -> dict:
         "cube_rating": None, "checker_rating": NO_RATING, "overall_rating": NO_RATING}
 
 
-def _engine(evaluator: Evaluator | None, match: ReplayedMatch) -> Evaluator:
-    """``evaluator``, else the default engine of the match's game
-    (:func:`~nardy_analysis.analysis.engine.default_evaluator`: one gnubg-nn for every short
-    nardy variant, the long nardy engine under the match's rules for long nardy)."""
-    if evaluator is not None:
-        return evaluator
-    return default_evaluator(rules=match.rules if match.rules.game == "long" else STANDARD)
-
-
 def skill_summary(source, frame: pd.DataFrame | None = None,
                   evaluator: Evaluator | None = None) -> pd.DataFrame:
     """GNU Backgammon's "Match statistics" per player per match.
@@ -912,7 +903,7 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
         frame = skill_frame([m for _, m in matches], evaluator)
     rows = []
     for match_id, match in matches:
-        engine, long = _engine(evaluator, match), match.rules.game == "long"
+        engine, long = match_evaluator(match.rules, evaluator), match.rules.game == "long"
         decisions = frame[(frame["match_id"] == match_id)
                           & (frame["file"].fillna("") == (match.record.file or ""))]
         length = match.record.length
@@ -971,5 +962,5 @@ def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
         A short nardy match longer than 25 points.
     """
     rows = [row for match_id, match in identified_matches(source)
-            for row in _match_rows(_engine(evaluator, match), match_id, match)]
+            for row in _match_rows(match_evaluator(match.rules, evaluator), match_id, match)]
     return pd.DataFrame(rows, columns=list(DECISION_COLUMNS)).astype(DECISION_DTYPES)

@@ -80,7 +80,8 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         charts of the game's pip race and blot exposure, and the match's dice tests
         (:func:`~nardy_analysis.analysis.audit.audit_dice`, :data:`AUDIT_COLUMNS`). Long
         nardy (RULES.md, "Long nardy") has no shots, blot exposure (nothing is hit) or cube
-        decisions, and its games start at 360 pips each.
+        decisions; its luck and errors are the long nardy engine's (points per game), and its
+        games start at 360 pips each.
 
     Raises
     ------
@@ -94,10 +95,8 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     games = []
     long = replayed.rules.game == "long"
     start = (LongPosition if long else Position).start()
-    luck_by_turn, skill, luck_note = (
-        _long_skill(replayed, evaluator) if long and luck
-        else _luck(replayed, evaluator, jobs) if luck
-        else ({}, _Skill(), "Luck is not shown (not asked for)."))
+    luck_by_turn, skill, luck_note = (_luck(replayed, evaluator, jobs) if luck
+                                      else ({}, _Skill(), "Luck is not shown (not asked for)."))
     unread_games = sorted(unread, key=lambda e: e.game)
     for game in replayed.games:
         while unread_games and unread_games[0].game < game.number:
@@ -467,6 +466,7 @@ def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, _Skill, str
     """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}``, the errors of the
     decisions, and a note for the page (how to install an engine when none is); with
     ``jobs`` > 1 game by game on that many worker processes (the default engine only)."""
+    long = match.rules.game == "long"
     try:
         if jobs > 1 and evaluator is None and len(match.games) > 1:
             parts = list(map_files(_game_luck, [ReplayedMatch(match.record, match.rules,
@@ -478,25 +478,23 @@ def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, _Skill, str
             frame, skill = luck_frame(match, evaluator), skill_frame(match, evaluator)
     except NardyError as error:  # no engine (EngineError), a match longer than 25 points
         return {}, _Skill(), f"Luck is not shown: {error}"
-    unit = "normalised match equity" if match.record.length else "points per game at cube 1"
     found = {}
     for row in frame.itertuples():
         mwc = None if np.isnan(row.luck_mwc) else round(float(row.luck_mwc), 4)
         found[row.game, row.turn] = {"value": round(float(row.luck), 4), "mwc": mwc,
                                      "mark": row.mark}
+    if long:
+        return found, _Skill(skill), (
+            f"Luck: the roller's equity (points per game, a mars 2, a home mars "
+            f"{match.rules.home_mars}) gained by the roll over the average roll. Error: the "
+            "equity the checker play gave away against the best play (long nardy has no cube), "
+            "marked as GNU Backgammon marks it. Both by the long nardy engine at 0-ply.")
+    unit = "normalised match equity" if match.record.length else "points per game at cube 1"
     return found, _Skill(skill), (
         f"Luck: the roller's equity ({unit}) gained by the roll over the average roll. Error: "
         "the equity the decision gave away against the best choice (normalised equity, EMG, "
         "cubeful), marked as GNU Backgammon marks it. Both by the engine at 0-ply, as GNU "
         "Backgammon's analysis.")
-
-
-def _long_skill(match: ReplayedMatch, evaluator) -> tuple[dict, _Skill, str]:
-    """No luck, the errors of the checker plays of a long nardy match, and the page's note."""
-    return {}, _Skill(skill_frame(match, evaluator)), (
-        "Luck is not shown for long nardy. Error: the equity (points per game; long nardy has "
-        "no cube) the checker play gave away against the best play, marked as GNU "
-        "Backgammon marks it, by the long nardy engine at 0-ply.")
 
 
 def _dice(match: ReplayedMatch) -> dict:
