@@ -135,7 +135,9 @@ class ReplayedGame:
     ``scores`` are the points of players 0 and 1 before the game: those the results of the
     games before it make, when the file holds the game before it and that game's result;
     else the game's score line. A score line that disagrees is a ``score`` error and is not
-    used (the board and the results are trusted, not the line).
+    used (the board and the results are trusted, not the line); so is a score line at or
+    above the match length (a match is over when a player reaches it), which is used only
+    when no game before it gives the score (and the next game then takes its own line).
 
     ``crawford`` is True for the Crawford game of a match (the first game in which one
     player, and only one, is one point from winning, when the rules have the Crawford rule:
@@ -257,8 +259,10 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
     games = []
     crawford_played = False
     for game in match.games:
-        # The score before the game: the results' when the file has the game before it.
-        follows = games and game.number == games[-1].number + 1
+        # The score before the game: the results' when the file has the game before it (and
+        # that game's score was possible).
+        follows = (games and game.number == games[-1].number + 1
+                   and not _beyond(games[-1].scores, match.length))
         results = games[-1].score_after if follows else game.scores
         scores = results if follows and games[-1].winner is not None else game.scores
         # The Crawford game: the first in which exactly one player is one point from winning.
@@ -271,12 +275,23 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
         crawford_played = crawford_played or crawford
         replayer = _GameReplayer(match, game, scores, rules, strict, crawford, unsure)
         replayer.result.post_crawford = at_one and not crawford
-        if game.scores != results:
-            replayer.violation("score", f"score line says {game.scores[0]}-{game.scores[1]}, "
-                               f"but the results before it make {results[0]}-{results[1]}",
+        said = f"score line says {game.scores[0]}-{game.scores[1]}"
+        if _beyond(game.scores, match.length):
+            replayer.violation("score", f"{said}, at or above the match length "
+                               f"({match.length}): the match was over before this game",
+                               game.score_line, game.score_column, _score_text(game), None)
+        elif game.scores != results:
+            replayer.violation("score", f"{said}, but the results before it make "
+                               f"{results[0]}-{results[1]}",
                                game.score_line, game.score_column, _score_text(game), None)
         games.append(replayer.run())
     return ReplayedMatch(match, rules, games)
+
+
+def _beyond(scores: tuple[int, int], length: int) -> bool:
+    """Whether a score is at or above the match's length (a match is over when a player
+    reaches it; a money session, length 0, has none)."""
+    return bool(length) and max(scores) >= length
 
 
 def _score_text(game: GameRecord) -> str:

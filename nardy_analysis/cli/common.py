@@ -391,8 +391,9 @@ def file_results(work: Callable, files: list, progress: bool | None, jobs: int |
                  dask_address: str | None, **options) -> Iterator[Iterator]:
     """The results of ``work(path, **options)`` for each of ``files``, in order, with a
     progress bar: :func:`~nardy_analysis.parallel.map_files` on ``jobs`` processes (default
-    all cores, never more than the files), or on the Dask cluster at ``dask_address``, whose
-    client is closed on leaving.
+    all cores, never more than the files), or on the Dask cluster at ``dask_address``. On
+    leaving, even early (an error while the results are handled), the files still in
+    flight are cancelled, then the client is closed.
 
     Raises
     ------
@@ -413,10 +414,15 @@ def file_results(work: Callable, files: list, progress: bool | None, jobs: int |
             raise UsageLine(f"cannot reach the Dask scheduler {dask_address!r}: "
                             f"{error}") from None
     jobs = jobs or max(1, min(cores(), len(files)))
+    results = map_files(work, files, jobs=jobs, client=client, **options)
+    bar = progress_bar(results, progress, len(files))
     try:
-        yield progress_bar(map_files(work, files, jobs=jobs, client=client, **options),
-                           progress, len(files))
+        yield bar
     finally:
+        # Closed here, not when collected: the files in flight are cancelled (and the
+        # worker processes shut down) while the client still runs.
+        bar.close()
+        results.close()
         if client is not None:
             client.close()
 
