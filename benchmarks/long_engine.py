@@ -35,9 +35,14 @@ BOT_MATCHES = (("heuristic", "random", LONG), ("heuristic", "random", STANDARD),
 
 
 def line(name: str, points: np.ndarray) -> str:
-    won = (points > 0).mean()
-    half = 1.96 * np.sqrt(won * (1 - won) / len(points))
-    return f"{name}: won {won:.3f} +- {half:.3f}, points per game {points.mean():+.3f}"
+    """The share won with its 95% interval (normal; Clopper-Pearson when every game or none
+    was won, where the normal one is empty) and the points per game."""
+    won, games = (points > 0).mean(), len(points)
+    half = 1.96 * np.sqrt(won * (1 - won) / games)
+    edge = 0.025 ** (1 / games)  # all won: P(all | p) = p^n = 0.025 at the lower bound
+    interval = (f"+- {half:.3f}" if 0 < won < 1 else
+                f"({edge:.3f}..1)" if won == 1 else f"(0..{1 - edge:.3f})")
+    return f"{name}: won {won:.3f} {interval}, points per game {points.mean():+.3f}"
 
 
 def bot_match(a: str, b: str, rules, games: int, seed: int = 0) -> np.ndarray:
