@@ -8,6 +8,7 @@ values worked out by hand.
 from __future__ import annotations
 
 import json
+from importlib.util import find_spec
 
 import numpy as np
 import pandas as pd
@@ -150,8 +151,9 @@ def test_a_forced_play_counts_no_error():
 
 def test_the_command_on_a_long_match(tmp_path):
     runner = CliRunner()
-    csv = tmp_path / "decisions.csv"
-    done = runner.invoke(skill, [str(SAMPLE), "--json", "--csv", str(csv), "--no-progress"])
+    csv, parquet = tmp_path / "decisions.csv", tmp_path / "decisions.parquet"
+    done = runner.invoke(skill, [str(SAMPLE), "--json", "--csv", str(csv), "--parquet",
+                                 str(parquet), "--no-progress"])
     assert done.exit_code == 0, done.output
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["side"] for r in rows] == [0, 1] and set(rows[0]) == set(SUMMARY_COLUMNS)
@@ -160,6 +162,9 @@ def test_the_command_on_a_long_match(tmp_path):
     decisions = pd.read_csv(csv)
     assert list(decisions.columns) == list(DECISION_COLUMNS) and len(decisions) > 150
     assert decisions["cube_value"].isna().all() and (decisions["kind"] == "move").all()
+    written = pd.read_parquet(parquet)
+    assert written["cube_value"].dtype == "Int64" and written["cube_value"].isna().all()
+    assert np.allclose(written["error"], decisions["error"])
     table = runner.invoke(skill, [str(SAMPLE), "--no-progress"]).stdout
     assert "player 1" in table and " - " in table and "nan" not in table
     totals = runner.invoke(skill, [str(SAMPLE), "--by", "player", "--json", "--no-progress"])
@@ -170,3 +175,49 @@ def test_the_command_on_a_long_match(tmp_path):
         rows[0]["checker_error_emg"])
     assert players["player 1"]["checker_rating"] == NO_RATING
     assert players["player 1"]["cube_decisions"] is None
+    assert players["player 1"]["cube_error_rate_memg"] is None
+
+
+@pytest.mark.skipif(find_spec("gnubg_nn") is None,
+                    reason="gnubg-nn (the engine extra) is not installed")
+def test_by_player_keeps_short_nardy_ratings_and_cube_apart_from_long_nardy():
+    short = SAMPLES / "BackgammonStudio_5407469.mat"
+    done = CliRunner().invoke(skill, [str(SAMPLE), str(short), "--by", "player", "--json",
+                                      "--no-progress"])
+    assert done.exit_code == 0, done.output
+    players = {r["player"]: r for r in map(json.loads, done.stdout.splitlines())}
+    assert len(players) == 4
+    alone = {r["player"]: r for r in map(json.loads, CliRunner().invoke(
+        skill, [str(short), "--json", "--no-progress"]).stdout.splitlines())}
+    for name, row in alone.items():
+        assert players[name]["cube_decisions"] == row["cube_decisions"] > 0
+        assert players[name]["checker_rating"] == row["checker_rating"] != NO_RATING
+    for name in ("player 1", "player 2"):
+        assert players[name]["cube_decisions"] is None
+        assert players[name]["cube_error_rate_memg"] is None
+        assert players[name]["overall_rating"] == NO_RATING
+
+
+def test_long_nardy_needs_no_engine_extra(monkeypatch):
+    """Without gnubg-nn a long nardy file is analysed; a short nardy one then stops the
+    command with the one line that names the extra (exit status 2)."""
+    import sys
+
+    from nardy_analysis.analysis import engine
+
+    def uncached_for_short_nardy(ply=0, name="gnubg-nn", rules=LONG):
+        chosen = engine.default_evaluator if rules.game == "long" else \
+            engine.default_evaluator.__wrapped__  # the cached one may hold gnubg-nn
+        return chosen(ply, name, rules)
+
+    monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if not installed
+    monkeypatch.setattr("nardy_analysis.analysis.skill.default_evaluator",
+                        uncached_for_short_nardy)
+    runner = CliRunner()
+    done = runner.invoke(skill, [str(SAMPLE), "--json", "--no-progress"])
+    assert done.exit_code == 0 and len(done.stdout.splitlines()) == 2, done.output
+    short = SAMPLES / "BackgammonStudio_5407469.mat"
+    done = runner.invoke(skill, [str(short), str(SAMPLE), "--json", "--no-progress",
+                                 "--jobs", "1"])
+    assert done.exit_code == 2
+    assert "pip install 'nardy-analysis[engine]'" in done.stderr

@@ -164,8 +164,10 @@ def test_every_problem_of_a_malformed_file_is_on_its_page(path):
 
 
 def test_a_game_that_cannot_be_read_is_shown_with_its_error():
+    """Game 1's move 2 (line 9) cannot be read: its move 1 is shown, then the error."""
     page = match_html(load_file(SAMPLES / "broken" / "syntax_bad_move_token.mat"), luck=False)
-    (step,) = data(page)["steps"]
+    *kept, step = data(page)["steps"]
+    assert [s["kind"] for s in kept] == ["start", "roll", "roll"]
     assert step["text"] == "Game 1 cannot be read"
     assert step["notes"][0].startswith("error: line 9:10: syntax: unexpected '13/x7'")
     assert "not read" in page

@@ -7,6 +7,7 @@ import gc
 import importlib.util
 import math
 import os
+import socket
 import subprocess
 import sys
 
@@ -148,7 +149,7 @@ def test_dask_without_the_extra_is_one_line_and_exit_2(monkeypatch):
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr(common, "DASK_TIMEOUT", "1s")
+    monkeypatch.setattr(common, "DASK_TIMEOUT", 1)
     result = run("replay", SAMPLES, "--dask", "tcp://127.0.0.1:9")  # discard: no scheduler
     assert result.exit_code == 2 and result.stdout == ""
     (line,) = result.stderr.splitlines()
@@ -160,13 +161,31 @@ def test_an_unreachable_scheduler_is_the_same_one_line_every_time(tmp_path):
     its own, so that what Python prints when it collects the objects left is seen too)."""
     pytest.importorskip("distributed")
     script = ("import sys; from nardy_analysis.cli import common, main; "
-              "common.DASK_TIMEOUT = '1s'; main(sys.argv[1:])")
+              "common.DASK_TIMEOUT = 1; main(sys.argv[1:])")
     args = [sys.executable, "-c", script, "replay", "--dask", "tcp://127.0.0.1:9", str(SAMPLES)]
     for _ in range(4):
         done = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path)
         assert (done.returncode, done.stdout) == (2, "")
         assert done.stderr == ("Error: cannot reach the Dask scheduler 'tcp://127.0.0.1:9': "
                                "Timed out trying to connect to tcp://127.0.0.1:9 after 1 s\n")
+
+
+def test_a_peer_that_never_answers_is_one_line_too(tmp_path):
+    """A port that takes the connection and says nothing (not a scheduler): distributed's
+    timeout does not bound its handshake, the command's wait does."""
+    pytest.importorskip("distributed")
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()  # the system takes connections; nothing reads or answers them
+        address = "tcp://127.0.0.1:%d" % silent.getsockname()[1]
+        script = ("import sys; from nardy_analysis.cli import common, main; "
+                  "common.DASK_TIMEOUT = 1; main(sys.argv[1:])")
+        done = subprocess.run([sys.executable, "-c", script, "replay", "--dask", address,
+                               str(SAMPLES)], capture_output=True, text=True, cwd=tmp_path,
+                              timeout=60)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"Error: cannot reach the Dask scheduler {address!r}: no answer " \
+                          "within 2 s\n"
 
 
 class _Client:

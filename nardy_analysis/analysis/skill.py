@@ -869,8 +869,8 @@ def _long_nardy_row(row: dict) -> dict:
 
 def _engine(evaluator: Evaluator | None, match: ReplayedMatch) -> Evaluator:
     """``evaluator``, else the default engine of the match's game
-    (:func:`~nardy_analysis.analysis.engine.default_evaluator`: gnubg-nn for short nardy,
-    the long nardy engine under the match's rules for long nardy)."""
+    (:func:`~nardy_analysis.analysis.engine.default_evaluator`: one gnubg-nn for every short
+    nardy variant, the long nardy engine under the match's rules for long nardy)."""
     if evaluator is not None:
         return evaluator
     return default_evaluator(rules=match.rules if match.rules.game == "long" else STANDARD)
@@ -902,10 +902,10 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
         luck-adjusted result (actual result minus own luck plus the opponent's, in MWC or
         points) and the FIBS rating difference follow from it. Long nardy (no cube): the
         luck is that of cubeless money equity, in points per game (so the luck-adjusted
-        result of a long nardy match to a length, whose result is in MWC, is NaN); the cube's columns, the
-        checker-play MWC and the FIBS ratings are NaN (counts NA, the cube rating None) and
-        the checker and overall ratings :data:`NO_RATING`: gnubg's scale rates backgammon
-        players' error rates, and none is measured for long nardy.
+        result of a long nardy match to a length, whose result is in MWC, is NaN); the
+        cube's columns, the checker-play MWC and the FIBS ratings are NaN (counts NA, the
+        cube rating None) and the checker and overall ratings :data:`NO_RATING`: gnubg's
+        scale rates backgammon players' error rates, and none is measured for long nardy.
     """
     matches = list(identified_matches(source))
     if frame is None:

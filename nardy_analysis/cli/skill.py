@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..analysis.engine import EngineError, default_evaluator
+from ..analysis.engine import EngineError
 from ..analysis.skill import (DECISION_DTYPES, NO_RATING, skill_frame, skill_rating,
                               skill_summary)
 from .common import (ErrorReport, OutputFile, ParquetOutput, UsageLine, analysed_file,
@@ -51,11 +51,21 @@ def by_player(summary: pd.DataFrame) -> pd.DataFrame:
     for kind, counted, rated in (("checker", moves, short), ("cube", close, close.notna()),
                                  ("overall", moves + close.fillna(0), short)):
         rate = 1000 * totals[f"{kind}_error_emg"] / counted.where(counted > 0)
-        totals[f"{kind}_error_rate_memg"] = rate.mask(counted == 0, 0.0)  # skill_summary's 0
+        none = (counted == 0).fillna(False)  # 0 as skill_summary; NA without the cube
+        totals[f"{kind}_error_rate_memg"] = rate.mask(none, 0.0)
         totals[f"{kind}_rating"] = [None if pd.isna(n) else skill_rating(r / 1000)
                                     if n and ok else NO_RATING
                                     for r, n, ok in zip(rate, counted, rated)]
     return totals.reset_index()
+
+
+def _needing_engine(results):
+    """The files' results; a missing engine extra (a short nardy match without gnubg-nn;
+    long nardy's engine ships with the package) as one usage line, exit status 2."""
+    try:
+        yield from results
+    except EngineError as error:
+        raise UsageLine(str(error)) from None
 
 
 def _print_table(summary: pd.DataFrame) -> None:
@@ -115,24 +125,21 @@ def skill(paths, csv_file, as_json, by, parquet_file, jobs, dask_address, rules,
     (one object per player per match, or per player with --by player); --csv and --parquet
     write one row per decision (nardy_analysis.analysis.skill.DECISION_COLUMNS).
     Every game that can be read is analysed; each error is reported on stderr with the game
-    it concerns. Needs the engine extra: pip install 'nardy-analysis[engine]'. Long nardy
-    has no cube: its checker plays are measured by the long nardy engine in cubeless money
-    equity per game (a mars 2 points, a home mars 3 or as the rules score it), the cube
-    columns are empty (- in the table) and there are no ratings (n/a: gnubg's rate
-    backgammon play). Exit status: 0 when no file had an error, 1 when any had, 2 for usage
+    it concerns. Short nardy needs the engine extra: pip install 'nardy-analysis[engine]'
+    (without it the command stops at the first short nardy file, exit status 2). Long nardy
+    has no cube: its checker plays are measured by the long nardy engine (part of the
+    package) in cubeless money equity per game (a mars 2 points, a home mars 3 or as the
+    rules score it), the cube columns are empty (- in the table) and there are no ratings
+    (n/a: gnubg's rate backgammon play). Exit status: 0 when no file had an error, 1 when any had, 2 for usage
     errors (and a missing engine extra).
     """
     files = found_files(paths).files
-    try:
-        default_evaluator()
-    except EngineError as error:
-        raise UsageLine(str(error)) from None
     parts = parquet_parts(parquet_file, DECISION_DTYPES)
     keep = csv_file or (parquet_file and not parts)  # written at the end
     frames, summaries, problems = [], [], ErrorReport(paths)
     with file_results(_analyse_file, files, progress, jobs, dask_address,
                       strict=strict, rules=rules) as results:
-        for result in results:
+        for result in _needing_engine(results):
             problems.add(result["errors"])
             if result["frame"] is None:
                 continue
