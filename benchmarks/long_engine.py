@@ -6,7 +6,8 @@ same weights (tools/long_engine, needs gcc).
 
 With --bots, the bots of ``nardy simulate --bots`` instead (nardy_analysis.analysis.bots,
 played by the package's own simulator): heuristic against random (long and short nardy),
-engine against heuristic and engine against random (long nardy).
+engine against heuristic and engine against random (long nardy), and gnubg-nn against the
+heuristic (short nardy; the engine extra).
 
     python benchmarks/long_engine.py [--games N] [--bots]
 """
@@ -30,7 +31,8 @@ from nardy_analysis.game.rules import LONG, STANDARD  # noqa: E402
 from nardy_analysis.simulate import simulate_match  # noqa: E402
 
 BOT_MATCHES = (("heuristic", "random", LONG), ("heuristic", "random", STANDARD),
-               ("engine", "heuristic", LONG), ("engine", "random", LONG))
+               ("engine", "heuristic", LONG), ("engine", "random", LONG),
+               ("engine", "heuristic", STANDARD))
 """The bot matches of --bots: (A, B, rules)."""
 
 
