@@ -6,7 +6,8 @@ same weights (tools/long_engine, needs gcc).
 
 With --bots, the bots of ``nardy simulate --bots`` instead (nardy_analysis.analysis.bots,
 played by the package's own simulator): heuristic against random (long and short nardy),
-engine against heuristic and engine against random (long nardy).
+engine against heuristic and engine against random (long nardy), and gnubg-nn against the
+heuristic (short nardy; the engine extra).
 
 With --checks, the package's evaluator against itself and against exact values instead:
 self-consistency (over positions of its own games at 0-ply, the mean of |V - the mean over
@@ -43,16 +44,22 @@ from nardy_analysis.game.rules import CHECKERS, LONG, STANDARD  # noqa: E402
 from nardy_analysis.simulate import simulate_match  # noqa: E402
 
 BOT_MATCHES = (("heuristic", "random", LONG), ("heuristic", "random", STANDARD),
-               ("engine", "heuristic", LONG), ("engine", "random", LONG))
+               ("engine", "heuristic", LONG), ("engine", "random", LONG),
+               ("engine", "heuristic", STANDARD))
 """The bot matches of --bots: (A, B, rules)."""
 WEIGHTS = np.array([1 if roll.is_double else 2 for roll in ALL_ROLLS]) / 36.0
 """Each of ALL_ROLLS' share of the 36 throws."""
 
 
 def line(name: str, points: np.ndarray) -> str:
-    won = (points > 0).mean()
-    half = 1.96 * np.sqrt(won * (1 - won) / len(points))
-    return f"{name}: won {won:.3f} +- {half:.3f}, points per game {points.mean():+.3f}"
+    """The share won with its 95% interval (normal; Clopper-Pearson when every game or none
+    was won, where the normal one is empty) and the points per game."""
+    won, games = (points > 0).mean(), len(points)
+    half = 1.96 * np.sqrt(won * (1 - won) / games)
+    edge = 0.025 ** (1 / games)  # all won: P(all | p) = p^n = 0.025 at the lower bound
+    interval = (f"+- {half:.3f}" if 0 < won < 1 else
+                f"({edge:.3f}..1)" if won == 1 else f"(0..{1 - edge:.3f})")
+    return f"{name}: won {won:.3f} {interval}, points per game {points.mean():+.3f}"
 
 
 def bot_match(a: str, b: str, rules, games: int, seed: int = 0) -> np.ndarray:
