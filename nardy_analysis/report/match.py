@@ -20,7 +20,7 @@ from ..analysis.audit import ABOUT, ALPHA, audit_dice
 from ..analysis.luck import RATING_SHOWN, luck_frame, luck_rating
 from ..analysis.skill import CUBE_ERRORS, skill_frame, skill_rating
 from ..analysis.shots import shots, throws
-from ..errors import InvalidArgument, NardyError, RecordWarning, path_text
+from ..errors import InvalidArgument, NardyError, RecordWarning, path_text, plural
 from ..game.ids import GameState, MatchState
 from ..game.long import LongPosition
 from ..game.position import Position
@@ -264,7 +264,7 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
                            state, move=problems[key].move,
                            notes=_notes(*key, key[1], problems)))
     if game.winner is not None:
-        result = (f"{names[game.winner]} wins {_plural(game.points, 'point')}"
+        result = (f"{names[game.winner]} wins {plural(game.points, 'point')}"
                   + (f" ({game.ending})" if game.ending else ""))
         after = game.score_after
         steps.append(_step(number, "result", f"{result}; score {names[0]} {after[0]}, "
@@ -274,10 +274,10 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     else:
         result = "unfinished"
     if game.errors:
-        notes.append(_plural(len(game.errors), "error")
+        notes.append(plural(len(game.errors), "error")
                      + (" (the game is replayed up to the first)" if stopped else ""))
     if game.warnings:
-        notes.append(_plural(len(game.warnings), "warning"))
+        notes.append(plural(len(game.warnings), "warning"))
     return _Game(number, first, game.scores, result, notes)
 
 
@@ -344,10 +344,6 @@ def _listed(steps: list[dict], index: int, value: float, what: str) -> dict:
     return {"step": index, "where": where, "what": what, "value": value}
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
-
-
 def _notes(line: int, start: int, end: float, problems: dict) -> list[str]:
     """The errors and warnings on ``line`` from column ``start`` to ``end`` (taken out of
     ``problems``), each as ``error: ...`` or ``warning: ...``."""
@@ -391,8 +387,8 @@ def _result(match: ReplayedMatch) -> str:
         return "no game replayed"
     score = match.score
     if length == 0:
-        return (f"Money session: {names[0]} {_plural(score[0], 'point')}, "
-                f"{names[1]} {_plural(score[1], 'point')}")
+        return (f"Money session: {names[0]} {plural(score[0], 'point')}, "
+                f"{names[1]} {plural(score[1], 'point')}")
     text = f"{names[0]} {score[0]} \u2013 {names[1]} {score[1]}"
     if match.winner is not None:
         return f"{names[match.winner]} wins the match {text}"
