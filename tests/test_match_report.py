@@ -309,8 +309,27 @@ def test_report_of_a_broken_file_writes_the_page_and_exits_1(tmp_path):
     assert "Game 1 stops here" in out.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("command", ["report", "plot"])
+@pytest.mark.parametrize("strict, why", [
+    (True, "--strict stops the file at its first error or warning, so no match is read"),
+    (False, "no match could be read")])
+def test_report_and_plot_say_why_they_write_nothing(tmp_path, command, strict, why):
+    # A warning that --strict makes an error, or a file with no match at all.
+    path = SAMPLES / "broken" / "wrong_result_points.mat" if strict else tmp_path / "empty.mat"
+    if not strict:
+        path.write_text("")
+    out = tmp_path / ("page.html" if command == "report" else "race.png")
+    options = ["-o", str(out)] if command == "report" else ["--game", "1", "--out", str(out)]
+    result = CliRunner().invoke(main, [command, str(path), *options,
+                                       *(["--strict"] if strict else [])])
+    assert result.exit_code == 1 and not out.exists()
+    last = result.stderr.splitlines()[-1]
+    assert last == f"{path}: {why}; " + ("no page is written" if command == "report"
+                                          else "nothing is drawn")
+
+
 @pytest.mark.parametrize("arguments, message", [
-    (["--match", "3"], "holds 2 match(es)"),
+    (["--match", "3"], "holds 2 matches"),
     (["-o", "/proc/x.html"], "cannot write '/proc/x.html'"),
 ])
 def test_report_usage_errors_exit_2(arguments, message):

@@ -544,6 +544,13 @@ def _error_line(error: NardyError, consequence: str, label: str = "") -> tuple[i
             f"{where}{error.kind}{label}: {error.message}{text}{consequence}")
 
 
+def nothing_read(strict: bool) -> str:
+    """Why a command that shows one match has none to show, after the file's errors: with
+    ``--strict`` the file stops at its first error or warning."""
+    return ("--strict stops the file at its first error or warning, so no match is read"
+            if strict else "no match could be read")
+
+
 class ErrorReport:
     """The errors of a command's files: each file's on stderr as it comes, the files found
     in folders that are not match records counted in one note at the end, and the exit

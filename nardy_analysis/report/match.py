@@ -139,8 +139,9 @@ def _chosen(source, match: int) -> tuple[ReplayedMatch, list[NardyError]]:
         raise InvalidArgument(f"expected a replayed match or a loaded file, got {source!r}; "
                               "read a file with nardy_analysis.load_file(path) first")
     if not 1 <= match <= len(source.matches):
-        raise InvalidArgument(f"{path_text(source.path)} holds {len(source.matches)} replayed "
-                              f"match(es), not a match {match}")
+        raise InvalidArgument(f"{path_text(source.path)} holds "
+                              f"{plural(len(source.matches), 'replayed match')}, not a match "
+                              f"{match}")
     chosen = source.matches[match - 1]
     start = chosen.record.line
     end = (source.matches[match].record.line if match < len(source.matches)
