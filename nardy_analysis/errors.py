@@ -13,10 +13,10 @@ import os
 
 def plural(count: int, word: str) -> str:
     """``count`` and ``word`` for messages and pages, the word in the plural unless the
-    count is 1: ``1 game``, ``0 matches``, ``4,002 rolls`` (thousands separated)."""
+    count is 1: ``1 game``, ``2 games``, ``0 matches``."""
     if count == 1:
         return f"{count} {word}"
-    return f"{count:,} {word}{'es' if word.endswith(('ch', 'sh', 's', 'x')) else 's'}"
+    return f"{count} {word}{'es' if word.endswith(('ch', 'sh', 's', 'x')) else 's'}"
 
 
 def path_text(path: str | os.PathLike) -> str:

@@ -1333,12 +1333,14 @@ class DiceAudit:
         opening = ("opening rolls included: in long nardy they are ordinary rolls"
                    if self.counts.long else
                    f"opening rolls {'included' if self.include_opening else 'excluded'}")
-        text = (f"{plural(self.counts.rolls, 'roll')} ({opening}) from "
+        rolls = self.counts.rolls
+        text = (f"{rolls:,} roll{'s' * (rolls != 1)} ({opening}) from "
                 f"{plural(len(files), 'file')}" + (f" ({names})" if files else ""))
         if self.player is not None:
             text += f", player {self.player}"
         if self.by:
-            text += f", {self.frame['group'].nunique() - 1} groups by {self.by}"
+            groups = self.frame["group"].nunique() - 1
+            text += f", {groups:,} group{'s' * (groups != 1)} by {self.by}"
         return text
 
 

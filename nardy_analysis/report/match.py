@@ -1,10 +1,12 @@
-"""The HTML page of one match: a board to step through move by move, the scores, the pip race
-and blot exposure of each game, and the dice, in one self-contained file.
+"""The HTML page of one match: a summary of what mattered, a board to step through move by
+move, the scores, the pip race and blot exposure of each game, and the dice, in one
+self-contained file.
 
 The page is rendered from ``templates/match.html.j2`` (autoescaped; the data for its script
 is a JSON block). Each step of the page is a position: the start of a game, the position after
 each roll's play, a cube action, a result, or an error where a game stops. Boards are
-:func:`~nardy_analysis.game.svg.board_svg` pictures seen from player 0's side, stored as
+:func:`~nardy_analysis.game.svg.board_svg` pictures with the match state of their step (cube,
+score, dice, who is to act), seen from player 0's side, stored as
 indices into the list of distinct SVG lines of the match (most lines repeat from board to
 board), which keeps a 15-game match to a few hundred kilobytes.
 """
@@ -71,12 +73,16 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     -------
     str
         A self-contained HTML document (no external URL; CSS, script and SVG inline): the
-        header (players, match length, result, date, site and other tags), the games' scores,
-        the board with first/previous/next/last buttons (and the arrow, Home and End keys)
-        and a game menu, for each step the game and move, the roll, the play, both pip
+        header (players, match length, result, date, site), the summary (from the steps:
+        each player's luck and error rate with gnubg's ratings, the biggest errors and the
+        luckiest and unluckiest rolls, each a link to its step; ``#step-N`` in the page's
+        address opens step N), the board with first/previous/next/last buttons (and the
+        arrow, Home and End keys) and a game menu, for each step its board with the cube,
+        score, dice and who is to act, the game and move, the roll, the play, both pip
         counts (pips), the opponent's shots at the blots left (throws of 36), the luck and
-        the error (normalised equity, EMG),
-        charts of the game's pip race and blot exposure, and the match's dice tests
+        the error (normalised equity, EMG), charts of the game's pip race and blot exposure
+        as wide as the window in the players' checkers' colours, the games' scores, every
+        tag, and the match's dice tests
         (:func:`~nardy_analysis.analysis.audit.audit_dice`, :data:`AUDIT_COLUMNS`). Long
         nardy (RULES.md, "Long nardy") has no shots, blot exposure, luck or errors (nothing
         is hit; the engine is a backgammon net), and its games start at 360 pips each.
