@@ -103,6 +103,22 @@ def test_the_boards_of_cube_actions_and_the_result_show_the_cube_and_score(studi
     assert "game over" in last and "score 7, " in last  # 8 points won, shown as the 7 needed
 
 
+def test_a_beaver_and_a_raccoon_turn_the_cube_and_the_doubler_rolls_next():
+    page_data = data(match_html(load_file(SAMPLES / "money_beaver_raccoon.mat"), luck=False))
+    steps = page_data["steps"]
+    shown = {s["text"]: board(page_data, s) for s in steps[3:6]}
+    values = {text: re.findall(r'class="cube-value"[^>]*>(\d+)<', svg)
+              for text, svg in shown.items()}
+    assert values == {"Anna doubles to 2": ["2"], "Boris beavers to 4": ["4"],
+                      "Anna raccoons to 8": ["8"]}
+    assert "Money game \u00b7 Anna to roll" in shown["Boris beavers to 4"]
+    assert "Money game \u00b7 Anna to roll" in shown["Anna raccoons to 8"]
+    # Seen from Anna's side: Boris's 4 at the top, Anna's 8 at the bottom.
+    tops = {text: int(re.search(r'<g class="cube"><rect x="8" y="(\d+)', svg).group(1))
+            for text, svg in shown.items() if text != "Anna doubles to 2"}
+    assert tops == {"Boris beavers to 4": 34, "Anna raccoons to 8": 404}
+
+
 def test_the_page_is_self_contained(studio_page):
     assert not re.search(r"""(?:src|href)\s*=\s*["']?(?!data:|#)""", studio_page)
     assert "<link" not in studio_page and "@import" not in studio_page

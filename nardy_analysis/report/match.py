@@ -225,7 +225,7 @@ class _Cube:
             return self.state(1 - player, game_state=GameState.DROPPED)
         self.value *= 4 if action.action == "beaver" else 2
         self.owner = player
-        return self.state(1 - player if action.action == "take" else player)
+        return self.state(player if action.action == "raccoon" else 1 - player)  # doubler
 
 
 def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_turn,
