@@ -386,7 +386,8 @@ def test_the_group_lines_write_every_number_with_thousands_separated():
     groups = [line for line in text if line.startswith("  sim ")]
     assert len(groups) == 2
     assert all(re.search(r" 2,\d{3} +\d+ +\d+\.\d  ", line) for line in groups), groups
-    results = [line for line in text if line.startswith(("  faces  ", "  doubles  ")) and " all " in line]
+    results = [line for line in text
+               if line.startswith(("  faces  ", "  doubles  ")) and " all " in line]
     assert results and all(re.search(r" [48],[0-9]{3} ", line) for line in results), results
     assert not any(re.search(r"(?<![.\d])\d{4}", line) for line in groups + results)
 

@@ -867,7 +867,8 @@ def _doubles(counts: np.ndarray) -> pd.DataFrame:
         p_value[g] = _binomial_pvalue(k[g], n[g], 1 / 6)
         if n[g] < 100 and min(_binomial_pvalue(0, n[g], 1 / 6),
                               _binomial_pvalue(n[g], n[g], 1 / 6)) > ALPHA:
-            note[g] = f"too few rolls: no count of doubles in {int(n[g])} rolls gives p < {ALPHA}"
+            note[g] = (f"too few rolls: no count of doubles in {plural(int(n[g]), 'roll')} "
+                       f"gives p < {ALPHA}")
     low, high = clopper_pearson(k, n)
     rate = _rate(k, n)
     return _frame("doubles", n, k, n / 6, rate, p_value, rate - 1 / 6, low - 1 / 6,

@@ -53,7 +53,8 @@ def plot(path, game, match_number, kind, out, rules, strict):
         click.echo(f"{name}: {nothing_read(strict)}; nothing is drawn", err=True)
         problems.exit()
     if not 1 <= match_number <= len(matches):
-        raise click.BadParameter(f"{name} holds {plural(len(matches), 'match')}", param_hint="--match")
+        raise click.BadParameter(f"{name} holds {plural(len(matches), 'match')}",
+                                 param_hint="--match")
     match = matches[match_number - 1]
     # Only the game drawn: the frame's shots are the costly part.
     frame = turns_frame(ReplayedMatch(match.record, match.rules,
