@@ -296,7 +296,7 @@ def _decisions(step: dict) -> list[dict]:
     """The decisions of a step that count in an error rate: an unforced checker play, a cube
     decision (before a roll when close or wrong, or a double, take or pass)."""
     error = step.get("error")
-    return ([error] if error and not error["forced"] else []) + (
+    return ([error] if error and not error.get("forced") else []) + (
         [step["cube"]] if step.get("cube") else [])
 
 
