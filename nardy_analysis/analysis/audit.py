@@ -1335,8 +1335,8 @@ class DiceAudit:
                    if self.counts.long else
                    f"opening rolls {'included' if self.include_opening else 'excluded'}")
         rolls = self.counts.rolls
-        text = (f"{rolls:,} roll{'s' * (rolls != 1)} ({opening}) from "
-                f"{plural(len(files), 'file')}" + (f" ({names})" if files else ""))
+        text = (f"{rolls:,} roll{'s' * (rolls != 1)} ({opening}) from {len(files):,} "
+                f"file{'s' * (len(files) != 1)}" + (f" ({names})" if files else ""))
         if self.player is not None:
             text += f", player {self.player}"
         if self.by:

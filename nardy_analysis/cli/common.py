@@ -544,11 +544,9 @@ def _error_line(error: NardyError, consequence: str, label: str = "") -> tuple[i
             f"{where}{error.kind}{label}: {error.message}{text}{consequence}")
 
 
-def nothing_read(strict: bool) -> str:
-    """Why a command that shows one match has none to show, after the file's errors: with
-    ``--strict`` the file stops at its first error or warning."""
-    return ("--strict stops the file at its first error or warning, so no match is read"
-            if strict else "no match could be read")
+STRICT_STOPS = "--strict stops the file at its first error or warning, so no match is read"
+"""Why ``report`` and ``plot`` show nothing of a file that ``--strict`` stopped (the file's
+error says what it is; without ``--strict`` a file with no match says so itself)."""
 
 
 class ErrorReport:

@@ -12,8 +12,8 @@ from ..errors import InvalidArgument, path_text, plural
 from ..load import load_file
 from ..plots.game import plot_blot_exposure, plot_pip_race
 from ..replay import ReplayedMatch
-from .common import (CannotWrite, ErrorReport, OutputFile, UsageLine, file_errors,
-                     nothing_read, one_file, quiet_option, rules_option, strict_option,
+from .common import (STRICT_STOPS, CannotWrite, ErrorReport, OutputFile, UsageLine,
+                     file_errors, one_file, quiet_option, rules_option, strict_option,
                      write_output)
 
 _KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
@@ -50,7 +50,8 @@ def plot(path, game, match_number, kind, out, rules, strict):
     problems.add(file_errors(loaded, "game {game} is drawn up to there"))
     matches = loaded.matches
     if not matches and problems.failed:
-        click.echo(f"{name}: {nothing_read(strict)}; nothing is drawn", err=True)
+        if strict:
+            click.echo(f"{name}: {STRICT_STOPS}; nothing is drawn", err=True)
         problems.exit()
     if not 1 <= match_number <= len(matches):
         raise click.BadParameter(f"{name} holds {plural(len(matches), 'match')}",

@@ -9,7 +9,7 @@ import click
 from ..errors import path_text, plural
 from ..load import load_file
 from ..parallel import cores
-from .common import (ErrorReport, OutputFile, file_errors, note, nothing_read, one_file,
+from .common import (STRICT_STOPS, ErrorReport, OutputFile, file_errors, note, one_file,
                      quiet_option, rules_option, strict_option, write_output)
 
 
@@ -49,7 +49,8 @@ def report(path, out, match_number, luck, jobs, rules, strict):
     problems.add(file_errors(loaded, "the page shows game {game} up to there"))
     count = len(loaded.matches)
     if not count:
-        click.echo(f"{name}: {nothing_read(strict)}; no page is written", err=True)
+        if strict:
+            click.echo(f"{name}: {STRICT_STOPS}; no page is written", err=True)
         problems.exit(failed=True)
     if not 1 <= match_number <= count:
         raise click.BadParameter(f"{name} holds {plural(count, 'match')}", param_hint="--match")
