@@ -180,8 +180,10 @@ def test_every_problem_of_a_malformed_file_is_on_its_page(path):
 
 
 def test_a_game_that_cannot_be_read_is_shown_with_its_error():
+    """Game 1's move 2 (line 9) cannot be read: its move 1 is shown, then the error."""
     page = match_html(load_file(SAMPLES / "broken" / "syntax_bad_move_token.mat"), luck=False)
-    (step,) = data(page)["steps"]
+    *kept, step = data(page)["steps"]
+    assert [s["kind"] for s in kept] == ["start", "roll", "roll"]
     assert step["text"] == "Game 1 cannot be read"
     assert step["notes"][0].startswith("error: line 9:10: syntax: unexpected '13/x7'")
     assert "not read" in page
@@ -386,18 +388,28 @@ def test_luck_game_by_game_on_worker_processes_gives_the_same_page():
     assert match_html(loaded, jobs=2) == match_html(loaded, jobs=1)
 
 
-def test_the_page_of_a_long_match_starts_at_360_pips_with_no_shots_or_luck():
+def test_the_page_of_a_long_match_starts_at_360_pips_with_errors_and_no_shots():
+    from nardy_analysis.analysis.skill import skill_frame
+
     loaded = load_file(SAMPLES / "long" / "simulated_match.mat")
-    page = match_html(loaded)  # luck asked for: long nardy has none
+    page = match_html(loaded)
     page_data = data(page)
     starts = [step for step in page_data["steps"] if step["kind"] == "start"]
     assert len(starts) == 2 and all(step["pips"] == [360, 360] for step in starts)
     first_roll = next(step for step in page_data["steps"] if step["kind"] == "roll")
     assert first_roll["pips"] != [360, 360]  # the start is a step of its own, before it
-    assert page_data["long"] and not any("shots" in step or "luck" in step or "error" in step
+    rolls = [step for step in page_data["steps"] if step["kind"] == "roll"]
+    assert page_data["long"] and not any("shots" in step or "cube" in step
                                          for step in page_data["steps"])
+    frame = skill_frame(loaded)
+    assert [step["error"]["value"] for step in rolls] == frame["error"].round(4).tolist()
+    assert [step["error"]["mark"] for step in rolls] == frame["mark"].tolist()
+    assert [step["error"]["forced"] for step in rolls] == (frame["plays"] == 1).tolist()
+    assert all(step["error"]["mwc"] is None for step in rolls)
     assert 'id="exposure"' not in page and 'id="race"' in page
-    assert "they do not apply to long nardy" in page
+    assert "long nardy has no cube" in page
+    unasked = data(match_html(loaded, luck=False))["steps"]
+    assert not any("error" in step for step in unasked)
     dice = page[page.index('<table id="dice">'):]
     for test in ("bar_entry", "hits_on_blots"):
         row = dice[dice.index(f"<td>{test}</td>"):].split("</tr>")[0]

@@ -355,7 +355,7 @@ def test_cli_json_csv_parquet_by_player_and_jobs(tmp_path):
     pd.testing.assert_frame_equal(written, pd.read_parquet(one))
     assert list(written.columns) == list(DECISION_DTYPES)
     assert written["turn"].dtype == written["plays"].dtype == "Int64"
-    assert written["close"].dtype == bool and written["cube_value"].dtype == "int64"
+    assert written["close"].dtype == bool and written["cube_value"].dtype == "Int64"
     assert written["turn"].notna().all() and written["plays"].isna().any()  # cube decisions
     assert len(written) == len(decisions) > 100
     assert np.allclose(written["error"], decisions["error"])

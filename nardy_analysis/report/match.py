@@ -60,7 +60,8 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         decision's error (:func:`~nardy_analysis.analysis.skill.skill_frame`: the checker
         play's error and mark, the best play, and the cube decision before the roll when it
         was close or wrong; on a double, take or drop step that decision's error). Without
-        an engine installed the page says how to install one instead.
+        an engine installed the page says how to install one instead. Long nardy: the
+        checker plays' errors (cubeless money equity; no cube), no luck.
     evaluator : Evaluator, optional
         For the luck and errors; default
         :func:`~nardy_analysis.analysis.engine.default_evaluator`.
@@ -84,8 +85,8 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         as wide as the window in the players' checkers' colours, the games' scores, every
         tag, and the match's dice tests
         (:func:`~nardy_analysis.analysis.audit.audit_dice`, :data:`AUDIT_COLUMNS`). Long
-        nardy (RULES.md, "Long nardy") has no shots, blot exposure, luck or errors (nothing
-        is hit; the engine is a backgammon net), and its games start at 360 pips each.
+        nardy (RULES.md, "Long nardy") has no shots, blot exposure (nothing is hit) or cube
+        decisions, and its games start at 360 pips each.
 
     Raises
     ------
@@ -100,8 +101,7 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     long = replayed.rules.game == "long"
     start = (LongPosition if long else Position).start()
     luck_by_turn, skill, luck_note = (
-        ({}, _Skill(), "Luck and errors are not shown: they do not apply to long nardy (the "
-                       "engine is a backgammon net).") if long
+        _long_skill(replayed, evaluator) if long and luck
         else _luck(replayed, evaluator, jobs) if luck
         else ({}, _Skill(), "Luck is not shown (not asked for)."))
     unread_games = sorted(unread, key=lambda e: e.game)
@@ -492,6 +492,14 @@ def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, _Skill, str
         "the equity the decision gave away against the best choice (normalised equity, EMG, "
         "cubeful), marked as GNU Backgammon marks it. Both by the engine at 0-ply, as GNU "
         "Backgammon's analysis.")
+
+
+def _long_skill(match: ReplayedMatch, evaluator) -> tuple[dict, _Skill, str]:
+    """No luck, the errors of the checker plays of a long nardy match, and the page's note."""
+    return {}, _Skill(skill_frame(match, evaluator)), (
+        "Luck is not shown for long nardy. Error: the equity (points per game; long nardy has "
+        "no cube) the checker play gave away against the best play, marked as GNU "
+        "Backgammon marks it, by the long nardy engine at 0-ply.")
 
 
 def _dice(match: ReplayedMatch) -> dict:
