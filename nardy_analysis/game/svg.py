@@ -195,11 +195,11 @@ def board_svg(position: Position, side: int | None = None, names=None,
         checker on the board or the bar (at most five per stack), borne-off checkers as
         slabs in the trays (each labelled with a disc of its owner's colour and their
         count), point numbers, the cube (class ``cube``, its value in ``cube-value``; none
-        in the Crawford game, and in long nardy neither the cube nor its column), with a state a status line (class ``status``:
-        match length or money game, Crawford game, who is to play which dice, roll, or take
-        or drop a double, or that the game is over) and a caption per player with their
-        score (in a match), pip count (pips) and checkers borne off; the player on roll is
-        marked with a triangle.
+        in the Crawford game, and in long nardy neither the cube nor its column), with a
+        state a status line (class ``status``: match length or money game, Crawford game,
+        who is to play which dice, roll, or take or drop a double, or that the game is
+        over) and a caption per player with their score (in a match), pip count (pips) and
+        checkers borne off; the player on roll is marked with a triangle.
     """
     side = position.turn if side is None else side
     names = names or ("player 1", "player 2")
