@@ -73,7 +73,7 @@ def empty_engine_cache() -> None:
 def cold_seconds(work, matches) -> tuple[float, int]:
     """CPU seconds for ``work(matches, evaluator=engine)`` on a fresh gnubg-nn engine with
     the luck cache and gnubg-nn's own evaluation cache empty and no two-sided bear-off table
-    in memory (read again from its cache file, as a new process does; gnubg reads its
+    in memory (read again from the package, as a new process does; gnubg reads its
     ``gnubg_ts0.bd``) (ours, cold: gnubg's run is a new process each time), and the rows of
     the frame it gave."""
     from nardy_analysis.analysis import bearoff
@@ -81,7 +81,7 @@ def cold_seconds(work, matches) -> tuple[float, int]:
     from nardy_analysis.analysis.luck import _best_equities
 
     _best_equities.cache_clear()
-    bearoff._TABLE[:] = {}, None, None
+    bearoff._stored.cache_clear()
     empty_engine_cache()
     engine = GnubgNN()
     start = time.process_time()
