@@ -558,9 +558,10 @@ def _single_precision_no_double(chances: np.ndarray, state: CubeState, x) -> np.
     larger, as they do for gnubg."""
     f32 = np.float32
     p, dead, live, x = _no_double_parts(chances, state, x)
+    exact = (state.score.mwc(state.cube), state.score.mwc(-state.cube)) if state.length \
+        else (1.0, -1.0)
+    utility = (2 * dead - sum(exact)) / (exact[0] - exact[1]) - (2 * p - 1)  # gammons' part
     win, lose = _cash(state)
-    wide, sum_ = float(win) - float(lose), float(win) + float(lose)
-    utility = (2 * dead - sum_) / wide - (2 * p - 1)  # the gammons' part of it
     utility = (p.astype(f32) * f32(2) - f32(1)) + utility.astype(f32)
     dead = f32(0.5) * (utility * (win - lose) + (win + lose))
     x = np.asarray(x).astype(f32)
