@@ -13,13 +13,17 @@ of at least 0.03 is doubtful, 0.06 bad, 0.12 very bad.
 Cube decisions. Before each roll on which the roller may double (cube centred or theirs,
 not the Crawford game, and in match play not already enough to win the match) the cubeful
 0-ply equities of *no double* (ND), *double, take* (DT) and *double, pass* (DP = +1) are
-computed; the best is ``max(ND, min(DT, DP))``. The doubler's error is the equity of what was
-done (ND, or ``min(DT, DP)`` for a double) minus the best; the taker's is ``-DT`` (take) or
-``-DP`` (pass) minus ``-min(DT, DP)``. Categories as gnubg names them (:data:`CUBE_ERRORS`):
-a missed double below the cash point (DT < DP) or above it, a wrong double below the double
-point (ND > DT) or above too good (ND > DP <= DT), a wrong take (DT > DP), a wrong pass
-(DT < DP). A decision is *close or actual* when a double was given, or when the best double
-equity is within :data:`CLOSE` of ND.
+computed, in single precision as GNU Backgammon computes them, and judged as its analysis
+judges them (:func:`_cube_rows`): doubling is best when ``DT >= ND`` and ``DP >= ND``, and
+is then worth DT if ``DP > DT``, else DP; otherwise no double is best. The doubler's error
+is the equity of what was done (ND, or ``min(DT, DP)`` for a double) minus the best; the
+taker's is ``-DT`` (take) or ``-DP`` (pass) minus ``-min(DT, DP)``. Categories as gnubg
+names them (:data:`CUBE_ERRORS`): a missed double below the cash point or above it (``DT >
+1``), a wrong double below the double point or above the too-good point (``ND > 1``), a
+wrong take, a wrong pass. A decision is *close or actual* when a double was given, or when
+the best equity is within :data:`CLOSE` of ``min(DT, 1)``. Where ND and DP are equal in
+exact numbers (a certain win without gammons) the roundings of single precision decide, as
+they do for gnubg (``tests/data/skill/cube``).
 
 Cubeful equity at 0-ply (Rick Janowski, "Take-Points in Money Games", 1993, with the cube
 life index ``x``; its match-play form after Joern Thyssen's "Cubeful equities in match
