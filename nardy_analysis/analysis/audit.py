@@ -161,7 +161,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..errors import InvalidArgument, NardyError
+from ..errors import InvalidArgument, NardyError, plural
 from ..game.position import ALL_ROLLS, BAR
 from ..load import LoadedFile, load_file, match_files
 from ..parallel import map_files
@@ -865,7 +865,8 @@ def _doubles(counts: np.ndarray) -> pd.DataFrame:
         p_value[g] = _binomial_pvalue(k[g], n[g], 1 / 6)
         if n[g] < 100 and min(_binomial_pvalue(0, n[g], 1 / 6),
                               _binomial_pvalue(n[g], n[g], 1 / 6)) > ALPHA:
-            note[g] = f"too few rolls: no count of doubles in {int(n[g])} rolls gives p < {ALPHA}"
+            note[g] = (f"too few rolls: no count of doubles in {plural(int(n[g]), 'roll')} "
+                       f"gives p < {ALPHA}")
     low, high = clopper_pearson(k, n)
     rate = _rate(k, n)
     return _frame("doubles", n, k, n / 6, rate, p_value, rate - 1 / 6, low - 1 / 6,
@@ -1207,6 +1208,16 @@ class DiceAudit:
         if self.counts is None:
             self.counts = roll_counts(self.rolls, self.by, self.include_opening, self.player)
 
+    def __repr__(self) -> str:
+        """Short: the rolls, the groups and the results flagged (``str()`` gives the
+        summary, :attr:`frame` every result)."""
+        groups = f", {plural(self.frame['group'].nunique() - 1, 'group')} by {self.by}" \
+            if self.by else ""
+        player = f", player {self.player!r}" if self.player is not None else ""
+        return (f"<DiceAudit: {plural(self.counts.rolls, 'roll')}{player}{groups}, "
+                f"{plural(len(self.frame), 'result')}, {len(self.flagged())} flagged at "
+                f"{ALPHA}>")
+
     @property
     def files(self) -> list[str]:
         """The files whose rolls were tested, in the order of the rolls."""
@@ -1321,12 +1332,14 @@ class DiceAudit:
         opening = ("opening rolls included: in long nardy they are ordinary rolls"
                    if self.counts.long else
                    f"opening rolls {'included' if self.include_opening else 'excluded'}")
-        text = (f"{self.counts.rolls:,} rolls ({opening}) from {len(files)} "
+        rolls = self.counts.rolls
+        text = (f"{rolls:,} roll{'s' * (rolls != 1)} ({opening}) from {len(files):,} "
                 f"file{'s' * (len(files) != 1)}" + (f" ({names})" if files else ""))
         if self.player is not None:
             text += f", player {self.player}"
         if self.by:
-            text += f", {self.frame['group'].nunique() - 1} groups by {self.by}"
+            groups = self.frame["group"].nunique() - 1
+            text += f", {groups:,} group{'s' * (groups != 1)} by {self.by}"
         return text
 
 
@@ -1346,14 +1359,14 @@ def _table(frame: pd.DataFrame) -> list[str]:
              f"{'p':>10}{'p adj.':>10}  effect [95% CI]"]
     for row in frame.itertuples():
         if row.n == 0:
-            lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8}  "
+            lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8,}  "
                          f"{row.note or 'no data'}")
             continue
         sign = "" if row.test == "luck_spread" else "+"  # a ratio, not a difference
         effect = (_DASH if np.isnan(row.effect) else
                   f"{row.effect:{sign}.4f} [{row.ci_low:{sign}.4f}, {row.ci_high:{sign}.4f}]"
                   .replace("+nan", _DASH).replace("nan", _DASH))
-        lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8}"
+        lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8,}"
                      f"{number(row.observed)}{number(row.expected)}{p(row.p_value)}"
                      f"{p(row.p_adjusted)}  {effect}"
                      + (f" ({row.cell})" if isinstance(row.cell, str) else "")
@@ -1386,7 +1399,7 @@ def _groups(frame: pd.DataFrame, by: str, shown: int = 20) -> list[str]:
         low_p = (f"{smallest[group]:.3g} ({best.at[group, 'test']})"
                  if pd.notna(smallest[group]) else "no test has enough rolls")
         lines.append(f"  {str(group)[:30]:<31}{n:>8,}{observed:>10,.0f}"
-                     f"{doubles.at[group, 'expected']:>10.1f}  {rate:<22}{low_p}")
+                     f"{doubles.at[group, 'expected']:>10,.1f}  {rate:<22}{low_p}")
     if len(order) > shown:
         lines.append(f"  ... and {len(order) - shown} more groups (all in --json and --html)")
     return lines

@@ -326,6 +326,27 @@ def game_over_probabilities(position: Position, rules: Rules = STANDARD) -> Prob
     return won if winner == position.turn else won.swapped()
 
 
+def boards_of_keys(keys) -> np.ndarray:
+    """gnubg-nn's boards of its position keys, shape (n, 2, 25), as ``board_from_position_key``
+    gives them one by one: each key is 20 letters ``A``..``P``, two to a byte (high half
+    first), whose 80 bits, lowest first, hold for each of the 25 points of one side and then
+    of the other as many ones as checkers there and a zero (GNU Backgammon's position key):
+    a point's checkers are the ones between its zero and the zero before."""
+    codes = np.frombuffer("".join(keys).encode("ascii"), np.uint8).reshape(-1, 20) - 65
+    bits = np.unpackbits(codes[:, 0::2] << 4 | codes[:, 1::2], axis=1, bitorder="little")
+    zeros = np.argsort(bits, axis=1, kind="stable")[:, :2 * BAR]  # each point's zero, in order
+    ones = np.take_along_axis(np.cumsum(bits, axis=1, dtype=np.int16), zeros, axis=1)
+    return np.diff(ones, axis=1, prepend=0).reshape(-1, 2, BAR)
+
+
+@lru_cache(maxsize=None)
+def _one_sided(gnubg, side: tuple[int, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """gnubg-nn's one-sided bear-off distribution of ``side`` (checkers on points 1..6):
+    ``P(done in i rolls)`` and ``P(done in i rolls or more)``, i = 0, 1, ..."""
+    done = gnubg.bearoff_probabilities(side)
+    return done, tuple(sum(done[i:]) for i in range(len(done)))
+
+
 def _turned_twice(win: float) -> float:
     """``win`` as gnubg-nn's ``best_move`` lists it: ``1 - (1 - win)`` in single precision
     (it turns the chances round to the mover's side and back), which can differ from
@@ -406,9 +427,7 @@ class GnubgNN(Evaluator):
     def position_classes(self, keys: tuple) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`position_class` of each of ``keys`` as two arrays of shape (n,): the
         classes (str) and the pip counts."""
-        boards = np.fromiter(chain.from_iterable(chain.from_iterable(
-            map(self._gnubg.board_from_position_key, keys))), int, 2 * BAR * len(keys))
-        boards = boards.reshape(-1, 2, BAR)
+        boards = boards_of_keys(keys)
         occupied = boards > 0
         rearmost = np.where(occupied.any(axis=2), BAR - 1 - occupied[:, :, ::-1].argmax(axis=2),
                             -1)  # 0-based from each side's own side; 24 the bar, -1 none
@@ -438,17 +457,20 @@ class GnubgNN(Evaluator):
                 return Probabilities(*probabilities)
         if gnubg.classify(board) != gnubg.c_bearoff:
             return Probabilities(*probabilities)
-        mine = gnubg.bearoff_probabilities(tuple(board[1][:6]))
-        theirs = gnubg.bearoff_probabilities(tuple(board[0][:6]))
-        win = sum(p * sum(theirs[i:]) for i, p in enumerate(mine))
-        return Probabilities(win, *probabilities[1:])
+        mine, _ = _one_sided(gnubg, tuple(board[1][:6]))
+        _, theirs = _one_sided(gnubg, tuple(board[0][:6]))
+        return Probabilities(sum(p * tail for p, tail in zip(mine, theirs)), *probabilities[1:])
 
     def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
         """Every legal play at 0-ply (gnubg keys)."""
         found = self._gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1,
                                       b=1)
-        return (tuple(play[0] for play in found[2]) if found[0] else (),
-                np.array(self._listed(position, found), dtype=float).reshape(-1, 5))
+        if not found[0]:
+            return (), np.zeros((0, 5))
+        keys, _, chances, _ = zip(*found[2])
+        if len(keys) == 1 or not any(position.opponent[7:BAR + 1]):
+            chances = self._listed(position, found)
+        return keys, np.array(chances, dtype=float)
 
     def _listed(self, position: Position, found) -> list:
         """The opponent's chances (rows of 5) after each play in gnubg-nn's answer

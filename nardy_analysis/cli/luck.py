@@ -10,6 +10,7 @@ import pandas as pd
 
 from ..analysis.engine import ENGINES, EngineError, default_evaluator
 from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summary
+from ..errors import plural
 from .common import (ErrorReport, OutputFile, ParquetOutput, UsageLine, analysed_file,
                      close_parquet, dask_option, file_results, found_files, jobs_option,
                      parquet_parts, progress_option, quiet_option, rules_option, strict_option,
@@ -75,8 +76,8 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
     for unit, title in (("mwc", "match play"), ("points", "money play")):
         rows = table[table["unit"] == unit]
         if len(rows):
-            click.echo(f"players, {title} (all matches of {files} files; luck, result and "
-                       "adjusted summed over the matches)")
+            click.echo(f"players, {title} (all matches of {plural(files, 'file')}; luck, "
+                       "result and adjusted summed over the matches)")
             _print_rows(rows, "matches", lambda row: str(row["matches"]))
 
 
@@ -158,7 +159,7 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
                                        "summary": _with_units(result["summary"])},
                                       ensure_ascii=False))
                 continue
-            click.echo(f"{result['file']}: {len(result['frame'])} rolls")
+            click.echo(f"{result['file']}: {plural(len(result['frame']), 'roll')}")
             _print_table(result["summary"])
     frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
     close_parquet(parquet_file, parts, frame)
