@@ -4,6 +4,11 @@ intervals, points per game), and the speed of evaluating every play of the 21 ro
 100 positions. The games are played by the training tools' compiled generator with the
 same weights (tools/long_engine, needs gcc).
 
+With --bots, the bots of ``nardy simulate --bots`` instead (nardy_analysis.analysis.bots,
+played by the package's own simulator): heuristic against random (long and short nardy),
+engine against heuristic and engine against random (long nardy), and gnubg-nn against the
+heuristic (short nardy; the engine extra).
+
 With --checks, the package's evaluator against itself and against exact values instead:
 self-consistency (over positions of its own games at 0-ply, the mean of |V - the mean over
 the 36 rolls of V after the best play|, the 0-ply value against the 1-ply one), calibration
@@ -12,7 +17,7 @@ in 10 bins) and pure races (:func:`races`: against an exact dynamic programme ov
 of up to three checkers a side on the points 1..12, the race database against the exact
 two-sided bear-off table, the net against the database in the games' races).
 
-    python benchmarks/long_engine.py [--games N] [--checks] [--positions N]
+    python benchmarks/long_engine.py [--games N] [--bots] [--checks] [--positions N]
 """
 
 import argparse
@@ -28,22 +33,46 @@ import train  # noqa: E402
 
 from nardy_analysis.analysis.bearoff import (bearoff_equities,  # noqa: E402
                                               is_two_sided_bearoff)
+from nardy_analysis.analysis.bots import BOTS  # noqa: E402
 from nardy_analysis.analysis.engine import MONEY  # noqa: E402
 from nardy_analysis.analysis.long_engine import NET_FILE, LongEvaluator, is_race  # noqa: E402
 from nardy_analysis.analysis.long_engine import sides as sides_of  # noqa: E402
 from nardy_analysis.analysis.race import covered, race_chances  # noqa: E402
 from nardy_analysis.game.long import LongPosition  # noqa: E402
 from nardy_analysis.game.position import ALL_ROLLS, Roll  # noqa: E402
-from nardy_analysis.game.rules import CHECKERS  # noqa: E402
+from nardy_analysis.game.rules import CHECKERS, LONG, STANDARD  # noqa: E402
+from nardy_analysis.simulate import simulate_match  # noqa: E402
 
+BOT_MATCHES = (("heuristic", "random", LONG), ("heuristic", "random", STANDARD),
+               ("engine", "heuristic", LONG), ("engine", "random", LONG),
+               ("engine", "heuristic", STANDARD))
+"""The bot matches of --bots: (A, B, rules)."""
 WEIGHTS = np.array([1 if roll.is_double else 2 for roll in ALL_ROLLS]) / 36.0
 """Each of ALL_ROLLS' share of the 36 throws."""
 
 
 def line(name: str, points: np.ndarray) -> str:
-    won = (points > 0).mean()
-    half = 1.96 * np.sqrt(won * (1 - won) / len(points))
-    return f"{name}: won {won:.3f} +- {half:.3f}, points per game {points.mean():+.3f}"
+    """The share won with its 95% interval (normal; Clopper-Pearson when every game or none
+    was won, where the normal one is empty) and the points per game."""
+    won, games = (points > 0).mean(), len(points)
+    half = 1.96 * np.sqrt(won * (1 - won) / games)
+    edge = 0.025 ** (1 / games)  # all won: P(all | p) = p^n = 0.025 at the lower bound
+    interval = (f"+- {half:.3f}" if 0 < won < 1 else
+                f"({edge:.3f}..1)" if won == 1 else f"(0..{1 - edge:.3f})")
+    return f"{name}: won {won:.3f} {interval}, points per game {points.mean():+.3f}"
+
+
+def bot_match(a: str, b: str, rules, games: int, seed: int = 0) -> np.ndarray:
+    """A's points in each of ``games`` single games of the bots ``a`` and ``b`` (names of
+    ``BOTS``) under ``rules``, no cube: A is player 0 and throws first in the even games,
+    game ``i`` drawn from ``numpy.random.default_rng([seed, i])``."""
+    points = np.zeros(games, np.int32)
+    for i in range(games):
+        match = simulate_match(np.random.default_rng([seed, i]), length=0, games=1,
+                               cube=False, rules=rules, bots=(BOTS[a], BOTS[b]), first=i % 2)
+        result = match.games[0].actions[-1]
+        points[i] = result.points if result.player == 0 else -result.points
+    return points
 
 
 def self_play(games: int, seed: int = 0):
@@ -196,10 +225,17 @@ def races(evaluator: LongEvaluator, games: list) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--bots", action="store_true")
     parser.add_argument("--checks", action="store_true")
     parser.add_argument("--positions", type=int, default=1000)
     arguments = parser.parse_args()
     games = arguments.games
+    if arguments.bots:
+        for a, b, rules in BOT_MATCHES:
+            game = "long nardy" if rules.game == "long" else "short nardy"
+            print(line(f"{a} against {b}, {game} ({games} games)",
+                       bot_match(a, b, rules, games)), flush=True)
+        return
     if arguments.checks:
         played = list(self_play(games))
         races(LongEvaluator(cache_size=0), played)

@@ -62,7 +62,9 @@ def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, clien
     ------
     object
         What ``work`` returned for each path, in order. An exception raised by ``work`` is
-        raised here, at its file; the files still in flight are then cancelled.
+        raised here, at its file; the files still in flight are then cancelled. So are they
+        when the iterator is closed before its end (``close()``): with ``client``, close it
+        before the client, whose futures cannot be cancelled once it is closed.
 
     Raises
     ------

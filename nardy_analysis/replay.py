@@ -51,7 +51,7 @@ from functools import cached_property
 from itertools import islice
 from typing import NoReturn, Sequence
 
-from .errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation
+from .errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation, plural
 from .game.long import LongPosition, check_play
 from .game.position import (Play, Position, Roll, apply_step, ending, movable_points,
                              one_die_plays, undo_step)
@@ -100,7 +100,7 @@ class ReplayedTurn:
         _set_cube_owner(self, cube_owner)
 
     def __repr__(self) -> str:
-        return (f"<ReplayedTurn move {self.record.move} player {self.player} "
+        return (f"<ReplayedTurn move {self.record.move} player {self.player + 1} "
                 f"{self.roll}: {self.play if self.play is not None else '?'}>")
 
     @property
@@ -127,15 +127,20 @@ class ReplayedGame:
     for a dropped double, ``resign`` for a game given up, ``forfeit`` for a match given up
     (the winner is awarded the points they need: sites do this when a player leaves), None
     for an unfinished game. ``complete`` is True when every play was replayed: False after a
-    violation, an unknown play (``???``) or a roll that ends the file with no play.
+    violation, an unknown play (``???``), a roll that ends the file with no play, or a
+    record cut at a line the reader could not read (``GameRecord.cut_line``).
     ``errors`` are the rule violations (the first that stops the game is the last; some,
     such as a wrong score line, do not stop it), ``stopped`` is True when one did,
     ``warnings`` the quirks resolved (module docstring).
 
     ``scores`` are the points of players 0 and 1 before the game: those the results of the
-    games before it make, when the file holds the game before it and that game's result;
-    else the game's score line. A score line that disagrees is a ``score`` error and is not
-    used (the board and the results are trusted, not the line).
+    games before it make, when the file holds the game before it and that game's result
+    (not so after an unfinished game, one cut at a line that cannot be read, or one
+    written without its end); else the game's score line. A score line that disagrees is
+    a ``score`` error and is not used (the board and the results are trusted, not the
+    line); so is a score line at or above the match length (a match is over when a player
+    reaches it), which is used only when no game before it gives the score (and the next
+    game then takes its own line).
 
     ``crawford`` is True for the Crawford game of a match (the first game in which one
     player, and only one, is one point from winning, when the rules have the Crawford rule:
@@ -162,9 +167,11 @@ class ReplayedGame:
     post_crawford: bool = False
 
     def __repr__(self) -> str:
-        result = "unfinished" if self.winner is None else \
-            f"player {self.winner} wins {self.points} ({self.ending})"
-        return f"<ReplayedGame {self.number}: {len(self.turns)} turns, {result}, " \
+        name = self.record.names[self.winner] if self.winner is not None else ""
+        result = "unfinished" if self.winner is None else (
+            f"player {self.winner + 1}{f' ({name})' if name else ''} wins "
+            f"{plural(self.points or 0, 'point')} ({self.ending})")
+        return f"<ReplayedGame {self.number}: {plural(len(self.turns), 'turn')}, {result}, " \
                f"{_problems(self.errors, self.warnings)}>"
 
     @property
@@ -189,7 +196,7 @@ class ReplayedMatch:
 
     def __repr__(self) -> str:
         return (f"<ReplayedMatch {self.record.file or '?'}: {self.record.length}-point, "
-                f"{self.rules.name} rules, {len(self.games)} games, "
+                f"{self.rules.name} rules, {plural(len(self.games), 'game')}, "
                 f"{_problems(self.errors, self.warnings)}>")
 
     @property
@@ -224,7 +231,8 @@ class ReplayedMatch:
 
 
 def _problems(errors: list, warnings: list) -> str:
-    return f"{len(errors)} errors" + (f", {len(warnings)} warnings" if warnings else "")
+    return plural(len(errors), "error") + (f", {plural(len(warnings), 'warning')}"
+                                           if warnings else "")
 
 
 def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = False,
@@ -257,10 +265,12 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
     games = []
     crawford_played = False
     for game in match.games:
-        # The score before the game: the results' when the file has the game before it.
-        follows = games and game.number == games[-1].number + 1
-        results = games[-1].score_after if follows else game.scores
-        scores = results if follows and games[-1].winner is not None else game.scores
+        # The score before the game: the results' when the file has the game before it with
+        # its result (and that game's score was possible); else the score line's.
+        follows = (games and game.number == games[-1].number + 1
+                   and games[-1].winner is not None
+                   and not _beyond(games[-1].scores, match.length))
+        scores = results = games[-1].score_after if follows else game.scores
         # The Crawford game: the first in which exactly one player is one point from winning.
         at_one = match.length > 0 and match.length - 1 in scores
         crawford = (at_one and rules.crawford and not crawford_played
@@ -271,12 +281,23 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
         crawford_played = crawford_played or crawford
         replayer = _GameReplayer(match, game, scores, rules, strict, crawford, unsure)
         replayer.result.post_crawford = at_one and not crawford
-        if game.scores != results:
-            replayer.violation("score", f"score line says {game.scores[0]}-{game.scores[1]}, "
-                               f"but the results before it make {results[0]}-{results[1]}",
+        said = f"score line says {game.scores[0]}-{game.scores[1]}"
+        if _beyond(game.scores, match.length):
+            replayer.violation("score", f"{said}, at or above the match length "
+                               f"({match.length}): the match was over before this game",
+                               game.score_line, game.score_column, _score_text(game), None)
+        elif game.scores != results:
+            replayer.violation("score", f"{said}, but the results before it make "
+                               f"{results[0]}-{results[1]}",
                                game.score_line, game.score_column, _score_text(game), None)
         games.append(replayer.run())
     return ReplayedMatch(match, rules, games)
+
+
+def _beyond(scores: tuple[int, int], length: int) -> bool:
+    """Whether a score is at or above the match's length (a match is over when a player
+    reaches it; a money session, length 0, has none)."""
+    return bool(length) and max(scores) >= length
 
 
 def _score_text(game: GameRecord) -> str:
@@ -338,13 +359,16 @@ class _GameReplayer:
         if stop:
             raise _Stop
 
-    def warn(self, kind, message, record):
-        self.violation(kind, message, record.line, record.column, record.text, self.position,
-                       warning=True)
+    def warn(self, kind, message, record, then=""):
+        """An exporter's quirk: ``message`` says what the record does, ``then`` how the
+        replay reads it, left out in strict mode (where the warning stops the replay)."""
+        self.violation(kind, message + ("" if self.strict else then), record.line,
+                       record.column, record.text, self.position, warning=True)
 
     def run(self) -> ReplayedGame:
         try:
             self.replay(0)
+            self.result.complete = self.result.complete and self.game.cut_line is None
         except _Stop:
             self.result.complete, self.result.stopped = False, True
             for action in self.game.actions:
@@ -419,8 +443,8 @@ class _GameReplayer:
         except InvalidArgument as error:
             self.fail("recorded_illegal_play", "the position recorded after the illegal play "
                       f"is not a position: {error}", record)
-        self.warn("recorded_illegal_play", "the play was illegal (the exporter says so); the "
-                  f"game goes on from the position recorded after it, {after.id()}", record)
+        self.warn("recorded_illegal_play", "the play was illegal (the exporter says so)", record,
+                  f"; the game goes on from the position recorded after it, {after.id()}")
         self.add_turn(record, None, None)
         self.position = after
 
@@ -439,8 +463,8 @@ class _GameReplayer:
         if len(legal) == 1:
             (play, after), = legal
             self.warn("unwritten_forced_play", f"no play written, but {play} is the only "
-                      f"legal play of {record.roll} (the server played it): it is replayed",
-                      record)
+                      f"legal play of {record.roll} (the server played it)", record,
+                      ": it is replayed")
             self.add_turn(record, after, play)
             return True
         return self.infer(record, legal)
@@ -470,7 +494,7 @@ class _GameReplayer:
             self.inferred += 1
             self.warn("inferred_play", f"no play written; of the {plays}, only "
                       f"{self.written(record, play, after)} lets the rest of the game replay "
-                      "with no error and with its result: it is replayed", record)
+                      "with no error and with its result", record, ": it is replayed")
             self.add_turn(record, after, play)
             return True
         if fits:
@@ -640,9 +664,9 @@ class _GameReplayer:
             if self.marks_hits or len(plain) != 1:
                 self.fail("ambiguous", f"{ambiguous} and the file does not say which", record)
             candidates = plain
-            self.warn("ambiguous_resolved", f"{ambiguous}; read as "
-                      f"{next(iter(plain.values()))[0]}, hitting nothing on the way (as gnubg "
-                      "reads it: the file marks no hits)", record)
+            self.warn("ambiguous_resolved", f"{ambiguous} and the file marks no hits", record,
+                      f"; read as {next(iter(plain.values()))[0]}, hitting nothing on the way "
+                      "(as gnubg reads it)")
         (after, (play, _, _)), = candidates.items()
         return after, play
 
@@ -740,9 +764,9 @@ class _GameReplayer:
         self.result.winner, self.result.points = board, record.points
         if winner != board:
             self.result.points = full[0]
-            self.warn("result", f"player {winner + 1} is said to win, but {fact}: kept as "
-                      f"player {board + 1}'s win of {_points(full[0])} "
-                      f"({self.result.ending})", record)
+            self.warn("result", f"player {winner + 1} is said to win, but {fact}", record,
+                      f": kept as player {board + 1}'s win of {plural(full[0], 'point')} "
+                      f"({self.result.ending})")
             return
         expected = set(full)
         if self.match.length:
@@ -765,10 +789,10 @@ class _GameReplayer:
             self.result.points = min(full, key=lambda p: (abs(p - record.points), p))
             scale = (f", oin 1, mars 2, home mars {self.rules.home_mars}"
                      if self.rules.game == "long" else f" with the cube at {self.cube}")
-            self.warn("result", f"{_points(record.points)} is not a possible result here "
-                      f"(expected {' or '.join(map(str, sorted(expected)))}{scale}); kept "
-                      f"as {_points(self.result.points)} ({self.result.ending}), {why}",
-                      record)
+            self.warn("result", f"{plural(record.points, 'point')} is not a possible result here "
+                      f"(expected {' or '.join(map(str, sorted(expected)))}{scale})", record,
+                      f"; kept as {plural(self.result.points, 'point')} "
+                      f"({self.result.ending}), {why}")
         if record.match_won and self.match.length and \
                 self.result.scores[winner] + self.result.points < self.match.length:
             self.warn("result", "'and the match' but the winner has not reached "
@@ -784,10 +808,6 @@ MOST_TRIED = 40
 
 def _winner(result: ResultRecord) -> int:
     return result.player if result.wins else 1 - result.player
-
-
-def _points(n: int) -> str:
-    return f"{n} point{'s' * (n != 1)}"
 
 
 def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:

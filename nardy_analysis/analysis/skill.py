@@ -10,16 +10,28 @@ in match play the match-winning chance mapped linearly so that winning the cube'
 the same error as a change of match-winning chance (0..1). Marks (:data:`MARKS`): an error
 of at least 0.03 is doubtful, 0.06 bad, 0.12 very bad.
 
+Long nardy (RULES.md, "Long nardy") has no cube: its checker plays are measured the same
+way by the long nardy engine (:class:`~nardy_analysis.analysis.long_engine.LongEvaluator`,
+0-ply, under the match's rules, the head rule of each player's first turn included), in the
+mover's cubeless money equity per game after the play (a single game 1 point, a mars 2, a
+home mars 3 or as ``Rules.home_mars`` scores it), with the same marks; there is no cube
+decision, no match-winning chance and no rating (gnubg's ratings and the FIBS rating fit
+backgammon players' errors).
+
 Cube decisions. Before each roll on which the roller may double (cube centred or theirs,
 not the Crawford game, and in match play not already enough to win the match) the cubeful
 0-ply equities of *no double* (ND), *double, take* (DT) and *double, pass* (DP = +1) are
-computed; the best is ``max(ND, min(DT, DP))``. The doubler's error is the equity of what was
-done (ND, or ``min(DT, DP)`` for a double) minus the best; the taker's is ``-DT`` (take) or
-``-DP`` (pass) minus ``-min(DT, DP)``. Categories as gnubg names them (:data:`CUBE_ERRORS`):
-a missed double below the cash point (DT < DP) or above it, a wrong double below the double
-point (ND > DT) or above too good (ND > DP <= DT), a wrong take (DT > DP), a wrong pass
-(DT < DP). A decision is *close or actual* when a double was given, or when the best double
-equity is within :data:`CLOSE` of ND.
+computed, in single precision as GNU Backgammon computes them, and judged as its analysis
+judges them (:func:`_cube_rows`): doubling is best when ``DT >= ND`` and ``DP >= ND``, and
+is then worth DT if ``DP > DT``, else DP; otherwise no double is best. The doubler's error
+is the equity of what was done (ND, or ``min(DT, DP)`` for a double) minus the best; the
+taker's is ``-DT`` (take) or ``-DP`` (pass) minus ``-min(DT, DP)``. Categories as gnubg
+names them (:data:`CUBE_ERRORS`): a missed double below the cash point or above it (``DT >
+1``), a wrong double below the double point or above the too-good point (``ND > 1``), a
+wrong take, a wrong pass. A decision is *close or actual* when a double was given, or when
+the best equity is within :data:`CLOSE` of ``min(DT, 1)``. Where ND and DP are equal in
+exact numbers (a certain win without gammons) the roundings of single precision decide, as
+they do for gnubg (``tests/data/skill/cube``).
 
 Cubeful equity at 0-ply (Rick Janowski, "Take-Points in Money Games", 1993, with the cube
 life index ``x``; its match-play form after Joern Thyssen's "Cubeful equities in match
@@ -63,9 +75,9 @@ import pandas as pd
 
 from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, CENTRED, CUBELESS, OPPONENT_OWNS,
                       OWNED, bearoff_equities, is_two_sided_bearoff)
-from .engine import Evaluator, GnubgNN, default_evaluator
+from .engine import MONEY, Evaluator, GnubgNN, match_evaluator
 from .luck import OPENING_ROLLS, _results, match_winning_chance, mean_equity
-from .turns import phase, short_nardy_matches
+from .turns import identified_matches, phase
 from ..errors import IllegalPlayError
 from ..game.position import ALL_ROLLS, Position, Roll, play_steps
 from ..game.rules import BAR, CHECKERS, OFF
@@ -86,10 +98,11 @@ RATINGS = ("Beginner", "Intermediate", "Advanced", "Master", "Grandmaster",
 _RATING_LIMITS = (0.032, 0.02, 0.013, 0.008, 0.005)
 NO_RATING = "n/a"
 """The rating gnubg prints when nothing was counted (no unforced move, no close cube
-decision)."""
+decision); also the rating of long nardy play, which gnubg's scale does not rate."""
 
 CLOSE = 0.16
-"""A cube decision is close when the best double equity is within this of no double."""
+"""A cube decision is close when its best equity is within this of ``min(DT, 1)`` (EMG;
+compared in single precision, as GNU Backgammon's ``isCloseCubedecision``)."""
 
 CUBE_ERRORS = {
     "missed_double_below_cp": "Missed doubles below CP",
@@ -144,11 +157,14 @@ def _life_index(kind, pips):
     return np.where(kind == "contact", 0.76, np.where(kind == "bearoff", 0.6, race))
 
 
-def _life_indices(evaluator: Evaluator, plays: list[tuple[Position, Roll, tuple]]
-                  ) -> list[np.ndarray]:
+def _life_indices(evaluator: Evaluator, plays: list[tuple[Position, Roll, tuple]],
+                  cubeful: bool = True) -> list[np.ndarray]:
     """:func:`cube_efficiency` after each play ``keys`` of each ``(position, roll, keys)`` of
     ``plays``: from :func:`_sure_life_index` where the class of the positions reached is
-    certain, else from the positions (gnubg-nn: from their keys, all at once, faster)."""
+    certain, else from the positions (gnubg-nn: from their keys, all at once, faster).
+    Without the cube (``cubeful`` False) zeros: no cube has a life."""
+    if not cubeful:
+        return [np.zeros(len(keys)) for _, _, keys in plays]
     sure = [_sure_life_index(position, roll) for position, roll, _ in plays]
     unsure = [(keys, position.turn) for (position, _, keys), x in zip(plays, sure) if x is None]
     if isinstance(evaluator, GnubgNN):
@@ -258,25 +274,30 @@ def _piecewise(p: np.ndarray, knots: list) -> np.ndarray:
 
 def _match_no_double(score: _Score, chances: np.ndarray, cube: int, owner, x, crawford: bool):
     """Cubeful MWC for the player on roll, the cube where it is (``owner`` 0: theirs,
-    1: the opponent's, None: centred), without doubling now. The cube is dead (the MWC the
-    cubeless one) in the Crawford game, for a player who already wins the match with it,
-    and at 2-away 2-away whatever the cube (GNU Backgammon 1.1.0a16's eval.c,
-    ``fDoCubeful``, read, not copied: no cubeful evaluation at that score)."""
+    1: the opponent's, None: centred), without doubling now, as ``(dead, live, x)``: the
+    cubeless MWC, that of a fully live cube and the life index, to be mixed as ``x * live +
+    (1 - x) * dead`` (:func:`_mixed`). The cube is dead (``x`` 0) in the Crawford game, for
+    a player who already wins the match with it, and at 2-away 2-away whatever the cube
+    (GNU Backgammon 1.1.0a16's eval.c, ``fDoCubeful``, read, not copied: no cubeful
+    evaluation at that score)."""
     lose = _outcome_average(score, chances, cube, False)
     win = _outcome_average(score, chances, cube, True)
     pw = chances[:, 0]
     dead = pw * win + (1.0 - pw) * lose  # the cubeless MWC
     knots, live = [(0.0, lose)], not crawford and (score.away, score.opponent_away) != (2, 2)
-    if owner in (None, 1) and live and score.opponent_away > cube:
+    if not live:
+        return dead, dead, np.zeros_like(dead)
+    if owner in (None, 1) and score.opponent_away > cube:
         knots.append((_take_point(score.other, chances, cube), score.mwc(-cube)))
-    if owner in (None, 0) and live and score.away > cube:
+    if owner in (None, 0) and score.away > cube:
         knots.append((1.0 - _take_point(score, _swap(chances), cube), score.mwc(cube)))
     knots.append((1.0, win))
-    return x * _piecewise(pw, knots) + (1 - x) * dead
+    return dead, _piecewise(pw, knots), np.broadcast_to(x, dead.shape)
 
 
-def _money_no_double(chances: np.ndarray, owner, x, jacoby: bool) -> np.ndarray:
-    """Cubeful money equity (per cube) for the player on roll, without doubling now."""
+def _money_no_double(chances: np.ndarray, owner, x, jacoby: bool) -> tuple:
+    """Cubeful money equity (per cube) for the player on roll, without doubling now, as
+    ``(dead, live, x)`` (:func:`_match_no_double`)."""
     p, g, b, lg, lb = chances.T
     wins = np.where(p > 1e-7, 1.0 + (g + b) / np.where(p > 1e-7, p, 1.0), 1.0)
     losses = np.where(p < 1 - 1e-7, 1.0 + (lg + lb) / np.where(p < 1 - 1e-7, 1 - p, 1.0), 1.0)
@@ -291,7 +312,13 @@ def _money_no_double(chances: np.ndarray, owner, x, jacoby: bool) -> np.ndarray:
     if owner in (None, 0):
         knots.append((cash, 1.0))
     knots.append((1.0, high))
-    return x * _piecewise(p, knots) + (1 - x) * dead
+    return dead, _piecewise(p, knots), np.broadcast_to(x, dead.shape)
+
+
+def _mixed(parts: tuple) -> np.ndarray:
+    """``x * live + (1 - x) * dead`` of ``(dead, live, x)``."""
+    dead, live, x = parts
+    return x * live + (1 - x) * dead
 
 
 @dataclass(frozen=True)
@@ -312,6 +339,10 @@ class CubeState:
         player one point away.
     jacoby : bool
         Money play: gammons count single with a centred cube.
+    cubeful : bool
+        False in a game without the cube (long nardy): no cube decision, the equity is the
+        cubeless money equity per game (a mars 2 points, a home mars as the rules score it)
+        and has no match-winning chance.
     """
 
     length: int
@@ -322,6 +353,7 @@ class CubeState:
     crawford: bool = False
     post_crawford: bool = False
     jacoby: bool = True
+    cubeful: bool = True
 
     @property
     def score(self) -> _Score | None:
@@ -334,7 +366,7 @@ class CubeState:
     def may_double(self) -> bool:
         """The player on roll may double now (their cube or centred, not the Crawford game,
         and in match play not already enough to win the match)."""
-        return (self.owner in (None, 0) and not self.crawford
+        return (self.cubeful and self.owner in (None, 0) and not self.crawford
                 and (not self.length or self.score.away > self.cube))
 
     def turned(self) -> "CubeState":
@@ -356,8 +388,8 @@ class CubeState:
 
     def mwc_scale(self) -> float:
         """MWC per unit of normalised equity (half the MWC between winning and losing the
-        cube); NaN in money play."""
-        if not self.length:
+        cube); NaN in money play and without the cube."""
+        if not self.length or not self.cubeful:
             return float("nan")
         return (self.score.mwc(self.cube) - self.score.mwc(-self.cube)) / 2
 
@@ -366,12 +398,9 @@ _BEAROFF_COLUMN = {0: OWNED, None: CENTRED, 1: OPPONENT_OWNS}
 """The column of :func:`~nardy_analysis.analysis.bearoff.bearoff_equities` by cube owner."""
 
 
-def _no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
-    """ND in MWC (match) or money equity per cube of ``state.cube``; rows with a two-sided
-    bear-off's exact equities (``chances`` of shape (n, 9)) as GNU Backgammon values them
-    (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact equity of the cube's
-    owner, in match play Janowski's formula on the exact winning chance with the cube life
-    index that gives that money equity (at most ``x``)."""
+def _no_double_parts(chances: np.ndarray, state: CubeState, x) -> tuple:
+    """ND of :func:`_no_double` before its mix, ``(p, dead, live, x)``: the winning chance
+    it is worked out from and :func:`_match_no_double`'s parts."""
     exact, chances = chances[:, 5:], chances[:, :5]
     bearoff = ~np.isnan(exact[:, CUBELESS]) if exact.size else np.zeros(len(chances), bool)
     if bearoff.any():
@@ -380,16 +409,28 @@ def _no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
         chances = np.where(bearoff[:, None], exact_chances, chances)
         cubeful = exact[:, _BEAROFF_COLUMN[state.owner]]
     if not state.length:
-        value = _money_no_double(chances, state.owner, x, state.jacoby)
-        return np.where(bearoff, cubeful, value) if bearoff.any() else value
+        dead, live, x = _money_no_double(chances, state.owner, x, state.jacoby)
+        if bearoff.any():
+            dead, live = np.where(bearoff, cubeful, dead), np.where(bearoff, cubeful, live)
+            x = np.where(bearoff, 0.0, x)
+        return chances[:, 0], dead, live, x
     if bearoff.any():  # gnubg's eval.c, EvaluatePositionCubeful4, CLASS_BEAROFF_TS
         cubeless = exact[:, CUBELESS]
-        live = _money_no_double(chances, state.owner, 1.0, False)
+        live = _mixed(_money_no_double(chances, state.owner, 1.0, False))
         apart = np.abs(live - cubeless) > 1e-4
         fitted = (cubeful - cubeless) / np.where(apart, live - cubeless, 1.0)
         x = np.where(bearoff, np.clip(np.where(apart, fitted, x), 0.0, x), x)
-    return _match_no_double(state.score, chances, state.cube, state.owner, x,
-                            state.crawford)
+    return chances[:, 0], *_match_no_double(state.score, chances, state.cube, state.owner,
+                                            x, state.crawford)
+
+
+def _no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
+    """ND in MWC (match) or money equity per cube of ``state.cube``; rows with a two-sided
+    bear-off's exact equities (``chances`` of shape (n, 9)) as GNU Backgammon values them
+    (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact equity of the cube's
+    owner, in match play Janowski's formula on the exact winning chance with the cube life
+    index that gives that money equity (at most ``x``)."""
+    return _mixed(_no_double_parts(chances, state, x)[1:])
 
 
 def cube_decision(chances: np.ndarray, state: CubeState, x) -> tuple:
@@ -428,7 +469,10 @@ def cubeful_equities(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
 
 def _after_play_equities(chances_after: np.ndarray, state: CubeState, x) -> np.ndarray:
     """Mover's normalised cubeful equity after each play: ``chances_after`` (n, 5) are the
-    opponent's (on roll) chances, ``x`` their cube life index."""
+    opponent's (on roll) chances, ``x`` their cube life index; without the cube the mover's
+    cubeless money equity."""
+    if not state.cubeful:
+        return MONEY.of_opponent(chances_after[:, :5])
     opponent = state.turned()
     value = cubeful_equities(chances_after, opponent, x)
     mine = 1.0 - value if state.length else -value
@@ -447,7 +491,7 @@ DECISION_COLUMNS = {
     "kind": "'move' (checker play), 'double' (the roller's cube decision) or 'take'",
     "player": "the deciding player's name", "side": "their column: 0 left, 1 right",
     "dice": "the roll (moves); '' for cube decisions",
-    "cube_value": "cube value before the decision",
+    "cube_value": "cube value before the decision; null in long nardy (no cube)",
     "plays": "legal plays of the roll (moves; 1: forced)",
     "play": "the play made in notation, or 'no double', 'double', 'take', 'pass'",
     "best": "the best play in notation, or the best cube action",
@@ -465,7 +509,7 @@ the keys of the turns and luck frames."""
 DECISION_DTYPES = {
     "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
     "turn": "Int64", "kind": "object", "player": "object", "side": "int64", "dice": "object",
-    "cube_value": "int64", "plays": "Int64", "play": "object", "best": "object",
+    "cube_value": "Int64", "plays": "Int64", "play": "object", "best": "object",
     "equity": "float64", "best_equity": "float64", "error": "float64", "error_mwc": "float64",
     "mark": "object", "category": "object", "close": "bool",
 }
@@ -477,7 +521,7 @@ def _state(match: ReplayedMatch, game, side: int, cube: int, owner, jacoby: bool
     length, scores = match.record.length, game.scores
     relative = None if owner is None else int(owner != side)
     return CubeState(length, length - scores[side], length - scores[1 - side], cube, relative,
-                     game.crawford, game.post_crawford, jacoby)
+                     game.crawford, game.post_crawford, jacoby, match.rules.cube)
 
 
 def _play_name(evaluator: Evaluator, position: Position, roll, key, rules) -> str:
@@ -492,7 +536,8 @@ def _play_name(evaluator: Evaluator, position: Position, roll, key, rules) -> st
             reached = None
         if reached == after:
             return str(play)
-    for legal in position.legal_plays(roll, rules):
+    first = {"first_turn": evaluator.first_turn(position)} if rules.game == "long" else {}
+    for legal in position.legal_plays(roll, rules, **first):
         if legal.after == after:
             return str(legal.play)
     return "?"
@@ -528,9 +573,43 @@ def _stacked(arrays: list[np.ndarray]) -> np.ndarray:
     return stacked
 
 
+def _single_precision_no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
+    """ND of :func:`_no_double` as GNU Backgammon's eval.c works it out, in single precision
+    (float32): the cubeless equity ``u`` from the winning chance in single precision, the
+    dead cube's MWC ``(u (W - L) + W + L) / 2`` (``W``, ``L``: winning and losing the cube;
+    money play 1 and -1), then ``dead (1 - x) + live x``. Where ND and double/pass are equal
+    in exact numbers (a certain win without gammons) these roundings decide which is
+    larger, as they do for gnubg."""
+    f32 = np.float32
+    p, dead, live, x = _no_double_parts(chances, state, x)
+    exact = (state.score.mwc(state.cube), state.score.mwc(-state.cube)) if state.length \
+        else (1.0, -1.0)
+    utility = (2 * dead - sum(exact)) / (exact[0] - exact[1]) - (2 * p - 1)  # gammons' part
+    win, lose = _cash(state)
+    utility = (p.astype(f32) * f32(2) - f32(1)) + utility.astype(f32)
+    dead = f32(0.5) * (utility * (win - lose) + (win + lose))
+    x = np.asarray(x).astype(f32)
+    return dead * (f32(1) - x) + live.astype(f32) * x
+
+
+def _cash(state: CubeState) -> tuple:
+    """``(W, L)`` in single precision: the MWC of winning and of losing the cube (match play),
+    or 1 and -1 (money play, per cube)."""
+    if not state.length:
+        return np.float32(1), np.float32(-1)
+    return np.float32(state.score.mwc(state.cube)), np.float32(state.score.mwc(-state.cube))
+
+
 def _normalised_cube_decision(chances: np.ndarray, state: CubeState, x) -> list:
-    """ND, DT, DP of :func:`cube_decision` as normalised equity."""
-    return [state.normalise(value) for value in cube_decision(chances, state, x)]
+    """ND, DT, DP of :func:`cube_decision` as normalised equity in single precision, as GNU
+    Backgammon's ``FindCubeDecision`` has them (``mwc2eq``: ``(2 MWC - W - L) / (W - L)``;
+    money play the equity itself), for a player who may double."""
+    win, lose = _cash(state)
+    nd = _single_precision_no_double(chances, state, x)
+    dt = _single_precision_no_double(chances, state.doubled(), x) * np.float32(
+        1 if state.length else 2)
+    return [(np.float32(2) * value - (win + lose)) / (win - lose)
+            for value in (nd, dt, np.full_like(nd, win))]
 
 
 def _move_row(evaluator, match, turn, keys: tuple, equities: np.ndarray) -> dict | None:
@@ -557,18 +636,27 @@ def _move_row(evaluator, match, turn, keys: tuple, equities: np.ndarray) -> dict
 def _cube_rows(nd: float, dt: float, dp: float, doubled: bool,
                response: str | None) -> list[dict]:
     """The roller's cube decision from its normalised ND, DT, DP (and, when doubled, the
-    opponent's take or pass: ``response``)."""
-    double = min(dt, dp)
-    best, done = max(nd, double), (double if doubled else nd)
+    opponent's take or pass: ``response``), judged as GNU Backgammon's analysis.c and eval.c
+    judge it (``FindBestCubeDecision``, ``isCloseCubedecision``, ``updateStatcontext``; read,
+    not copied): doubling is best when ``DT >= ND`` and ``DP >= ND``, its equity DT when
+    ``DP > DT`` else DP; a double is wrong when ``min(DT, DP)`` is below the best, above the
+    too-good point when ``ND > 1``; no double is a missed double when ND is below the best,
+    above the cash point when ``DT > 1``; close when the best is within :data:`CLOSE` of
+    ``min(DT, 1)`` (a double is always counted); a take is wrong when ``-DT < -DP``, a pass
+    when ``-DP < -DT``."""
+    should = dt >= nd and dp >= nd
+    best = (dt if dp > dt else dp) if should else nd
+    done = (dt if dt < dp else dp) if doubled else nd
     category = ""
     if done < best:
-        category = (("wrong_double_above_tg" if dt >= dp else "wrong_double_below_dp")
+        category = (("wrong_double_above_tg" if nd > 1.0 else "wrong_double_below_dp")
                     if doubled else
-                    ("missed_double_above_cp" if dt >= dp else "missed_double_below_cp"))
+                    ("missed_double_above_cp" if dt > 1.0 else "missed_double_below_cp"))
     rows = [{"kind": "double", "play": "double" if doubled else "no double",
-             "best": "double" if double > nd else "no double", "equity": done,
+             "best": "double" if should else "no double", "equity": done,
              "best_equity": best, "error": done - best, "category": category,
-             "close": doubled or double - nd > -CLOSE}]
+             "close": doubled or bool(np.float32(best) - np.float32(min(dt, 1.0))
+                                      < np.float32(CLOSE))}]
     if doubled and response is not None:
         took = response == "take"
         done, best = (-dt if took else -dp), max(-dt, -dp)
@@ -644,7 +732,7 @@ def _with_bearoffs(evaluator: Evaluator, position: Position, keys: tuple,
 
 def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[dict]:
     """The decisions of one match, in order (:func:`_match_decisions`), with their errors;
-    the cubeful equities computed in one batch per cube state."""
+    the cubeful equities (without the cube: cubeless) computed in one batch per cube state."""
     decisions = [d for d in _match_decisions(match) if d[0] == "move" or d[3].may_double]
     plays, moves, cubes = [], [], []
     for kind, _, what, state, *_ in decisions:
@@ -656,7 +744,7 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
             cubes.append((state, np.array([_chances(evaluator, what)]),
                           np.array([cube_efficiency(what)])))
     moves = [(state, chances, x) for (state, chances), x in
-             zip(moves, _life_indices(evaluator, plays))]
+             zip(moves, _life_indices(evaluator, plays, match.rules.cube))]
     plays = iter(keys for _, _, keys in plays)
     equities = iter(_by_state(moves, _after_play_equities))
     values = iter(_by_state(cubes, _normalised_cube_decision))
@@ -664,7 +752,7 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
     for kind, game, what, state, *rest in decisions:
         base = {"file": match.record.file, "match_id": match_id,
                 "match_length": match.record.length, "game": game.number,
-                "cube_value": state.cube}
+                "cube_value": state.cube if state.cubeful else pd.NA}
         if kind == "move":
             row = _move_row(evaluator, match, what, next(plays), next(equities))
             if row is not None:
@@ -688,8 +776,9 @@ def _best_after(evaluator: Evaluator, listed: list[tuple[Position, Roll, CubeSta
     roll, state)`` of ``listed`` (after a dance: the position with the opponent on roll),
     the equities of all plays computed in one array per cube state (:func:`_by_state`)."""
     found = [evaluator.plays(position, roll) for position, roll, _ in listed]
+    cubeful = all(state.cubeful for _, _, state in listed)
     lives = iter(_life_indices(evaluator, [(position, roll, keys) for (position, roll, _),
-                                           (keys, _) in zip(listed, found) if keys]))
+                                           (keys, _) in zip(listed, found) if keys], cubeful))
     items = []
     for (position, _, state), (keys, after) in zip(listed, found):
         if keys:
@@ -697,7 +786,7 @@ def _best_after(evaluator: Evaluator, listed: list[tuple[Position, Roll, CubeSta
         else:
             dance = position.with_turn(1 - position.turn)
             items.append((state, _chances(evaluator, dance)[None],
-                          np.array([cube_efficiency(dance)])))
+                          np.array([cube_efficiency(dance) if cubeful else 0.0])))
     return [float(values.max()) for values in _by_state(items, _after_play_equities)]
 
 
@@ -707,7 +796,9 @@ def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int,
     roller's best cubeful equity after the roll (EMG) minus its mean over the 36 throws; for
     the opening roll of standard rules over the 30 throws of two different dice, each played
     by the player whose die is higher (the opponent's equity negated). MWC: luck times
-    :meth:`CubeState.mwc_scale`; points (money play): luck times the cube."""
+    :meth:`CubeState.mwc_scale`; points (money play): luck times the cube. Without the cube
+    (long nardy) the same with cubeless money equity: the luck of :mod:`luck`, in points
+    per game (a match's MWC NaN)."""
     jacoby, turns, listed = _uses_jacoby(match), [], []
     for decision in _match_decisions(match):
         if decision[0] != "move":
@@ -825,6 +916,25 @@ def _player_row(decisions: pd.DataFrame, side: int, all_moves: int, length: int)
         "cube_rating_loss": loss[1]}
 
 
+_CUBE_COUNTS = ["cube_decisions", "close_cube_decisions", "doubles", "takes", "passes",
+                *CUBE_ERRORS]
+"""The summary's counts of cube decisions (nullable integers: NA in long nardy)."""
+_NOT_LONG = ["checker_error_mwc", *_CUBE_COUNTS, *(f"{key}_emg" for key in CUBE_ERRORS),
+             "cube_error_emg", "cube_error_mwc", "cube_error_rate_memg", "cube_rating",
+             "fibs_rating", "checker_rating_loss", "cube_rating_loss"]
+"""The summary columns that long nardy does not have: match-winning chances (its equity is
+money equity), the cube's (there is none) and the FIBS rating (a fit to backgammon
+matches)."""
+
+
+def _long_nardy_row(row: dict) -> dict:
+    """A long nardy player's summary row: the columns of :data:`_NOT_LONG` NaN (the cube
+    rating None), and no checker or overall rating (:data:`NO_RATING`: gnubg's scale rates
+    backgammon players' error rates; none is measured for long nardy)."""
+    return row | dict.fromkeys(_NOT_LONG, float("nan")) | {
+        "cube_rating": None, "checker_rating": NO_RATING, "overall_rating": NO_RATING}
+
+
 def skill_summary(source, frame: pd.DataFrame | None = None,
                   evaluator: Evaluator | None = None) -> pd.DataFrame:
     """GNU Backgammon's "Match statistics" per player per match.
@@ -849,27 +959,34 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
         by the roller's cubeful equity after its best play, as the checker plays are), not
         the cubeless luck of :func:`~nardy_analysis.analysis.luck.luck_summary`; the
         luck-adjusted result (actual result minus own luck plus the opponent's, in MWC or
-        points) and the FIBS rating difference follow from it.
+        points) and the FIBS rating difference follow from it. Long nardy (no cube): the
+        luck is that of cubeless money equity, in points per game (so the luck-adjusted
+        result of a long nardy match to a length, whose result is in MWC, is NaN); the
+        cube's columns, the checker-play MWC and the FIBS ratings are NaN (counts NA, the
+        cube rating None) and the checker and overall ratings :data:`NO_RATING`: gnubg's
+        scale rates backgammon players' error rates, and none is measured for long nardy.
     """
-    matches = short_nardy_matches(source, "skill")
-    evaluator = evaluator or default_evaluator()
+    matches = list(identified_matches(source))
     if frame is None:
         frame = skill_frame([m for _, m in matches], evaluator)
     rows = []
     for match_id, match in matches:
+        engine, long = match_evaluator(match.rules, evaluator), match.rules.game == "long"
         decisions = frame[(frame["match_id"] == match_id)
                           & (frame["file"].fillna("") == (match.record.file or ""))]
         length = match.record.length
         all_moves = int((decisions["kind"] == "move").sum())
-        lucks = pd.DataFrame(_cubeful_luck(evaluator, match), columns=["side", "luck", "unit"])
-        totals = [float(lucks.loc[lucks["side"] == side, "unit"].sum()) for side in (0, 1)]
+        lucks = pd.DataFrame(_cubeful_luck(engine, match), columns=["side", "luck", "unit"])
+        totals = [float(lucks.loc[lucks["side"] == side, "unit"].sum(skipna=False))
+                  for side in (0, 1)]
         results = _results(match)
         for side in (0, 1):
             mine = lucks[lucks["side"] == side]
             result = float(sum(r[side] for r in results)) if results else float("nan")
             row = {"file": match.record.file, "match_id": match_id, "match_length": length,
                    "player": match.record.players[side], "side": side,
-                   **_player_row(decisions, side, all_moves, length),
+                   **(_long_nardy_row if long else dict)(
+                       _player_row(decisions, side, all_moves, length)),
                    "luck_emg": float(mine["luck"].sum()),
                    "luck_rate_memg": 1000 * float(mine["luck"].mean()) if len(mine)
                    else float("nan"),
@@ -879,7 +996,8 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
                                                               length)
                                              if length and side == 0 else float("nan"))
             rows.append(row)
-    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS)).astype(
+        dict.fromkeys(_CUBE_COUNTS, "Int64"))
 
 
 def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
@@ -890,8 +1008,10 @@ def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
     source : ReplayedMatch or LoadedFile, or an iterable of them
         Replayed matches, or files loaded with :func:`nardy_analysis.load.load_files`.
     evaluator : Evaluator, optional
-        Default: :func:`~nardy_analysis.analysis.engine.default_evaluator` (gnubg-nn,
-        0-ply). Its cubeless chances are made cubeful as in the module docstring.
+        The engine for every match. Default: each match's game's
+        (:func:`~nardy_analysis.analysis.engine.default_evaluator` at 0-ply: gnubg-nn for
+        short nardy, whose cubeless chances are made cubeful as in the module docstring;
+        the long nardy engine under the match's rules for long nardy, cubeless).
 
     Returns
     -------
@@ -899,17 +1019,16 @@ def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
         Columns :data:`DECISION_COLUMNS` of :data:`DECISION_DTYPES`, one row per decision in
         match order (each roll's cube decision, when the roller could double, then its
         play; a dance is a forced move; an unknown ``???`` play has no row and ends the
-        game's analysis).
+        game's analysis). Long nardy: checker plays only, ``cube_value`` null and
+        ``error_mwc`` NaN (no cube; the equity is money equity per game).
 
     Raises
     ------
     EngineError
-        No engine installed: ``pip install nardy-analysis[engine]``.
+        No engine installed for a short nardy match: ``pip install nardy-analysis[engine]``.
     NardyError
-        A match longer than 25 points; a long nardy match (``InvalidArgument``:
-        :func:`~nardy_analysis.analysis.turns.short_nardy_matches`).
+        A short nardy match longer than 25 points.
     """
-    evaluator = evaluator or default_evaluator()
-    rows = [row for match_id, match in short_nardy_matches(source, "skill")
-            for row in _match_rows(evaluator, match_id, match)]
+    rows = [row for match_id, match in identified_matches(source)
+            for row in _match_rows(match_evaluator(match.rules, evaluator), match_id, match)]
     return pd.DataFrame(rows, columns=list(DECISION_COLUMNS)).astype(DECISION_DTYPES)

@@ -7,6 +7,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple, NoReturn
@@ -382,8 +383,9 @@ dask_option = click.option(
          "nardy-analysis[dask]).")
 """The ``--dask`` option of every command that reads many files (:func:`file_results`)."""
 
-DASK_TIMEOUT = "5s"
-"""How long ``--dask`` tries to reach the scheduler."""
+DASK_TIMEOUT = 5
+"""How long ``--dask`` tries to reach the scheduler and waits for its answer, in seconds
+(each at most: a peer that takes the connection and never answers fails at twice that)."""
 
 
 @contextmanager
@@ -391,34 +393,63 @@ def file_results(work: Callable, files: list, progress: bool | None, jobs: int |
                  dask_address: str | None, **options) -> Iterator[Iterator]:
     """The results of ``work(path, **options)`` for each of ``files``, in order, with a
     progress bar: :func:`~nardy_analysis.parallel.map_files` on ``jobs`` processes (default
-    all cores, never more than the files), or on the Dask cluster at ``dask_address``, whose
-    client is closed on leaving.
+    all cores, never more than the files), or on the Dask cluster at ``dask_address``. On
+    leaving, even early (an error while the results are handled), the files still in
+    flight are cancelled, then the client is closed.
 
     Raises
     ------
     UsageLine
         ``dask_address`` without the dask extra installed, or a scheduler that cannot be
-        reached within :data:`DASK_TIMEOUT` (one line, exit status 2).
+        reached within :data:`DASK_TIMEOUT` or does not answer (one line, exit status 2;
+        :func:`_dask_client`).
     """
-    client = None
-    if dask_address:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise UsageLine("--dask needs dask.distributed: pip install "
-                            "nardy-analysis[dask]") from None
-        try:
-            client = Client(dask_address, timeout=DASK_TIMEOUT)
-        except (OSError, ValueError) as error:  # TimeoutError is an OSError
-            raise UsageLine(f"cannot reach the Dask scheduler {dask_address!r}: "
-                            f"{error}") from None
+    client = _dask_client(dask_address) if dask_address else None
     jobs = jobs or max(1, min(cores(), len(files)))
+    results = map_files(work, files, jobs=jobs, client=client, **options)
+    bar = progress_bar(results, progress, len(files))
     try:
-        yield progress_bar(map_files(work, files, jobs=jobs, client=client, **options),
-                           progress, len(files))
+        yield bar
     finally:
+        # Closed here, not when collected: the files in flight are cancelled (and the
+        # worker processes shut down) while the client still runs.
+        bar.close()
+        results.close()
         if client is not None:
             client.close()
+
+
+def _dask_client(address: str):
+    """A ``distributed.Client`` of the scheduler at ``address``, or a UsageLine.
+
+    distributed's own ``timeout`` bounds the connection, not the handshake after it
+    (dask/distributed pull request 7698), so the client is made in a thread of its own
+    that is waited for at most twice :data:`DASK_TIMEOUT`: a peer that takes the connection
+    and never answers (not a scheduler) is one line too, not a wait for ever.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsageLine("--dask needs dask.distributed: pip install "
+                        "nardy-analysis[dask]") from None
+    made: dict = {}
+
+    def connect():
+        try:
+            made["client"] = Client(address, timeout=DASK_TIMEOUT)
+        except Exception as error:  # raised in the caller's thread
+            made["error"] = error
+
+    thread = threading.Thread(target=connect, name="Dask client", daemon=True)
+    thread.start()
+    thread.join(2 * DASK_TIMEOUT)
+    error = f"no answer within {2 * DASK_TIMEOUT} s" if thread.is_alive() else \
+        made.get("error")
+    if isinstance(error, (str, OSError, ValueError)):  # TimeoutError is an OSError
+        raise UsageLine(f"cannot reach the Dask scheduler {address!r}: {error}")
+    if error is not None:
+        raise error
+    return made["client"]
 
 
 rules_option = click.option(
@@ -542,6 +573,11 @@ def _error_line(error: NardyError, consequence: str, label: str = "") -> tuple[i
     text = f" in '{error.text}'" if isinstance(error, RecordProblem) and error.text else ""
     return (error.line, error.column,
             f"{where}{error.kind}{label}: {error.message}{text}{consequence}")
+
+
+STRICT_STOPS = "--strict stops the file at its first error or warning, so no match is read"
+"""Why ``report`` and ``plot`` show nothing of a file that ``--strict`` stopped (the file's
+error says what it is; without ``--strict`` a file with no match says so itself)."""
 
 
 class ErrorReport:
