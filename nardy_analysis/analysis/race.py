@@ -57,12 +57,8 @@ def _counts(points: int, most: int) -> np.ndarray:
     return found
 
 
-def _sides() -> np.ndarray:
-    """Every covered side as counts on 1..12, shape (n, 12), fewest pips first (the empty
-    side first)."""
-    home = _counts(HOME, CHECKERS)
-    home = np.column_stack((home, np.zeros((len(home), POINTS - HOME), dtype=np.int64)))
-    sides = np.unique(np.concatenate((home, _counts(POINTS, FEW))), axis=0)
+def _by_pips(sides: np.ndarray) -> np.ndarray:
+    """``sides`` (n, 12) fewest pips first (the empty side first)."""
     return sides[np.lexsort((sides @ _BASE, sides @ np.arange(1, POINTS + 1)))]
 
 
@@ -74,15 +70,16 @@ def covered(sides: np.ndarray) -> np.ndarray:
         (sides[:, 1:POINTS + 1].sum(axis=1) <= FEW) | ~sides[:, HOME + 1:25].any(axis=1))
 
 
-def _steps(sides: np.ndarray, codes: np.ndarray) -> np.ndarray:
+def _steps(sides: np.ndarray, codes: np.ndarray, width: int) -> np.ndarray:
     """``steps[d - 1, i, p - 1]``: the side that moving a checker of side ``i`` from point
-    ``p`` with the die ``d`` leaves (its index), -1 when that step is not legal."""
+    ``p`` (1..``width``, the points the sides use) with the die ``d`` leaves (its index), -1
+    when that step is not legal."""
     n, order = len(sides), np.argsort(codes)
-    steps = np.full((6, n, POINTS), -1, dtype=np.int32)
+    steps = np.full((6, n, width), -1, dtype=np.int32)
     home = ~sides[:, HOME:].any(axis=1)
     above = np.cumsum(sides[:, ::-1], axis=1)[:, ::-1]   # above[:, k]: on the points > k
     for die in range(1, 7):
-        for point in range(1, POINTS + 1):
+        for point in range(1, width + 1):
             end = point - die
             ok = sides[:, point - 1] > 0
             if end <= 0:                                  # bearing off: all home; with a
@@ -142,22 +139,28 @@ def turn_distributions() -> tuple[dict, np.ndarray, np.ndarray]:
     base 16, point 1 lowest) -> its row; ``finish[row, k]`` the chance that the side bears
     off its last checker on its k-th turn from now, ``first[row, k]`` that it bears off its
     first on its k-th (0 for a side with one off already)."""
-    sides = _sides()
-    codes = sides @ _BASE
-    steps = _steps(sides, codes)
-    pips = sides @ np.arange(1, POINTS + 1)
-    left = sides.sum(axis=1)
-    finish = _programme(steps, pips, left == 0)
-    # the first checker off: only the sides of 15 matter, every other one is done (row 0)
-    full = np.flatnonzero(left == CHECKERS)
-    row = np.zeros(len(sides) + 1, dtype=np.int32)     # row[-1]: an illegal step stays -1
-    row[full], row[-1] = np.arange(1, len(full) + 1), -1
-    first = np.zeros((len(sides), TURNS))
-    first[:, 0] = left < CHECKERS
-    reduced = np.concatenate((np.full((6, 1, POINTS), -1, dtype=np.int32),
-                              row[steps[:, full]]), axis=1)
-    first[full] = _programme(reduced, np.concatenate(([0], pips[full])),
-                             np.arange(len(full) + 1) == 0)[1:]
+    home = _by_pips(np.pad(_counts(HOME, CHECKERS), ((0, 0), (0, POINTS - HOME))))
+    few = _by_pips(_counts(POINTS, FEW))
+    parts = []
+    for sides, width in ((home, HOME), (few, POINTS)):    # each closed under play; the home
+        codes = sides @ _BASE                             # part's steps only on 1..6
+        steps = _steps(sides, codes, width)
+        pips, left = sides @ np.arange(1, POINTS + 1), sides.sum(axis=1)
+        finish = _programme(steps, pips, left == 0)
+        # the first checker off: only the sides of 15 matter, every other one is done
+        full = np.flatnonzero(left == CHECKERS)
+        row = np.zeros(len(sides) + 1, dtype=np.int32)  # row[-1]: an illegal step stays -1
+        row[full], row[-1] = np.arange(1, len(full) + 1), -1
+        first = np.zeros((len(sides), TURNS))
+        first[:, 0] = left < CHECKERS
+        if len(full):
+            reduced = np.concatenate((np.full((6, 1, width), -1, dtype=np.int32),
+                                      row[steps[:, full]]), axis=1)
+            first[full] = _programme(reduced, np.concatenate(([0], pips[full])),
+                                     np.arange(len(full) + 1) == 0)[1:]
+        kept = sides[:, HOME:].any(axis=1) if width > HOME else slice(None)  # once each
+        parts.append((codes[kept], finish[kept], first[kept]))
+    codes, finish, first = (np.concatenate(arrays) for arrays in zip(*parts))
     return {code: row for row, code in enumerate(codes.tolist())}, finish, first
 
 
