@@ -146,6 +146,7 @@ def test_a_forced_play_counts_no_error():
     frame = skill_frame(one_roll("1/6/0", Roll(2, 1), "1/off"))
     assert frame[["plays", "error", "mark"]].values.tolist() == [[1, 0.0, ""]]
     summary = skill_summary(one_roll("1/6/0", Roll(2, 1), "1/off"), frame)
+    assert summary["total_moves"].tolist() == [1, 0]  # a match without a file or Match ID
     assert summary["unforced_moves"].tolist() == [0, 0]
     assert summary["checker_error_rate_memg"].tolist() == [0.0, 0.0]
 

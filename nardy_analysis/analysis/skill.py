@@ -979,7 +979,7 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
     rows = []
     for match_id, match in matches:
         engine, long = match_evaluator(match.rules, evaluator), match.rules.game == "long"
-        decisions = frame[(frame["match_id"] == match_id)
+        decisions = frame[(frame["match_id"].fillna("") == (match_id or ""))
                           & (frame["file"].fillna("") == (match.record.file or ""))]
         length = match.record.length
         all_moves = int((decisions["kind"] == "move").sum())
