@@ -21,7 +21,7 @@ from scipy import stats  # noqa: E402
 
 from nardy_analysis import (ALL_ROLLS, InvalidArgument, NardyError, Position,  # noqa: E402
                             Roll, load_files, replay_file)
-from nardy_analysis.analysis.audit import (ABOUT, EFFECT_UNITS, MEAN_PIPS, TESTS,  # noqa: E402
+from nardy_analysis.analysis.audit import (ABOUT, EFFECT_UNITS, MEAN_PIPS,  # noqa: E402
                                            VAR_PIPS, _factorize, audit_dice, dice_tests,
                                            poisson_binomial_test, rolls_frame, simulate_rolls)
 from nardy_analysis.cli.audit import audit  # noqa: E402

@@ -230,7 +230,7 @@ def test_site_losses_beside_wins():
  Losses 1 point
 
       Wins 1 point and the match
-"""
+"""  # noqa: E501 (the score line as written)
     games = parse_mat(text, strict=True).matches[0].games
     results = [[(r.player, r.wins) for r in g.actions if isinstance(r, ResultRecord)]
                for g in games]

@@ -23,7 +23,6 @@ The inputs (:func:`encode`) are computed identically by the training tools' C en
 from __future__ import annotations
 
 import json
-from functools import cached_property
 from pathlib import Path
 
 import numpy as np

@@ -25,10 +25,14 @@ from __future__ import annotations
 
 from os import PathLike
 from pathlib import Path
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from .ids import GameState, MatchState
 from .rules import BAR, CHECKERS, OFF
+
+if TYPE_CHECKING:
+    from .position import Position, Roll
 
 POINT = 40            # width of a point, in SVG user units
 RADIUS = 18           # checker radius

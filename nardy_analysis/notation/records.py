@@ -35,8 +35,8 @@ CAUCASIAN_VARIATION = "Caucasian"
 def variation_tag(rules: Rules) -> str:
     """The ``Variation`` tag value that selects ``rules`` when read back
     (:meth:`~nardy_analysis.game.rules.Rules.with_tags`): :data:`LONG_VARIATION` for long
-    nardy as the rule page "Игра в длинные нарды" gives it, :data:`CAUCASIAN_VARIATION` for Caucasian short nardy, else
-    the variant's name (``long-federation``, ``tavla``)."""
+    nardy as the rule page "Игра в длинные нарды" gives it, :data:`CAUCASIAN_VARIATION` for
+    Caucasian short nardy, else the variant's name (``long-federation``, ``tavla``)."""
     for tag in (LONG_VARIATION, CAUCASIAN_VARIATION):
         if rules == VARIANTS[tag.lower()]:
             return tag

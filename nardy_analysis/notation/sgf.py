@@ -10,13 +10,15 @@ properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not 
   ``:``; this project's own ``RU[LongNardy]`` or ``RU[long-federation]``, the match's
   ``Variation`` tag, marks a long nardy match, and ``RU[Crawford:Caucasian]`` (or another
   variant's tag) a short nardy variant, which gnubg does not know), the result
-  ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by resignation) and, in the first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
+  ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by resignation) and, in the
+  first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
 * Every other node is one action: ``W[double]`` (its record's value, which SGF does not
   write, is twice the cube's before: the ``=> 4`` of ``.mat``), ``B[take]``, ``B[drop]``, or
   a roll and its play, ``W[42hdfd]``: the dice, then a from and a to letter for each
   checker step (at most four). For W the letter ``a`` is the mover's 1-point up to ``x``,
   the 24-point; for B the letters run the other way (``a`` is B's 24-point); ``y`` is the
-  bar, ``z`` off. A roll with no letters is a dance. A roll after which the player resigned is a node ``PL[W]DI[42]``.
+  bar, ``z`` off. A roll with no letters is a dance. A roll after which the player resigned is
+  a node ``PL[W]DI[42]``.
   Other properties of a node (gnubg's analysis ``A``, ``DA``, luck ``LU``, marks ``GB``,
   ``BM``, comments ``C``, ...) are kept, as written, on the record.
 * A resignation has no node of its own: the ``R`` of ``RE`` says it.
