@@ -438,15 +438,6 @@ strict_option = click.option(
 """The ``--strict`` option of every command that reads match files."""
 
 
-def loaded_files(paths: Iterable[str], progress: bool | None,
-                 **options) -> Iterator[LoadedFile]:
-    """:func:`~nardy_analysis.load.load_file` with ``options`` for every match file named
-    (see :func:`found_files`), with a progress bar."""
-    files = found_files(paths).files
-    yield from progress_bar((load_file(path, **options) for path in files), progress,
-                            len(files))
-
-
 class FileErrors(NamedTuple):
     """What went wrong in one file, as :func:`file_errors` tells it (plain data, so that
     worker processes can send it).
