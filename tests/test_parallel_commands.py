@@ -16,6 +16,7 @@ from nardy_analysis.analysis.luck import ROLL_DTYPES, luck_frame, luck_frames
 from nardy_analysis.analysis.turns import DTYPES, turns_frame, turns_frames
 from nardy_analysis.cli import common, main
 from nardy_analysis import parallel
+from nardy_analysis.parquet import ParquetParts
 from nardy_analysis.load import load_files
 
 HAS_ENGINE = importlib.util.find_spec("gnubg_nn") is not None
@@ -81,8 +82,7 @@ def test_a_dataset_is_parts_of_one_schema_that_pandas_and_dask_read(tmp_path):
 
     dd = pytest.importorskip("dask.dataframe")
     frames = [turns_frame(loaded) for loaded in load_files(SAMPLES)]
-    parts = common.ParquetParts(str(tmp_path / "turns"), {**DTYPES, "blot_points": "list"},
-                                rows=100)
+    parts = ParquetParts(tmp_path / "turns", {**DTYPES, "blot_points": "list"}, rows=100)
     for frame in frames + [turns_frame([])]:
         parts.write(frame)
     parts.close()
@@ -102,7 +102,7 @@ def test_a_dataset_is_parts_of_one_schema_that_pandas_and_dask_read(tmp_path):
 
 
 def test_no_rows_is_one_empty_part_with_the_columns(tmp_path):
-    parts = common.ParquetParts(str(tmp_path / "rolls"), ROLL_DTYPES)
+    parts = ParquetParts(tmp_path / "rolls", ROLL_DTYPES)
     parts.write(luck_frame([]))
     parts.close()
     (part,) = (tmp_path / "rolls").iterdir()
@@ -110,6 +110,16 @@ def test_no_rows_is_one_empty_part_with_the_columns(tmp_path):
     assert part.name == "part-00000.parquet" and len(read) == 0
     assert list(read.columns) == list(ROLL_DTYPES)
     assert read["dance"].dtype == bool and read["luck"].dtype == "float64"
+
+
+
+def test_a_part_that_cannot_be_written_is_an_os_error_naming_it(tmp_path):
+    parts = ParquetParts(tmp_path / "no" / "rolls", ROLL_DTYPES)
+    parts.write(luck_frame([]))
+    with pytest.raises(OSError):
+        parts.close()
+    assert parts.next_part == tmp_path / "no" / "rolls" / "part-00000.parquet"
+    assert (parts.parts, parts.written) == (0, 0)
 
 
 def run(*args):

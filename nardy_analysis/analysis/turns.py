@@ -274,7 +274,7 @@ def turns_frames(paths: str | PathLike | Iterable[str | PathLike], *, jobs: int 
         match that can be read; as ``load_file``, a broken game is left out or used up to
         its violation, and its errors are not told here: ``nardy stats`` reports them),
         the same whatever ``jobs`` or ``client``. Concatenate them, or write each as a part
-        of a Parquet dataset, as they come.
+        of a Parquet dataset, as they come (:class:`~nardy_analysis.parquet.ParquetParts`).
     """
     yield from map_files(_file_frame, match_files(paths).files, jobs=jobs, client=client,
                          **options)

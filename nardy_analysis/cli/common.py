@@ -4,23 +4,27 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 import tempfile
+from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, NoReturn
 
 import click
 from tqdm import tqdm
 
+from .. import parquet
 from ..errors import EngineError, NardyError, RecordProblem, path_text
-from ..game.ids import MatchState, match_from_id
-from ..game.long import LongPosition
+from ..game.ids import MatchState
 from ..game.position import Position
 from ..game.rules import VARIANTS, Rules
 from ..load import LoadedFile, MatchFiles, load_file, match_files
+from ..notation import positions
 from ..parallel import cores, map_files
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _QUIET = "nardy_analysis.quiet"
 """The key of ``--quiet`` in the click context's ``meta``."""
@@ -72,41 +76,16 @@ def quoted(path: str | os.PathLike) -> str:
     return f"'{path_text(path)}'"
 
 
-_GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}")
-"""A gnubg Position ID: 14 base64 characters (``/`` and ``x`` among them)."""
-
-
-def _looks_long(text: str) -> bool:
-    """Whether ``text`` is meant as a long nardy position's notation (``24x15/24x15/0``,
-    ``24/-/1``, and malformed ones: ``24x15,abc/24x15/0``): three ``/``-separated parts of
-    digits, ``x``, ``,`` and ``-``, or a comma, or ``/`` and ``x``; never a gnubg Position
-    ID nor text with ``:`` (a Match ID, an XGID)."""
-    return (":" not in text and not _GNUBG_ID.fullmatch(text)
-            and ("," in text or "/" in text and "x" in text
-                 or re.fullmatch(r"[0-9x,-]+/[0-9x,-]+/[0-9]+", text) is not None))
-
-
 def parse_position(text: str) -> tuple[Position, MatchState | None]:
-    """The position, and match state when given, of a gnubg Position ID (player 0 on
-    roll), a gnubg ``PositionID:MatchID`` (the Match ID says who is on roll), an XGID
-    (with or without ``XGID=``) or a long nardy position's notation (``24x15/24x15/0``,
-    :meth:`~nardy_analysis.game.long.LongPosition.from_notation`; no match state).
+    """:func:`~nardy_analysis.notation.positions.parse_position`, for a command's argument.
 
     Raises
     ------
     UsageLine
-        ``text`` is none of them: the message quotes it and says what is wrong.
+        ``text`` is no position: the message quotes it and says what is wrong.
     """
     try:
-        if _looks_long(text):
-            return LongPosition.from_notation(text), None
-        if text.startswith("XGID=") or text.count(":") >= 8:
-            return Position.from_xgid(text)
-        if text.count(":") == 1:
-            position_text, match_text = text.split(":")
-            state = match_from_id(match_text)
-            return Position.from_id(position_text, turn=state.player), state
-        return Position.from_id(text), None
+        return positions.parse_position(text)
     except NardyError as error:
         raise UsageLine(str(error)) from None
 
@@ -193,88 +172,24 @@ class ParquetOutput(OutputFile):
         return value
 
 
-class ParquetParts:
-    """A partitioned Parquet dataset written as frames come: ``part-00000.parquet``, ... in
-    ``folder``, each part ``rows`` rows or more (the last fewer) in the order given, all of
-    one ``schema`` (one empty part when no row came), so that ``pandas.read_parquet(folder)``
-    and ``dask.dataframe.read_parquet(folder)`` read the folder as one table, with the
-    pandas dtypes given.
+class ParquetParts(parquet.ParquetParts):
+    """:class:`~nardy_analysis.parquet.ParquetParts` for a command: a part that cannot be
+    written is :class:`CannotWrite` (one line, exit status 2), and :meth:`close` says on
+    stderr what was written: ``wrote DIR (8,412 rows in 1 part)``."""
 
-    Parameters
-    ----------
-    folder : str
-        A :class:`ParquetOutput` folder; created when missing.
-    dtypes : dict
-        The pandas dtype of each column, in order: ``int64``/``Int64`` (64-bit integers),
-        ``float64``, ``bool``/``boolean``, ``object`` (text); ``list`` for lists of
-        integers.
-    rows : int
-        Rows buffered before a part is written.
-    """
-
-    ARROW = {"int64": "int64", "Int64": "int64", "float64": "float64", "bool": "bool",
-             "boolean": "bool", "object": "string"}
-
-    def __init__(self, folder: str, dtypes: dict[str, str], rows: int = 100_000):
-        import pandas as pd
-        import pyarrow as pa  # here: only --parquet needs it
-
-        self.folder, self.rows, self.parts, self.written = Path(folder), rows, 0, 0
-        self.dtypes = {c: "object" if t == "list" else t for c, t in dtypes.items()}
-        schema = pa.schema([(c, pa.list_(pa.int64()) if t == "list"
-                             else pa.type_for_alias(self.ARROW[t]))
-                            for c, t in dtypes.items()])
-        # With pandas' metadata (the dtypes to read back), as pyarrow writes it for a frame.
-        self.schema = pa.Table.from_pandas(pd.DataFrame(columns=list(self.dtypes)).astype(
-            self.dtypes), schema, preserve_index=False).schema
-        self.buffer: list = []
-        self.buffered = 0
-
-    def write(self, part) -> None:
-        """Add ``part``: a frame of the columns of ``dtypes``, or a dict of them (in that
-        order) to sequences of values, None or NaN where missing (faster: no frame is
-        made). A part is written once ``rows`` rows are buffered.
-
-        Raises
-        ------
-        CannotWrite
-            The folder or a part cannot be written (one line, exit status 2).
-        """
-        import pyarrow as pa
-
-        if isinstance(part, dict):
-            table = pa.Table.from_arrays([pa.array(values, field.type, from_pandas=True)
-                                          for values, field in zip(part.values(), self.schema)],
-                                         schema=self.schema)
-        else:
-            table = pa.Table.from_pandas(part.astype(self.dtypes), self.schema,
-                                         preserve_index=False)
-        self.buffer.append(table)
-        self.buffered += len(table)
-        if self.buffered >= self.rows:
-            self._flush()
+    def write(self, part: pd.DataFrame | Mapping[str, Sequence[Any]]) -> None:
+        try:
+            super().write(part)
+        except OSError as error:
+            raise CannotWrite(self.next_part, error.strerror or str(error)) from None
 
     def close(self) -> None:
-        """Write the rows still buffered (an empty part when no part was written) and say
-        so on stderr: ``wrote DIR (8,412 rows in 1 part)``."""
-        if self.buffer or not self.parts:
-            self._flush()
+        try:
+            super().close()
+        except OSError as error:
+            raise CannotWrite(self.next_part, error.strerror or str(error)) from None
         note(f"wrote {path_text(self.folder)} ({self.written:,} rows in {self.parts} "
              f"part{'s' * (self.parts != 1)})")
-
-    def _flush(self) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        table = pa.concat_tables(self.buffer) if self.buffer else self.schema.empty_table()
-        path = self.folder / f"part-{self.parts:05d}.parquet"
-        try:
-            self.folder.mkdir(exist_ok=True)
-            pq.write_table(table, path)
-        except OSError as error:
-            raise CannotWrite(path, error.strerror or str(error)) from None
-        self.parts, self.written, self.buffer = self.parts + 1, self.written + len(table), []
-        self.buffered = 0
 
 
 def parquet_parts(path: str | None, dtypes: dict[str, str]) -> ParquetParts | None:
