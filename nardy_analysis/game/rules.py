@@ -9,7 +9,7 @@ read it, nothing else branches on variant names.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..errors import InvalidArgument
 
@@ -99,13 +99,14 @@ class Rules:
         for tag, field in flags.items():
             value = _flag(tags.get(tag))
             if value is not None:
-                rules = replace(rules, **{field: value})
+                change: dict[str, Any] = {field: value}
+                rules = replace(rules, **change)
         limit = tags.get("CubeLimit", "").strip()
         if limit.isdigit():
             rules = replace(rules, cube_limit=int(limit))
         return rules
 
-    def override(self, **changes) -> "Rules":
+    def override(self, **changes: Any) -> "Rules":
         """A copy with the named fields changed.
 
         Raises
