@@ -17,7 +17,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, Iterable, Iterator, NamedTuple
 
-from .errors import EmptyFile, RecordWarning, RuleViolation, path_text
+from .errors import EmptyFile, NardyError, RecordWarning, RuleViolation, path_text
 from .game.rules import Rules
 from .notation.mat import read_mat
 from .notation.records import MatchRecord
@@ -84,7 +84,7 @@ class LoadedFile:
     matches : tuple of ReplayedMatch
         The matches replayed, in file order: every record, unless a strict replay stopped
         at a violation. Violations found in lenient mode are in each match's ``errors``.
-    errors : tuple of Exception
+    errors : tuple of OSError or NardyError
         What kept the file from being read or replayed in full: ``OSError`` (the file
         cannot be read), :class:`~nardy_analysis.errors.DecodeError` and
         :class:`~nardy_analysis.errors.NotationError` (each part of the file skipped; an
@@ -100,7 +100,7 @@ class LoadedFile:
     path: Path
     records: tuple[MatchRecord, ...]
     matches: tuple[ReplayedMatch, ...]
-    errors: tuple[Exception, ...]
+    errors: tuple[OSError | NardyError, ...]
     warnings: tuple[RecordWarning, ...] = ()
 
 

@@ -44,6 +44,7 @@ import tempfile
 import zipfile
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 import platformdirs
@@ -67,11 +68,11 @@ CUBELESS, OWNED, CENTRED, OPPONENT_OWNS = range(4)
 _WEIGHTS = np.array([throws((roll,)) for roll in ALL_ROLLS]) / 36.0
 
 
-def _pips(side) -> int:
+def _pips(side: Sequence[int]) -> int:
     return sum(point * n for point, n in enumerate(side, 1))
 
 
-def _board(side) -> tuple[int, ...]:
+def _board(side: Sequence[int]) -> tuple[int, ...]:
     """A full 26-entry side (the rest borne off) from checkers on points 1..6."""
     return (CHECKERS - sum(side), *side) + (0,) * (25 - BEAROFF_POINTS)
 
@@ -87,7 +88,11 @@ def _plays(side: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
                        for play in position.legal_plays(roll)) for roll in ALL_ROLLS)
 
 
-def _reachable(sides, known=()) -> list[tuple[int, ...]]:
+Side = tuple[int, ...]
+"""A side of a bear-off: its checkers on points 1..6."""
+
+
+def _reachable(sides: Iterable[Side], known: Iterable[Side] = ()) -> list[Side]:
     """``sides``, every side their plays can reach and the sides ``known`` (closed under
     play: not searched again), the empty one included, fewest pips first."""
     found, todo = {(0,) * BEAROFF_POINTS, *known}, list(sides)
@@ -99,7 +104,7 @@ def _reachable(sides, known=()) -> list[tuple[int, ...]]:
     return sorted(found, key=lambda side: (_pips(side), side))
 
 
-def _table(sides: list[tuple[int, ...]], known: tuple) -> tuple[np.ndarray, np.ndarray]:
+def _table(sides: list[Side], known: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
     """``(values, seen)`` (n, n, 4): the values of :func:`bearoff_equities` for every pair of
     ``sides`` (mover's first; ``sides`` closed under play, fewest pips first, the empty side
     first), and what the opponent faces after a play, by the mover's column. ``known`` is an
@@ -125,8 +130,8 @@ def _table(sides: list[tuple[int, ...]], known: tuple) -> tuple[np.ndarray, np.n
         here = np.array([index[side] for side in old])
         value[np.ix_(here, here)], seen[np.ix_(here, here)] = old_value, old_seen
         new[here] = False
-    a_all, b_all = np.meshgrid(np.arange(1, n), np.arange(1, n), indexing="ij")
-    a_all, b_all = a_all.ravel(), b_all.ravel()
+    a_all, b_all = (grid.ravel() for grid in np.meshgrid(np.arange(1, n), np.arange(1, n),
+                                                          indexing="ij"))
     a_all, b_all = a_all[new[a_all] | new[b_all]], b_all[new[a_all] | new[b_all]]
     total = pips[a_all] + pips[b_all]
     order = np.argsort(total, kind="stable")
@@ -146,13 +151,13 @@ def _table(sides: list[tuple[int, ...]], known: tuple) -> tuple[np.ndarray, np.n
     return value, seen
 
 
-_TABLE: list = [{}, np.zeros((0, 0, 4)), np.zeros((0, 0, 4))]
+_TABLE: list[Any] = [{}, np.zeros((0, 0, 4)), np.zeros((0, 0, 4))]
 """The table made so far: ``[index of each side, values, seen]`` (:func:`_table`), extended
 to the sides of a position it lacks (a match's later bear-offs mostly reach sides of its
 earlier ones)."""
 
 
-def _decision(no_double, doubled):
+def _decision(no_double: np.ndarray, doubled: np.ndarray) -> np.ndarray:
     """``max(ND, min(2 * DT, 1))`` per cube, as gnubg's ``CubeEquity`` decides it (doubling
     when ``2 DT >= ND`` and ``DP = 1 >= ND``)."""
     double = np.minimum(2 * doubled, 1.0)
@@ -196,6 +201,8 @@ def bearoff_equities(position: Position) -> np.ndarray:
                     for side in (position.on_roll, position.opponent))
     if not _TABLE[0]:
         _TABLE[:] = _read_cache() or _TABLE
+    index: dict[Side, int]
+    value: np.ndarray
     index, value, _ = _TABLE
     if mover not in index or other not in index:
         sides = _reachable((mover, other), index)
@@ -203,7 +210,7 @@ def bearoff_equities(position: Position) -> np.ndarray:
         index = {side: i for i, side in enumerate(sides)}
         _TABLE[:] = index, value, seen
         _write_cache(sides, value, seen)
-    return value[index[mover], index[other]].copy()
+    return np.array(value[index[mover], index[other]])  # a copy
 
 
 CACHE_VERSION = 1
@@ -219,7 +226,7 @@ def cache_file() -> Path:
     return Path(folder) / f"bearoff-v{CACHE_VERSION}.npz"
 
 
-def _read_cache() -> list | None:
+def _read_cache() -> list[Any] | None:
     """The table of :func:`cache_file` as ``[index, values, seen]``, or None when there is
     none or it cannot be read or does not fit together (then it is made again)."""
     try:
@@ -234,7 +241,7 @@ def _read_cache() -> list | None:
     return [{tuple(side): i for i, side in enumerate(sides.tolist())}, value, seen]
 
 
-def _write_cache(sides: list, value: np.ndarray, seen: np.ndarray) -> None:
+def _write_cache(sides: list[Side], value: np.ndarray, seen: np.ndarray) -> None:
     """Keep the table in :func:`cache_file` for later processes: written to a temporary file
     beside it and renamed over it (``os.replace``, atomic), so that another process reads
     the old table or the new one, never half of one; if it cannot be written, it is not

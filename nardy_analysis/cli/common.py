@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, NoReturn, TypeVar
 
 import click
 from tqdm import tqdm
@@ -22,15 +22,18 @@ from ..game.rules import VARIANTS, Rules
 from ..load import LoadedFile, MatchFiles, load_file, match_files
 from ..notation import positions
 from ..parallel import cores, map_files
+from ..replay import ReplayedMatch
 
 if TYPE_CHECKING:
     import pandas as pd
+
+T = TypeVar("T")
 
 _QUIET = "nardy_analysis.quiet"
 """The key of ``--quiet`` in the click context's ``meta``."""
 
 
-def _set_quiet(ctx: click.Context, param, value: bool) -> bool:
+def _set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
     ctx.meta[_QUIET] = value
     return value
 
@@ -66,11 +69,11 @@ class CannotWrite(UsageLine):
     """A file a command was asked to write cannot be written, before any work when it can
     be seen in advance: the path and the reason."""
 
-    def __init__(self, path: str, reason: str):
+    def __init__(self, path: str | os.PathLike[str], reason: str):
         super().__init__(f"cannot write {quoted(path)}: {reason}")
 
 
-def quoted(path: str | os.PathLike) -> str:
+def quoted(path: str | os.PathLike[str]) -> str:
     """``path`` in quotes for a message, as :func:`~nardy_analysis.errors.path_text` writes
     it: ``'out/bad\\xffname.csv'``."""
     return f"'{path_text(path)}'"
@@ -118,7 +121,8 @@ class OutputFile(click.Path):
     :class:`CannotWrite` when it is a folder, its folder is missing or not writable, or it
     is a read-only file. ``-`` (standard output) only with ``allow_dash=True``."""
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
         value = super().convert(value, param, ctx)
         reason = None if value == "-" and self.allow_dash else _unwritable(Path(value))
         if reason:
@@ -132,8 +136,9 @@ class OutputFolder(click.Path):
     part of its path is a file, or the nearest folder of it that exists takes no new folder
     (read-only, /proc: a trial folder is made and removed). The value is a ``Path``."""
 
-    def convert(self, value, param, ctx):
-        path = Path(super().convert(value, param, ctx))
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Path:
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
         existing = next(p for p in (path, *path.absolute().parents) if p.exists())
         if not existing.is_dir():
             reason = "it is a file" if existing == path else f"{quoted(existing)} is a file"
@@ -156,10 +161,12 @@ class ParquetOutput(OutputFile):
     (:class:`ParquetParts`), created when missing; a folder that exists must be writable
     and hold no ``.parquet`` file (a reader of the folder would mix them in)."""
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
         if value.lower().endswith(".parquet"):
             return super().convert(value, param, ctx)
         path = Path(value)
+        reason: str | bool | None
         if not path.is_dir():
             reason = _unwritable(path) or (path.exists() and "it is a file (the name of one "
                                            "Parquet file ends in .parquet)")
@@ -200,7 +207,7 @@ def parquet_parts(path: str | None, dtypes: dict[str, str]) -> ParquetParts | No
     return None
 
 
-def close_parquet(path: str | None, parts: ParquetParts | None, frame) -> None:
+def close_parquet(path: str | None, parts: ParquetParts | None, frame: pd.DataFrame) -> None:
     """End a command's ``--parquet`` output: close the dataset ``parts`` (of
     :func:`parquet_parts`), else write ``frame`` (a pandas DataFrame) to the one file
     ``path`` names; nothing without ``--parquet``."""
@@ -260,7 +267,7 @@ def one_file(path: str) -> str:
     return path
 
 
-def progress_bar(items: Iterable, progress: bool | None, total: int) -> Iterator:
+def progress_bar(items: Iterable[T], progress: bool | None, total: int) -> Iterator[T]:
     """``items`` with a progress bar on stderr: as ``progress`` asks, by default when there
     are several files and stderr is a terminal; never with ``--quiet``.
 
@@ -302,8 +309,9 @@ DASK_TIMEOUT = "5s"
 
 
 @contextmanager
-def file_results(work: Callable, files: list, progress: bool | None, jobs: int | None,
-                 dask_address: str | None, **options) -> Iterator[Iterator]:
+def file_results(work: Callable[..., T], files: list[Path], progress: bool | None,
+                 jobs: int | None, dask_address: str | None,
+                 **options: Any) -> Iterator[Iterator[T]]:
     """The results of ``work(path, **options)`` for each of ``files``, in order, with a
     progress bar: :func:`~nardy_analysis.parallel.map_files` on ``jobs`` processes (default
     all cores, never more than the files), or on the Dask cluster at ``dask_address``, whose
@@ -414,8 +422,9 @@ def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
                       tuple(line for *_, line in warnings))
 
 
-def analysed_file(path: Path, strict: bool, analyse: Callable,
-                  rules: Rules | None = None) -> dict:
+def analysed_file(path: Path, strict: bool,
+                  analyse: Callable[[tuple[ReplayedMatch, ...]], tuple[Any, Any]],
+                  rules: Rules | None = None) -> dict[str, Any]:
     """One file through an engine analysis (the work of a worker process or Dask worker):
     ``file``, ``frame`` and ``summary`` (None without a match, or when the analysis
     refused the file), ``errors`` (:class:`FileErrors`; a refusal is one more line) and
@@ -447,7 +456,8 @@ def _error_line(error: NardyError, consequence: str, label: str = "") -> tuple[i
         where += f"game {error.game}" + (f", move {error.move}" if error.move else "") + ": "
     text = f" in '{error.text}'" if isinstance(error, RecordProblem) and error.text else ""
     return (error.line, error.column,
-            f"{where}{error.kind}{label}: {error.message}{text}{consequence}")
+            f"{where}{error.kind}{label}: {getattr(error, 'message', error)}{text}"
+            f"{consequence}")
 
 
 class ErrorReport:
@@ -465,7 +475,7 @@ class ErrorReport:
     def __init__(self, paths: Iterable[str]):
         self.named = {path_text(Path(path)) for path in paths}
         self.failed = False
-        self.not_matches: list[Path] = []
+        self.not_matches: list[Path | str] = []
 
     def counted(self, path: Path | str, not_a_match: bool) -> bool:
         """Count ``path`` (a Path, or its :func:`~nardy_analysis.errors.path_text`) as a

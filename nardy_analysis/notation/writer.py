@@ -135,8 +135,8 @@ def _action_lines(game: GameRecord, length: int, bar_off: bool, right: int) -> l
     does reach the match length (else both lines are written, as the file has them)."""
     lines: list[Any] = []  # a line, or the [left entry, right entry] of a numbered one
     row: list[str] | None = None  # [left entry, right entry] of the line being filled
-    results: list[tuple[int, int, bool]] = []  # (winner, points, match won) of the last
-    # result lines
+    # (winner, points, and the match) of the last result lines
+    results: list[tuple[int, int, bool]] = []
     for action in game.actions:
         if isinstance(action, ResultRecord):
             winner = action.player if action.wins else 1 - action.player
