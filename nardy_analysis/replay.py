@@ -127,15 +127,20 @@ class ReplayedGame:
     for a dropped double, ``resign`` for a game given up, ``forfeit`` for a match given up
     (the winner is awarded the points they need: sites do this when a player leaves), None
     for an unfinished game. ``complete`` is True when every play was replayed: False after a
-    violation, an unknown play (``???``) or a roll that ends the file with no play.
+    violation, an unknown play (``???``), a roll that ends the file with no play, or a
+    record cut at a line the reader could not read (``GameRecord.cut_line``).
     ``errors`` are the rule violations (the first that stops the game is the last; some,
     such as a wrong score line, do not stop it), ``stopped`` is True when one did,
     ``warnings`` the quirks resolved (module docstring).
 
     ``scores`` are the points of players 0 and 1 before the game: those the results of the
-    games before it make, when the file holds the game before it and that game's result;
-    else the game's score line. A score line that disagrees is a ``score`` error and is not
-    used (the board and the results are trusted, not the line).
+    games before it make, when the file holds the game before it and that game's result
+    (not so after an unfinished game, one cut at a line that cannot be read, or one
+    written without its end); else the game's score line. A score line that disagrees is
+    a ``score`` error and is not used (the board and the results are trusted, not the
+    line); so is a score line at or above the match length (a match is over when a player
+    reaches it), which is used only when no game before it gives the score (and the next
+    game then takes its own line).
 
     ``crawford`` is True for the Crawford game of a match (the first game in which one
     player, and only one, is one point from winning, when the rules have the Crawford rule:
@@ -257,10 +262,12 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
     games = []
     crawford_played = False
     for game in match.games:
-        # The score before the game: the results' when the file has the game before it.
-        follows = games and game.number == games[-1].number + 1
-        results = games[-1].score_after if follows else game.scores
-        scores = results if follows and games[-1].winner is not None else game.scores
+        # The score before the game: the results' when the file has the game before it with
+        # its result (and that game's score was possible); else the score line's.
+        follows = (games and game.number == games[-1].number + 1
+                   and games[-1].winner is not None
+                   and not _beyond(games[-1].scores, match.length))
+        scores = results = games[-1].score_after if follows else game.scores
         # The Crawford game: the first in which exactly one player is one point from winning.
         at_one = match.length > 0 and match.length - 1 in scores
         crawford = (at_one and rules.crawford and not crawford_played
@@ -271,12 +278,23 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
         crawford_played = crawford_played or crawford
         replayer = _GameReplayer(match, game, scores, rules, strict, crawford, unsure)
         replayer.result.post_crawford = at_one and not crawford
-        if game.scores != results:
-            replayer.violation("score", f"score line says {game.scores[0]}-{game.scores[1]}, "
-                               f"but the results before it make {results[0]}-{results[1]}",
+        said = f"score line says {game.scores[0]}-{game.scores[1]}"
+        if _beyond(game.scores, match.length):
+            replayer.violation("score", f"{said}, at or above the match length "
+                               f"({match.length}): the match was over before this game",
+                               game.score_line, game.score_column, _score_text(game), None)
+        elif game.scores != results:
+            replayer.violation("score", f"{said}, but the results before it make "
+                               f"{results[0]}-{results[1]}",
                                game.score_line, game.score_column, _score_text(game), None)
         games.append(replayer.run())
     return ReplayedMatch(match, rules, games)
+
+
+def _beyond(scores: tuple[int, int], length: int) -> bool:
+    """Whether a score is at or above the match's length (a match is over when a player
+    reaches it; a money session, length 0, has none)."""
+    return bool(length) and max(scores) >= length
 
 
 def _score_text(game: GameRecord) -> str:
@@ -345,6 +363,7 @@ class _GameReplayer:
     def run(self) -> ReplayedGame:
         try:
             self.replay(0)
+            self.result.complete = self.result.complete and self.game.cut_line is None
         except _Stop:
             self.result.complete, self.result.stopped = False, True
             for action in self.game.actions:

@@ -2,16 +2,17 @@
 
 What an audit's power is tested on and what the benchmarks feed on: every play is drawn from
 the legal plays of the roll (:meth:`~nardy_analysis.game.position.Position.legal_plays`, so the
-records replay without an error), the dice from a :class:`Dice` model, the cube turned now and
-then. Matches are independent and reproducible: match ``i`` of seed ``s`` is the same whatever
-else is simulated.
+records replay without an error), or chosen by a bot for each side
+(:mod:`~nardy_analysis.analysis.bots`, any callable of :data:`Chooser`'s form), the dice from a
+:class:`Dice` model, the cube turned now and then. Matches are independent and reproducible:
+match ``i`` of seed ``s`` is the same whatever else is simulated.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -22,6 +23,11 @@ from .game.position import (LegalPlay, Play, Position, Roll, apply_step, ending,
 from .game.rules import STANDARD, Rules
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
                                WrittenMove, variation_tag)
+
+Chooser = Callable[[np.random.Generator, Position, Roll, Rules, bool], LegalPlay]
+"""Who chooses a side's plays: ``choose(rng, position, roll, rules, first_turn)`` returns one
+of the legal plays of ``roll`` for the player on roll (``first_turn``: that player's first
+roll of the game, which long nardy's head rule needs)."""
 
 _PAIRS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 _ROLLS = [Roll(a, b) for a, b in _PAIRS]
@@ -122,8 +128,10 @@ def _number(value: float) -> str:
 def simulate_match(rng: np.random.Generator, *, length: int = 5, games: int = 1,
                    dice: tuple[Dice, Dice] = (Dice(), Dice()),
                    names: tuple[str, str] = ("Player 1", "Player 2"), cube: bool = True,
-                   rules: Rules = STANDARD, tags: dict[str, str] | None = None) -> MatchRecord:
-    """One random legal match.
+                   rules: Rules = STANDARD, tags: dict[str, str] | None = None,
+                   bots: tuple[Chooser, Chooser] | None = None,
+                   first: int | None = None) -> MatchRecord:
+    """One random legal match, or one played by bots.
 
     Parameters
     ----------
@@ -149,19 +157,29 @@ def simulate_match(rng: np.random.Generator, *, length: int = 5, games: int = 1,
         The header tags; a match under rules other than standard (long nardy, Caucasian,
         ...) gets a ``Variation`` tag too
         (:func:`~nardy_analysis.notation.records.variation_tag`) unless it has one.
+    bots : (Chooser, Chooser), optional
+        Who chooses the plays of player 0 and player 1 (:data:`Chooser`, e.g. the bots of
+        :mod:`~nardy_analysis.analysis.bots`); by default each play is a random legal play.
+        The cube is turned as ``cube`` says whoever plays.
+    first : int, optional
+        The player (0 or 1) who throws the opening roll of every game; by default drawn at
+        random for each game.
 
     Returns
     -------
     MatchRecord
         Records as a reader would give them (no line numbers); every play legal.
     """
+    if first not in (None, 0, 1):
+        raise InvalidArgument(f"first={first!r}: the player who starts is 0 or 1")
     score, played, crawford_done = [0, 0], [], False
     while len(played) < (games if length == 0 else 10 ** 6):
         crawford = (rules.crawford and length > 0 and not crawford_done
                     and max(score) == length - 1 and min(score) < length - 1)
         crawford_done |= crawford
         actions, (winner, points) = _game(rng, dice, cube and rules.cube and not crawford,
-                                          rules, length == 0, score, length)
+                                          rules, length == 0, score, length,
+                                          bots or (_random_play, _random_play), first)
         played.append(GameRecord(len(played) + 1, names, tuple(score), tuple(actions),
                                   0, 0, 0, 0))
         score[winner] += points
@@ -173,13 +191,13 @@ def simulate_match(rng: np.random.Generator, *, length: int = 5, games: int = 1,
     return MatchRecord(length, tags, tuple(played), 0, 0)
 
 
-def _game(rng, dice, cube, rules, money, score, length) -> tuple[list, tuple[int, int]]:
+def _game(rng, dice, cube, rules, money, score, length, bots,
+          first) -> tuple[list, tuple[int, int]]:
     """The actions of one game and its (winner, points)."""
-    first = dice[0].roll(rng, opening=not rules.opening_doubles)
-    turn = int(rng.integers(2))
+    roll = dice[0].roll(rng, opening=not rules.opening_doubles)
+    turn = int(rng.integers(2)) if first is None else first
     start = LongPosition.start if rules.game == "long" else Position.start
     position, value, owner, actions, moved = start(turn), 1, None, [], set()
-    roll = first
     while True:
         if actions and cube and owner in (None, turn) and rng.random() < 0.05:
             actions.append(CubeRecord(turn, "double", 2 * value, None, 0, 0, ""))
@@ -188,7 +206,7 @@ def _game(rng, dice, cube, rules, money, score, length) -> tuple[list, tuple[int
                 return _result(actions, turn, value, score, length)
             actions.append(CubeRecord(1 - turn, "take", None, None, 0, 0, ""))
             value, owner = 2 * value, 1 - turn
-        play, position = _random_play(rng, position, roll, rules, turn not in moved)
+        play, position = bots[turn](rng, position, roll, rules, turn not in moved)
         moved.add(turn)
         moves = tuple(WrittenMove((m.start, m.end), (m.hit,), 1, 0, 0, "") for m in play.moves)
         actions.append(TurnRecord(turn, roll, moves, None, 0, 0, ""))
@@ -236,6 +254,7 @@ def _result(actions, winner, points, score, length) -> tuple[list, tuple[int, in
 
 def simulate_matches(count: int, *, seed: int = 0, start: int = 0, players: int = 2,
                      dice: Dice = Dice(), loaded: str | None = None,
+                     bots: tuple[Chooser, Chooser] | None = None,
                      **options) -> Iterator[MatchRecord]:
     """``count`` random legal matches, one at a time (nothing is kept).
 
@@ -253,6 +272,9 @@ def simulate_matches(count: int, *, seed: int = 0, start: int = 0, players: int 
         The dice of every player, or only of ``loaded``.
     loaded : str, optional
         The one player (a name of the pool) whose dice are ``dice``; the others' are fair.
+    bots : (Chooser, Chooser), optional
+        Who chooses the plays (:data:`Chooser`): the first for ``player 1``, the second for
+        every other player; by default random legal plays.
     **options
         As :func:`simulate_match` (``names`` and ``dice`` come from the arguments above).
 
@@ -260,7 +282,9 @@ def simulate_matches(count: int, *, seed: int = 0, start: int = 0, players: int 
     ------
     MatchRecord
         With tags ``Site`` (``nardy simulate``), ``Event`` (``simulated match i``), ``Dice``
-        (the spec, ``player 1: doubles=0.25`` when only one player's are loaded) and ``Seed``.
+        (the spec, ``player 1: doubles=0.25`` when only one player's are loaded), ``Seed``
+        and, with ``bots``, ``Bots`` (``player 1: heuristic, player 2: random``, each bot's
+        ``str()``).
     """
     if players < 2:
         raise InvalidArgument(f"players={players}: a match needs two")
@@ -270,10 +294,15 @@ def simulate_matches(count: int, *, seed: int = 0, start: int = 0, players: int 
         raise InvalidArgument(f"loaded={loaded!r} is not one of the players "
                               f"{pool[0]!r} .. {pool[-1]!r}")
     spec = str(dice) if loaded is None else f"{loaded}: {dice}"
+    played_by = {}
+    if bots is not None:
+        others = pool[1] if players == 2 else "the others"
+        played_by["Bots"] = f"{pool[0]}: {bots[0]}, {others}: {bots[1]}"
     for index in range(start, start + count):
         rng = np.random.default_rng([seed, index])
         names = tuple(pool[i] for i in rng.choice(players, 2, replace=False))
         sides = tuple(dice if loaded in (None, name) else Dice() for name in names)
         tags = {"Site": "nardy simulate", "Event": f"simulated match {index + 1}",
-                "Dice": spec, "Seed": str(seed)}
-        yield simulate_match(rng, names=names, dice=sides, tags=tags, **options)
+                "Dice": spec, "Seed": str(seed), **played_by}
+        chosen = None if bots is None else tuple(bots[name != pool[0]] for name in names)
+        yield simulate_match(rng, names=names, dice=sides, tags=tags, bots=chosen, **options)

@@ -100,10 +100,10 @@ def test_the_cube_score_and_dice_of_a_match_state_are_drawn():
     top, bottom = 26, 26 + 2 * 180 + 60   # the board's edges (TOP, BOTTOM)
     assert value == 2 and y > (top + bottom) / 2  # owned by the viewer (player 1): bottom
     (status,) = by_class(root, "text", "status")
-    assert status.text == "5-point match \u00b7 player 1 to play 52"
-    captions = [t.text for t in by_class(root, "text", "caption")]
-    assert captions == ["player 0 (light): score 1, 167 pips, 0 off",
-                        "\u25b6 player 1 (dark): score 2, 167 pips, 0 off"]
+    assert status.text == "5-point match \u00b7 player 2 to play 52"  # names as unnamed
+    captions = [t.text for t in by_class(root, "text", "caption")]  # players' in a record
+    assert captions == ["player 1 (light): score 1, 167 pips, 0 off",
+                        "\u25b6 player 2 (dark): score 2, 167 pips, 0 off"]
     assert [t.text for t in by_class(root, "text", "die-value")] == ["5", "2"]
     # Seen from player 0's side the cube is on the opponent's side: top.
     assert cube_of(parse(board_svg(position, side=0, state=state)))[1] < (top + bottom) / 2
@@ -124,13 +124,16 @@ def test_a_double_on_offer_the_crawford_game_and_long_nardy():
     assert sorted(int(t.text) for t in by_class(root, "text", "cube-value")) == [2, 4]
     assert len(by_class(root, "g", "offered")) == 1
     assert by_class(root, "text", "status")[0].text == (
-        "5-point match \u00b7 player 1 doubles to 4; player 0 to take or drop")
+        "5-point match \u00b7 player 2 doubles to 4; player 1 to take or drop")
     crawford = MatchState(player=1, dice=(5, 2), crawford=True, match_length=5, score=(4, 2))
     root = parse(board_svg(position, state=crawford))
     assert by_class(root, "g", "cube") == []
     assert by_class(root, "text", "status")[0].text.startswith("5-point match, Crawford game")
     long = parse(board_svg(LongPosition.start(), state=MatchState(match_length=3)))
     assert by_class(long, "g", "cube") == []
+    # No cube column either: the frame left of the board as wide as right of the trays.
+    x0, _, width, _ = map(float, long.get("viewBox").split())
+    assert x0 == 50 - 12 and width == 642 - x0  # LEFT - 12, WIDTH - x0
     assert len(by_class(long, "circle", "checker")) == 2 * 5  # two heads of 15, 5 drawn each
     assert [t.text for t in by_class(long, "text", "stack")] == ["15", "15"]
     # With no state (a bare position, as in notebooks): a centred cube at 1, no score.

@@ -79,7 +79,7 @@ def test_the_board_renders_and_steps_forward(open_page):
     box = page.page.locator("#board svg").bounding_box()
     assert box["width"] > 400 and box["height"] > 300
     assert page.page.locator("#board svg circle.checker").count() == 30
-    assert page.text("#text") == "Game 1: p27409 0, p768f632 0"
+    assert page.text("#text") == "Start: p27409 0, p768f632 0"
     start = page.board()
     page.page.click("#next")
     assert page.text("#text") == "p27409 rolls 32: 24/21 13/11"   # line 20 of the file
@@ -108,6 +108,96 @@ def test_every_sample_opens_and_steps_to_its_end(open_page, path):
     page.page.keyboard.press("End")
     assert page.text("#counter") == f"step {steps} of {steps}"
     assert page.page.locator("#board svg circle.checker").count() > 0
+
+
+def test_the_cube_and_score_show_at_a_take(open_page):
+    page = open_page(match_html(load_file(SAMPLES / "BackgammonStudio_6783333.mat"),
+                                luck=False))
+    takes = page.page.evaluate("() => JSON.parse(document.getElementById('match-data')"
+                               ".textContent).steps.findIndex(s => s.text === 'p27409 takes')")
+    for _ in range(takes):
+        page.page.keyboard.press("ArrowRight")
+    assert page.text("#text") == "p27409 takes"
+    cube = page.page.locator("#board svg g.cube")
+    assert cube.count() == 1 and cube.locator("text").text_content() == "2"
+    board = page.page.locator("#board svg rect >> nth=1").bounding_box()  # the left half
+    box = cube.bounding_box()
+    assert box["width"] > 20 and box["y"] > board["y"] + board["height"] / 2  # p27409's side
+    assert page.text("#board svg text.status") == "7-point match \u00b7 p768f632 to roll"
+    pips = page.text("#pips")  # "Pips: p27409 N, p768f632 M"
+    assert page.page.locator("#board svg text.caption").all_text_contents() == [
+        f"\u25b6 p768f632 (dark): score 0, {pips.split()[-1]} pips, 0 off",
+        f"p27409 (light): score 0, {pips.split()[2].rstrip(',')} pips, 0 off"]
+
+
+def test_the_long_nardy_board_has_no_cube_column(open_page):
+    page = open_page(match_html(load_file(SAMPLES / "long" / "simulated_match.mat")))
+    page.page.keyboard.press("ArrowRight")
+    svg = page.page.locator("#board svg")
+    assert page.page.locator("#board svg g.cube").count() == 0
+    frame, left_half = (page.page.locator("#board svg rect >> nth=" + str(n)).bounding_box()
+                        for n in (0, 1))
+    outer = svg.bounding_box()
+    # The frame shows as wide left of the board as right of the trays (12 of 592 units).
+    assert left_half["x"] - outer["x"] < 0.03 * outer["width"]
+    assert frame["x"] < outer["x"]  # drawn from x 0, cut by the picture's edge
+    assert "\u00b7 player 2 played " in page.text("#board svg text.status")
+    assert page.page.locator("#summary").text_content().count("long nardy") == 1
+
+
+def test_the_summary_links_jump_the_board_to_their_steps(open_page):
+    pytest.importorskip("gnubg_nn")
+    page = open_page(match_html(load_file(SAMPLES / "BackgammonStudio_6783333.mat")))
+    page.page.set_viewport_size({"width": 1400, "height": 900})
+    assert page.page.locator("#summary").bounding_box()["y"] < 300  # the page opens on it
+    rows = page.page.locator("#players tr").all_text_contents()
+    assert "Grandmaster" in rows[1] and "Super Grandmaster" in rows[2]
+    for key in ("biggest", "luckiest", "unluckiest"):
+        links = page.page.locator(f"#{key} a.jump")
+        assert links.count() == 5
+        for n in (0, 4):
+            link = links.nth(n)
+            where = link.text_content()
+            entry = link.evaluate("a => a.parentElement.textContent")
+            link.click()
+            assert page.text("#where").startswith(where)  # "Game 1, move 16"
+            assert entry.split(": ", 1)[1].startswith(page.text("#text"))
+            assert page.page.locator("#board").bounding_box()["y"] < 900  # in view
+    # The biggest error, p27409's double to 4 (-0.077), and the luckiest roll (+0.963).
+    page.page.locator("#biggest a.jump >> nth=0").click()
+    assert page.text("#text") == "p27409 doubles to 4"
+    assert page.text("#cube").startswith("Cube, double: error \u22120.077 EMG")
+    page.page.locator("#luckiest a.jump >> nth=0").click()
+    assert page.text("#text") == "p27409 rolls 31: 20/17* 7/6"
+    assert page.text("#luck").startswith("Luck: +0.963 EMG")
+
+
+def test_the_charts_fill_the_width_with_readable_labels_in_the_checkers_colours(open_page):
+    page = open_page(match_html(load_file(SAMPLES / "BackgammonStudio_6783333.mat"),
+                                luck=False))
+    for width in (1400, 800):
+        page.page.set_viewport_size({"width": width, "height": 900})
+        race = page.page.locator("#race").bounding_box()
+        assert race["width"] > 0.85 * (width - 64)  # the page's margins: 2em each side
+        sizes = page.page.locator("#race text, #exposure text").evaluate_all(
+            "ts => ts.map(t => parseFloat(getComputedStyle(t).fontSize))")
+        assert min(sizes) >= 12
+    lines = page.page.locator("#race polyline").evaluate_all(
+        "ps => ps.map(p => p.getAttribute('stroke'))")
+    assert lines == ["#6d6a60", "#f4efe1", "#000000", "#2b2b2b"]  # edge, then fill
+    fills = set(page.page.locator("#exposure rect[stroke]").evaluate_all(
+        "rs => rs.map(r => r.getAttribute('fill'))"))
+    assert fills == {"#f4efe1", "#2b2b2b"}
+
+
+def test_a_short_game_has_a_labelled_x_axis(open_page):
+    text = ('; [Player 1 "ann"]\n; [Player 2 "bob"]\n\n 1 point match\n\n Game 1\n'
+            " ann : 0                  bob : 0\n"
+            "  1) 42: 8/4 6/4                 31: 8/5 6/5\n"
+            "  2) 63: 13/7 7/4\n      Wins 1 point and the match\n")
+    page = open_page(match_html(replay_match(parse_mat(text).matches[0]), luck=False))
+    ticks = page.page.locator("#race text[text-anchor=middle]").all_text_contents()
+    assert ticks == ["0", "1", "2", "3"]
 
 
 def test_the_game_menu_jumps_to_a_game(open_page):

@@ -6,6 +6,7 @@ import importlib.util
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -158,8 +159,9 @@ def test_output_files_that_cannot_be_written_are_usage_errors(tmp_path, args):
 # --- nothing lost: one broken game in a file ---------------------------------------------------
 
 TEN = ROOT / "tests" / "data" / "luck" / "BackgammonStudio_8518258.mat"
-# In game 4 (line 78 of the file): a syntax error, or bob's play ignoring his checker on the bar.
-SYNTAX = ("  3) 53: 8/3 6/3", "  3) 53: 8/x3 6/3")
+# In game 4: a syntax error in its first move (line 76 of the file: the game cannot be read),
+# or bob's play ignoring his checker on the bar (line 77).
+SYNTAX = ("  1) 65: 24/13", "  1) 65: 24/x13")
 VIOLATION = ("43: bar/18", "43: 13/9 13/10")
 needs_engine = pytest.mark.skipif(importlib.util.find_spec("gnubg_nn") is None,
                                   reason="gnubg-nn (the engine extra) is not installed")
@@ -187,7 +189,7 @@ def ten(tmp_path):
             ten_games(tmp_path / "violation", VIOLATION))
 
 
-SYNTAX_ERROR = "ten.mat:78:10: game 4: syntax: "
+SYNTAX_ERROR = "ten.mat:76:10: game 4: syntax: "
 VIOLATION_ERROR = "ten.mat:77:45: game 4, move 2: illegal_play: "
 
 
@@ -220,6 +222,22 @@ def test_stats_uses_every_other_game_and_names_the_broken_one(ten):
     assert [row["turn"] for row in cut] == ["1", "2", "3"] and cut[2] | unknown == cut[2]
     assert [row | unknown for row in cut] == \
         [row | unknown for row in rows if row["game"] == "4"][:3]
+
+
+def test_stats_uses_the_turns_of_a_game_before_its_bad_line(ten, tmp_path):
+    """Game 4's move 3 (line 78) cannot be read: its moves 1 and 2 are used, game 5 takes
+    its score line, nothing else is left out."""
+    clean = ten[0]
+    cut = ten_games(tmp_path / "cut", ("  3) 53: 8/3 6/3", "  3) 53: 8/x3 6/3"))
+    result = run("stats", str(cut))
+    assert result.exit_code == 1
+    (line,) = result.stderr.splitlines()
+    assert f"{cut}:78:10: game 4: syntax: unexpected '8/x3'" in line
+    assert line.endswith("; the rest of game 4 is skipped")
+    rows, whole = csv_rows(result.stdout), csv_rows(run("stats", str(clean)).stdout)
+    assert [row for row in rows if row["game"] != "4"] == \
+        [row for row in whole if row["game"] != "4"]
+    assert [row["turn"] for row in rows if row["game"] == "4"] == ["1", "2", "3", "4"]
 
 
 def test_a_violation_that_does_not_stop_the_game_says_the_rest_is_used(tmp_path):
@@ -319,6 +337,74 @@ def test_only_warnings_or_nothing_exit_0(ten):
         assert result.exit_code == 0, command
         assert (result.stderr.startswith(wrote) and result.stderr.count("\n") == 1
                 if wrote else result.stderr == ""), command
+
+
+# --- who played which side: header tags that name the players the other way round -----------
+
+SWAPPED = ROOT / "tests" / "data" / "sides" / "xg_swapped_player_tags.mat"
+
+
+def unswapped(tmp_path) -> Path:
+    """xg_swapped_player_tags.mat with its Player 1/Player 2 tags back on the score lines'
+    sides (as in the corpus record)."""
+    text = SWAPPED.read_text()
+    for key in ("Player 1", "Player 2"):
+        text = text.replace(f'; [{key} "', f'; [{key}- "').replace(f'; [{key} Elo',
+                                                                  f'; [{key}- Elo')
+    text = text.replace("Player 1-", "Player 2").replace("Player 2-", "Player 1")
+    path = tmp_path / "unswapped.mat"
+    path.write_text(text)
+    return path
+
+
+def test_replay_json_of_swapped_player_tags_follows_the_score_columns(tmp_path):
+    """p9d29, on the left of the score lines, wins 3-0, though the tags name p33c2a player 1:
+    the result is that of the same record with the tags on the score lines' sides, and the
+    tags are one warning."""
+    swapped, plain = run("replay", "--json", str(SWAPPED)), run("replay", "--json",
+                                                               str(unswapped(tmp_path)))
+    assert swapped.exit_code == plain.exit_code == 0
+    summary, reference = json.loads(swapped.stdout), json.loads(plain.stdout)
+    (result,) = summary["results"]
+    assert (result["players"], result["score"], result["winner"], result["points"]) == \
+        (["p9d29", "p33c2a"], [3, 0], "p9d29", 3)
+    assert summary["results"] == reference["results"] and reference["warnings"] == []
+    assert [(w["kind"], w["line"], w["column"]) for w in summary["warnings"]] == \
+        [("player_tags", 3, 4)]
+
+
+def column_rolls(path: Path) -> dict:
+    """The rolls written in each column of a Galaxy record (the right-hand one from column
+    33 on), the first of each game (the opening roll) left out: ``{column: [dice, ...]}``."""
+    rolls, first = {"left": [], "right": []}, False
+    for line in path.read_text().splitlines():
+        if line.startswith(" Game "):
+            first = True
+        for found in re.finditer(r"(?<![\d/])([1-6])([1-6]):", line):
+            if not first:
+                rolls["left" if found.start() < 33 else "right"].append(found[0])
+            first = False
+    return rolls
+
+
+def test_audit_by_player_credits_each_roll_to_its_score_column(tmp_path):
+    """On xg_swapped_player_tags.mat, p9d29's rolls are those of the left-hand column and
+    p33c2a's those of the right-hand one, counted from the text; the groups are those of
+    the same record with the tags on the score lines' sides."""
+    def groups(path):
+        result = run("audit", "--by", "player", "--json", str(path))
+        assert result.exit_code == 0
+        return {(row["group"], row["test"]): (row["n"], row["observed"])
+                for row in map(json.loads, result.stdout.splitlines()[1:])
+                if row["test"] in ("doubles", "faces")}
+
+    rolls = column_rolls(SWAPPED)
+    found = groups(SWAPPED)
+    for name, column in (("p9d29", "left"), ("p33c2a", "right")):
+        doubles = sum(r[0] == r[1] for r in rolls[column])
+        assert found[name, "doubles"] == (len(rolls[column]), doubles)
+        assert found[name, "faces"][0] == 2 * len(rolls[column])
+    assert found == groups(unswapped(tmp_path))
 
 
 # --- files that are not match records ---------------------------------------------------------

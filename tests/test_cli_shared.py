@@ -318,8 +318,8 @@ def test_a_missing_engine_extra_is_one_line_and_exit_2(command, monkeypatch):
     from nardy_analysis.analysis import engine
 
     monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if not installed
-    for name in ("audit", "luck", "skill"):  # the cached evaluator has the engine already
-        monkeypatch.setattr(f"nardy_analysis.cli.{name}.default_evaluator",
+    for name in ("cli.audit", "cli.luck", "analysis.skill"):  # the cached one has the engine
+        monkeypatch.setattr(f"nardy_analysis.{name}.default_evaluator",
                             engine.default_evaluator.__wrapped__)
     one_error_line(run(*command, GOOD), "pip install 'nardy-analysis[engine]'")
 

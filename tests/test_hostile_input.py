@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import ROOT, SAMPLES, read_tsv
-from nardy_analysis import (DecodeError, NardyError, NotationError, parse_mat, read_mat,
-                            replay_file, replay_match)
+from nardy_analysis import (DecodeError, NardyError, NotationError, format_sgf, parse_mat,
+                            parse_sgf, read_mat, replay_file, replay_match)
 from nardy_analysis.cli import main
 from nardy_analysis.errors import NotAMatch
 from nardy_analysis.notation.mat import ParsedFile, decode
@@ -123,6 +123,37 @@ def test_ten_games_with_game_4_broken_keep_the_other_nine(tmp_path):
     with pytest.raises(NotationError) as info:
         read_mat(path, strict=True)
     assert (info.value.line, info.value.column) == (25, 42)
+
+
+@pytest.mark.parametrize("bad, column, message", [
+    ("  4) 51: 13/8 8/                44: 14/10 13/9 13/9 10/6", 15, "unexpected '8/'"),
+    ("  4) 51: 13/8 8/7                44: 14/10 13/9 13/9 10/6 Wins 12345678901 points", 64,
+     "unexpected '12345678901'")])
+def test_a_bad_line_keeps_the_turns_of_its_game_before_it(bad, column, message):
+    """sample_games/galaxy_style_crawford.mat with line 30, move 4 of game 2, cut off in the
+    middle of a play or with an oversized number: game 2 is its 5 turns before that line,
+    replayed, cut there; game 3 takes the score of its own score line."""
+    lines = (SAMPLES / "galaxy_style_crawford.mat").read_text().splitlines(keepends=True)
+    lines[29] = bad + "\n"
+    parsed = parse_mat("".join(lines), "g.mat")
+    (error,) = parsed.errors
+    assert (error.game, error.line, error.column) == (2, 30, column)
+    assert message in error.message and error.message.endswith("; the rest of game 2 is skipped")
+    assert str(error).startswith(f"g.mat:30:{column}: ")
+    clean = read_mat(SAMPLES / "galaxy_style_crawford.mat", strict=True).matches[0]
+    first, second, third = parsed.matches[0].games
+    assert (first, third) == (clean.games[0], clean.games[2])
+    assert second.cut_line == 30 and second.actions == clean.games[1].actions[:5]
+    match = replay_match(parsed.matches[0])
+    assert not match.errors
+    assert [len(g.turns) for g in match.games] == [6, 5, 4]
+    assert not match.games[1].complete and match.games[1].winner is None
+    assert [g.scores for g in match.games] == [(0, 0), (1, 0), (1, 2)]
+    assert (match.score, match.winner) == ((1, 3), 1)
+    # Its SGF has game 2 without a result, as gnubg writes an unfinished game: read back,
+    # game 3 takes its score from its MI, as gnubg does.
+    again = replay_match(parse_sgf(format_sgf(parsed.matches), strict=True).matches[0])
+    assert not again.errors and [g.scores for g in again.games] == [(0, 0), (1, 0), (1, 2)]
 
 
 def test_collecting_a_good_file_gives_the_strict_records():
@@ -335,14 +366,20 @@ def test_hostile_text_reads_or_raises_a_notation_error(text):
 
 # --- large input (time and memory: benchmarks/hostile_input.py) -------------------------------
 
-def test_a_broken_move_in_every_game_drops_each_game():
+def test_a_broken_move_in_every_game_cuts_each_game_there():
     source = (SAMPLES / "BackgammonStudio_6783333.mat").read_text("utf-8")
-    game = source[source.index(" Game 1"):].replace("13/5*", "13/x5*")
+    clean = source[source.index(" Game 1"):]
+    game = clean.replace("13/5*", "13/x5*")
     assert game.count("13/x5*") == 1 and game.endswith("\n")
     parsed = parse_mat(" 0 point match\n\n" + game * 45)
-    assert len(parsed.errors) == 45 and not parsed.matches[0].games
+    assert len(parsed.errors) == 45
     # Each error at the broken token of its copy: 2 header lines, then the copies.
     before = game[:game.index("13/x5*")]
     line, column = 3 + before.count("\n"), len(before) - before.rfind("\n")
-    assert [(e.line, e.column) for e in parsed.errors] == \
-        [(line + i * game.count("\n"), column) for i in range(45)]
+    lines = [line + i * game.count("\n") for i in range(45)]
+    assert [(e.line, e.column) for e in parsed.errors] == [(n, column) for n in lines]
+    # Each copy is kept up to the line before its broken one.
+    (whole,) = parse_mat(" 0 point match\n\n" + clean, strict=True).matches[0].games
+    kept = len([a for a in whole.actions if a.line < line])
+    assert [g.cut_line for g in parsed.matches[0].games] == lines
+    assert {len(g.actions) for g in parsed.matches[0].games} == {kept}

@@ -14,6 +14,7 @@ from nardy_analysis.analysis import engine, luck
 from nardy_analysis.analysis.turns import turns_frame
 from nardy_analysis.cli import main
 from nardy_analysis.errors import InvalidArgument
+from nardy_analysis.game.ids import MatchState
 from nardy_analysis.game.svg import board_svg
 from nardy_analysis.load import load_file
 from nardy_analysis.notation.mat import parse_mat
@@ -72,13 +73,34 @@ def test_each_step_shows_the_board_after_the_play_with_pips_and_shots(studio_pag
     frame = turns_frame(match)
     rolls = [s for s in page_data["steps"] if s["kind"] == "roll"]
     for step, turn, row in zip(rolls, match.games[0].turns, frame.itertuples()):
-        assert board(page_data, step) == board_svg(turn.after, side=0, names=names, width=480)
+        # The cube as the roll was thrown, the dice just played, the score 0-0 of 7.
+        state = MatchState(cube=turn.cube_value, cube_owner=turn.cube_owner,
+                           player=turn.player, dice=(turn.roll.high, turn.roll.low),
+                           match_length=7)
+        assert board(page_data, step) == board_svg(turn.after, side=0, names=names, width=480,
+                                                   state=state)
         assert step["roll"] == row.dice and step["play"] == row.play
         assert step["pips"][row.side] == row.pips_after
         assert step["pips"][1 - row.side] == row.opponent_pips_after
         assert step["shots"]["count"] == row.opponent_shots
         assert [point for point, _ in step["shots"]["blots"]] == row.blot_points
         assert (step["game"], step["turn"], step["move"]) == (row.game, row.turn, row.move)
+
+
+def test_the_boards_of_cube_actions_and_the_result_show_the_cube_and_score(studio_page):
+    page_data = data(studio_page)
+    cube_steps = [s for s in page_data["steps"] if s["kind"] == "cube"]
+    boards = [board(page_data, s) for s in cube_steps[:2]]
+    # "p768f632 doubles to 2": the centred cube offered at 2 where the dice go; "p27409
+    # takes": the 2 on p27409's side (player 0's, the side the board is seen from: bottom).
+    assert re.findall(r'class="cube-value"[^>]*>(\d+)<', boards[0]) == ["2"]
+    assert '<g class="cube offered">' in boards[0]
+    assert "p768f632 doubles to 2; p27409 to take or drop" in boards[0]
+    assert re.findall(r'class="cube-value"[^>]*>(\d+)<', boards[1]) == ["2"]
+    assert re.search(r'<g class="cube"><rect x="8" y="(\d+)', boards[1]).group(1) == "404"
+    assert "p768f632 to roll" in boards[1]
+    last = board(page_data, page_data["steps"][-1])
+    assert "game over" in last and "score 7, " in last  # 8 points won, shown as the 7 needed
 
 
 def test_the_page_is_self_contained(studio_page):
@@ -142,8 +164,10 @@ def test_every_problem_of_a_malformed_file_is_on_its_page(path):
 
 
 def test_a_game_that_cannot_be_read_is_shown_with_its_error():
+    """Game 1's move 2 (line 9) cannot be read: its move 1 is shown, then the error."""
     page = match_html(load_file(SAMPLES / "broken" / "syntax_bad_move_token.mat"), luck=False)
-    (step,) = data(page)["steps"]
+    *kept, step = data(page)["steps"]
+    assert [s["kind"] for s in kept] == ["start", "roll", "roll"]
     assert step["text"] == "Game 1 cannot be read"
     assert step["notes"][0].startswith("error: line 9:10: syntax: unexpected '13/x7'")
     assert "not read" in page
@@ -207,6 +231,39 @@ def test_with_the_engine_each_decision_has_its_error_beside_its_luck():
     shown = {s["turn"]: s["cube"] for s in rolls if "cube" in s}
     assert list(shown) == list(waited["turn"]) and shown
     assert all(cube["play"] == "no double" for cube in shown.values())
+
+
+def test_the_summary_gives_the_luck_and_error_rates_of_the_match_statistics():
+    """Each player's luck and error rate on the page as luck_summary and skill_summary give
+    them (the page's from its steps' rounded values: within 0.0005 EMG), with their ratings;
+    the biggest errors and luckiest and unluckiest rolls in order, each naming its step."""
+    pytest.importorskip("gnubg_nn")
+    from nardy_analysis.analysis.skill import skill_summary
+    from nardy_analysis.report.match import _summary
+
+    match = load_file(STUDIO).matches[0]
+    page_data = data(match_html(match))
+    steps = page_data["steps"]
+    summary = _summary(steps, page_data["names"])
+    lucks = luck.luck_summary(luck.luck_frame(match)).query("scope == 'match'")
+    skills = skill_summary(match)
+    for side, player in enumerate(summary["players"]):
+        assert player["luck"] == pytest.approx(lucks["luck"].iloc[side], abs=5e-4)
+        assert player["luck_rating"] == lucks["rating"].iloc[side]
+        assert player["error_rate"] == pytest.approx(
+            skills["overall_error_rate_memg"].iloc[side], abs=0.05)
+        assert player["rating"] == skills["overall_rating"].iloc[side]
+    assert [p["rating"] for p in summary["players"]] == ["Grandmaster", "Super Grandmaster"]
+    values = [e["value"] for e in summary["biggest"]]
+    assert values == sorted(values) and len(values) == 5 and values[0] == -0.0773
+    assert summary["biggest"][0]["what"] == "p27409 doubles to 4 (best: no double)"
+    lucky = [e["value"] for e in summary["luckiest"]]
+    assert lucky == sorted(lucky, reverse=True) and min(lucky) > 0
+    assert max(e["value"] for e in summary["unluckiest"]) < 0
+    for entry in summary["biggest"] + summary["luckiest"] + summary["unluckiest"]:
+        step = steps[entry["step"]]
+        assert entry["where"] == f"Game {step['game']}, move {step['move']}"
+        assert entry["what"].startswith(step["text"])
 
 
 def test_the_dice_table_has_the_tests_over_all_rolls(studio_page):
@@ -298,18 +355,28 @@ def test_luck_game_by_game_on_worker_processes_gives_the_same_page():
     assert match_html(loaded, jobs=2) == match_html(loaded, jobs=1)
 
 
-def test_the_page_of_a_long_match_starts_at_360_pips_with_no_shots_or_luck():
+def test_the_page_of_a_long_match_starts_at_360_pips_with_errors_and_no_shots():
+    from nardy_analysis.analysis.skill import skill_frame
+
     loaded = load_file(SAMPLES / "long" / "simulated_match.mat")
-    page = match_html(loaded)  # luck asked for: long nardy has none
+    page = match_html(loaded)
     page_data = data(page)
     starts = [step for step in page_data["steps"] if step["kind"] == "start"]
     assert len(starts) == 2 and all(step["pips"] == [360, 360] for step in starts)
     first_roll = next(step for step in page_data["steps"] if step["kind"] == "roll")
     assert first_roll["pips"] != [360, 360]  # the start is a step of its own, before it
-    assert page_data["long"] and not any("shots" in step or "luck" in step or "error" in step
+    rolls = [step for step in page_data["steps"] if step["kind"] == "roll"]
+    assert page_data["long"] and not any("shots" in step or "cube" in step
                                          for step in page_data["steps"])
+    frame = skill_frame(loaded)
+    assert [step["error"]["value"] for step in rolls] == frame["error"].round(4).tolist()
+    assert [step["error"]["mark"] for step in rolls] == frame["mark"].tolist()
+    assert [step["error"]["forced"] for step in rolls] == (frame["plays"] == 1).tolist()
+    assert all(step["error"]["mwc"] is None for step in rolls)
     assert 'id="exposure"' not in page and 'id="race"' in page
-    assert "they do not apply to long nardy" in page
+    assert "long nardy has no cube" in page
+    unasked = data(match_html(loaded, luck=False))["steps"]
+    assert not any("error" in step for step in unasked)
     dice = page[page.index('<table id="dice">'):]
     for test in ("bar_entry", "hits_on_blots"):
         row = dice[dice.index(f"<td>{test}</td>"):].split("</tr>")[0]

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis import (DecodeError, NotationError, Roll, RuleViolation, format_mat,
                             parse_mat, read_mat, replay_file, replay_match)
+from nardy_analysis.errors import NotAMatch
 from nardy_analysis.notation.mat import decode
 from nardy_analysis.notation.records import (CubeRecord, ResultRecord, SnowiePosition, TurnRecord,
                                             WrittenMove, tags_by_side)
@@ -412,16 +413,33 @@ def test_tags_belong_to_the_next_match_wherever_they_are():
     assert [len(g.actions) for g in first.games] == [1]
 
 
+def test_gnubg_text_export_is_not_a_match_and_says_to_export_mat():
+    """tests/data/exporters: gnubg's ``export match text`` of a game (board diagrams that end
+    in ``5 points match``, moves, statistics)."""
+    path = ROOT / "tests" / "data" / "exporters" / "gnubg_text_BackgammonGalaxy_4440667_002.txt"
+    parsed = read_mat(path)
+    assert parsed.matches == ()
+    (error,) = parsed.errors
+    assert isinstance(error, NotAMatch) and error.kind == "not_a_match"
+    assert (error.line, error.column) == (1, 1)
+    assert "GNU Backgammon's text export" in error.message and "'export match mat'" in error.message
+    assert error.text == "The score (after 1 game) is: p9d29 1, p5782e97242 0 (match to 5 points)"
+    with pytest.raises(NotAMatch):
+        read_mat(path, strict=True)
+
+
 def test_strict_raises_the_error_the_lenient_reader_reports():
     text = GALAXY.replace("13/9 13/11", "13/9 13/x11")
     with pytest.raises(NotationError) as info:
         parse_mat(text, "g.mat", strict=True)
     parsed = parse_mat(text, "g.mat")
-    assert parsed.matches[0].games == () and parsed.warnings == ()
+    (game,) = parsed.matches[0].games  # kept up to the line before the error
+    assert game.cut_line == 12 and max(a.line for a in game.actions) == 11
+    assert parsed.warnings == ()
     (error,) = parsed.errors
     assert (error.line, error.column, error.game) == (12, 15, 1) == \
         (info.value.line, info.value.column, 1)
-    assert error.message == info.value.message + "; game 1 is skipped"
+    assert error.message == info.value.message + "; the rest of game 1 is skipped"
 
 
 def test_parsing_holds_no_state_between_threads():

@@ -3,8 +3,12 @@
 slice of the corpus and on a real Dask cluster of two worker processes on 127.0.0.1; the
 partitioned Parquet datasets of --parquet DIR; the library's turns_frames and luck_frames."""
 
+import gc
 import importlib.util
 import math
+import os
+import socket
+import subprocess
 import sys
 
 import pandas as pd
@@ -66,7 +70,7 @@ def test_the_default_is_all_cores(monkeypatch):
     monkeypatch.setattr(common, "cores", lambda: 3)
     used = []
     monkeypatch.setattr(common, "map_files", lambda work, files, jobs, **kw: used.append(jobs)
-                        or iter(()))
+                        or (result for result in ()))  # a generator, as map_files
     for files in ([1, 2, 3, 4], [1, 2], [1]):
         with common.file_results(print, files, False, None, None):
             pass
@@ -93,7 +97,7 @@ def test_a_dataset_is_parts_of_one_schema_that_pandas_and_dask_read(tmp_path):
     assert len(sizes) > 2 and min(sizes[:-1]) >= 100 and sum(sizes) == len(whole)
     assert len({str(pq.read_schema(f)) for f in files}) == 1
     read = pd.read_parquet(tmp_path / "turns")
-    assert len(read) == len(whole) == 411 + 180  # short nardy samples, the long nardy one
+    assert len(read) == len(whole) == 413 + 180  # short nardy samples, the long nardy one
     single = tmp_path / "one.parquet"  # as nardy stats --parquet one.parquet writes it
     whole.to_parquet(single, index=False)
     pd.testing.assert_frame_equal(read, pd.read_parquet(single))
@@ -110,7 +114,6 @@ def test_no_rows_is_one_empty_part_with_the_columns(tmp_path):
     assert part.name == "part-00000.parquet" and len(read) == 0
     assert list(read.columns) == list(ROLL_DTYPES)
     assert read["dance"].dtype == bool and read["luck"].dtype == "float64"
-
 
 
 def test_a_part_that_cannot_be_written_is_an_os_error_naming_it(tmp_path):
@@ -155,11 +158,84 @@ def test_dask_without_the_extra_is_one_line_and_exit_2(monkeypatch):
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr(common, "DASK_TIMEOUT", "1s")
+    monkeypatch.setattr(common, "DASK_TIMEOUT", 1)
     result = run("replay", SAMPLES, "--dask", "tcp://127.0.0.1:9")  # discard: no scheduler
     assert result.exit_code == 2 and result.stdout == ""
     (line,) = result.stderr.splitlines()
     assert line.startswith("Error: cannot reach the Dask scheduler 'tcp://127.0.0.1:9': ")
+
+
+def test_an_unreachable_scheduler_is_the_same_one_line_every_time(tmp_path):
+    """``nardy replay --dask`` with nothing listening, run as a user runs it (a process of
+    its own, so that what Python prints when it collects the objects left is seen too)."""
+    pytest.importorskip("distributed")
+    script = ("import sys; from nardy_analysis.cli import common, main; "
+              "common.DASK_TIMEOUT = 1; main(sys.argv[1:])")
+    args = [sys.executable, "-c", script, "replay", "--dask", "tcp://127.0.0.1:9", str(SAMPLES)]
+    for _ in range(4):
+        done = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path)
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == ("Error: cannot reach the Dask scheduler 'tcp://127.0.0.1:9': "
+                               "Timed out trying to connect to tcp://127.0.0.1:9 after 1 s\n")
+
+
+def test_a_peer_that_never_answers_is_one_line_too(tmp_path):
+    """A port that takes the connection and says nothing (not a scheduler): distributed's
+    timeout does not bound its handshake, the command's wait does."""
+    pytest.importorskip("distributed")
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()  # the system takes connections; nothing reads or answers them
+        address = "tcp://127.0.0.1:%d" % silent.getsockname()[1]
+        script = ("import sys; from nardy_analysis.cli import common, main; "
+                  "common.DASK_TIMEOUT = 1; main(sys.argv[1:])")
+        done = subprocess.run([sys.executable, "-c", script, "replay", "--dask", address,
+                               str(SAMPLES)], capture_output=True, text=True, cwd=tmp_path,
+                              timeout=60)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"Error: cannot reach the Dask scheduler {address!r}: no answer " \
+                          "within 2 s\n"
+
+
+class _Client:
+    """A Dask client that does the work at once and whose futures, like real ones, cannot
+    be cancelled once it is closed (``RuntimeError: IOLoop is closed``)."""
+
+    def __init__(self, address, timeout):
+        self.closed = False
+
+    def nthreads(self):
+        return {"worker": 1}
+
+    def submit(self, function, *args, pure=True):
+        client, result = self, function(*args)
+
+        class Future:
+            def result(self):
+                return result
+
+            def cancel(self):
+                if client.closed:
+                    raise RuntimeError("IOLoop is closed")
+        return Future()
+
+    def close(self):
+        self.closed = True
+
+
+def test_leaving_early_cancels_the_files_in_flight_before_the_client_closes(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(distributed, "Client", _Client)
+    unraisable = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    files = [f"{n}.mat" for n in range(200)]  # 13 tasks of 16 files, 4 in flight
+    with pytest.raises(KeyError):
+        with common.file_results(str.upper, files, False, None, "tcp://x:1") as results:
+            assert next(results) == os.path.abspath("0.mat").upper()
+            raise KeyError("an error while the results are handled")
+    del results
+    gc.collect()
+    assert unraisable == []
 
 
 @pytest.fixture(scope="module")

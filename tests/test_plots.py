@@ -48,16 +48,35 @@ def test_pip_race_lines_hits_and_cube(studio, ax):
     assert p9.get_ydata()[:5].tolist() == [167, 167, 158, 158, 151]
     assert pdf.get_xdata()[-1] == 37 and pdf.get_ydata()[-1] == 0
     # Hits written with * in game 1: rolls 4 (18/16*), 5 (bar/23 21/15*), 10 (13/7*(2) 7/1*(2)).
-    hit = lines["hit"]
-    assert hit.get_xdata().tolist() == [4, 5, 10]
-    assert hit.get_ydata().tolist() == [168, 151 - 10 + 25, pdf.get_ydata()[10]]
+    # Each player's hits in their own checkers' colours, labelled with who was hit.
+    hit, p9_hit = lines["pdf633 hit"], lines["p9be6 hit"]
+    assert hit.get_xdata().tolist() == [4, 10] and p9_hit.get_xdata().tolist() == [5]
+    assert hit.get_ydata().tolist() == [168, pdf.get_ydata()[10]]
+    assert p9_hit.get_ydata().tolist() == [151 - 10 + 25]
+    assert (pdf.get_color(), hit.get_color(), p9.get_color()) == ("#f4efe1",) * 2 + (
+        "#2b2b2b",)  # the checkers' fills (light, dark), as on the boards
+    assert p9_hit.get_markeredgecolor() == "#000000"
     # The double before move 14 (the 25th roll) is drawn at x = 24.
     cube = [line for line in ax.lines if line.get_linestyle() == ":"]
     assert [line.get_xdata()[0] for line in cube] == [24]
     assert [t.get_text() for t in ax.texts] == ["cube 2"]
     assert ax.get_title() == "Pip race: match 5407469, game 1"
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("turn (rolls played)", "pip count (pips)")
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["pdf633", "p9be6", "hit"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "pdf633", "p9be6", "pdf633 hit", "p9be6 hit"]
+
+
+def test_pip_race_of_a_short_game_has_whole_turns_on_its_x_axis(ax):
+    from nardy_analysis.notation.mat import parse_mat
+    from nardy_analysis.replay import replay_match
+
+    text = (" 1 point match\n\n Game 1\n ann : 0                  bob : 0\n"
+            "  1) 42: 8/4 6/4                 31: 8/5 6/5\n"
+            "      Wins 1 point and the match\n")
+    plot_pip_race(turns_frame(replay_match(parse_mat(text).matches[0])), ax=ax)
+    ax.figure.canvas.draw()
+    ticks = [t for t in ax.get_xticks() if 0 <= t <= 2]
+    assert ticks == [0, 1, 2]
 
 
 def test_pip_race_stops_at_an_unknown_play(studio, ax):

@@ -242,6 +242,25 @@ def test_a_wrong_score_line_is_one_error_and_the_results_keep_the_score(line, wr
     assert (match.score, match.finished, match.winner) == ((1, 3), True, 1)
 
 
+@pytest.mark.parametrize("line, written, scores", [
+    (17, "999999999 ... 0", (999999999, 0)), (26, "3 ... 0", (1, 0))])
+def test_a_score_line_at_or_above_the_match_length_is_a_score_error(line, written, scores):
+    """sample_games/galaxy_style_crawford.mat, a 3-point match, with a score line that gives a
+    player the match before the game: one ``score`` error at that line, quoting it; the
+    first game's line is the only score there is, a later game's score comes from the
+    results before it."""
+    lines = (SAMPLES / "galaxy_style_crawford.mat").read_text().splitlines(keepends=True)
+    first, second = written.split(" ... ")
+    lines[line - 1] = f" alice_b : {first}                    bob.k : {second}\n"
+    match = replay_match(parse_mat("".join(lines), "g.mat").matches[0])
+    (error,) = match.errors
+    assert (error.kind, error.line, error.column) == ("score", line, 2)
+    assert "at or above the match length (3)" in error.message
+    assert error.text == f"alice_b : {first}   bob.k : {second}"
+    assert match.games[line > 17].scores == scores
+    assert all(not game.stopped for game in match.games)
+
+
 def test_merged_hops_hits_and_bear_off_by_the_board():
     # The file never marks hits: 65: 24/13 passes bob's blot? No: decided by the board.
     replayed = replay_text("  1) 41: 13/9 24/23              65: 24/13\n")

@@ -355,7 +355,7 @@ def test_cli_json_csv_parquet_by_player_and_jobs(tmp_path):
     pd.testing.assert_frame_equal(written, pd.read_parquet(one))
     assert list(written.columns) == list(DECISION_DTYPES)
     assert written["turn"].dtype == written["plays"].dtype == "Int64"
-    assert written["close"].dtype == bool and written["cube_value"].dtype == "int64"
+    assert written["close"].dtype == bool and written["cube_value"].dtype == "Int64"
     assert written["turn"].notna().all() and written["plays"].isna().any()  # cube decisions
     assert len(written) == len(decisions) > 100
     assert np.allclose(written["error"], decisions["error"])
@@ -438,11 +438,25 @@ def test_plot_skill_luck():
     points = ax.collections[0].get_offsets()
     assert points.tolist() == [[-10.0, -6.0], [25.0, -14.0]]
     assert [t.get_text() for t in ax.texts if t.get_text() in "ab"] == ["a", "b"]
-    bands = {t.get_text() for t in ax.texts} - {"a", "b"}
-    # edges 5, 8, 13 within reach; the band above the first is named too
-    assert bands == {"Super Grandmaster", "Grandmaster", "Master", "Advanced"}
-    best = next(t for t in ax.texts if t.get_text() == "Super Grandmaster")
-    assert best.get_position()[1] == -5 and best.get_verticalalignment() == "bottom"
+    bands = {t.get_text(): t.get_position()[1] for t in ax.texts} | {}
+    del bands["a"], bands["b"]
+    low, high = ax.get_ylim()  # about -14.4 and -5.6: the bands in view named in their middle
+    assert bands == {"Grandmaster": pytest.approx((high - 8) / 2),
+                     "Master": pytest.approx(-10.5), "Advanced": pytest.approx((low - 13) / 2)}
+    edges = sorted(line.get_ydata()[0] for line in ax.lines if line.get_xdata()[0] == 0)
+    assert edges == [-13, -8, 0]  # the edges in view, and the line at 0 luck (x 0)
+    plt.close(fig)
+    # Names of points close together are written where they do not overlap.
+    close = pd.DataFrame({"player": ["p27409", "pe90bd", "p99c81a44", "p865db", "p9be6"],
+                          "luck_rate_memg": [18.1, 21.7, 5.2, 20.0, 47.6],
+                          "overall_error_rate_memg": [-8.4, -7.6, -9.1, -8.0, -2.8]})
+    fig, ax = plt.subplots(figsize=(8, 5))
+    plot_skill_luck(close, ax)
+    boxes = [t.get_window_extent() for t in ax.texts if t.get_text() in set(close["player"])]
+    assert len(boxes) == 5
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    ratings = [t.get_window_extent() for t in ax.texts if t.get_text().endswith("Grandmaster")]
+    assert len(ratings) == 2 and not ratings[0].overlaps(ratings[1])
     plt.close(fig)
     with pytest.raises(InvalidArgument):
         plot_skill_luck(summary.iloc[:0])

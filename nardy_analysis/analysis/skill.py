@@ -10,6 +10,14 @@ in match play the match-winning chance mapped linearly so that winning the cube'
 the same error as a change of match-winning chance (0..1). Marks (:data:`MARKS`): an error
 of at least 0.03 is doubtful, 0.06 bad, 0.12 very bad.
 
+Long nardy (RULES.md, "Long nardy") has no cube: its checker plays are measured the same
+way by the long nardy engine (:class:`~nardy_analysis.analysis.long_engine.LongEvaluator`,
+0-ply, under the match's rules, the head rule of each player's first turn included), in the
+mover's cubeless money equity per game after the play (a single game 1 point, a mars 2, a
+home mars 3 or as ``Rules.home_mars`` scores it), with the same marks; there is no cube
+decision, no match-winning chance and no rating (gnubg's ratings and the FIBS rating fit
+backgammon players' errors).
+
 Cube decisions. Before each roll on which the roller may double (cube centred or theirs,
 not the Crawford game, and in match play not already enough to win the match) the cubeful
 0-ply equities of *no double* (ND), *double, take* (DT) and *double, pass* (DP = +1) are
@@ -63,12 +71,12 @@ import pandas as pd
 
 from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, CENTRED, CUBELESS, OPPONENT_OWNS,
                       OWNED, bearoff_equities, is_two_sided_bearoff)
-from .engine import Evaluator, GnubgNN, default_evaluator
+from .engine import MONEY, Evaluator, GnubgNN, default_evaluator
 from .luck import OPENING_ROLLS, _results, match_winning_chance, mean_equity
-from .turns import phase, short_nardy_matches
+from .turns import identified_matches, phase
 from ..errors import IllegalPlayError
 from ..game.position import ALL_ROLLS, Position, Roll, play_steps
-from ..game.rules import BAR, CHECKERS, OFF
+from ..game.rules import BAR, CHECKERS, OFF, STANDARD
 from ..notation.records import CubeRecord
 from ..replay import ReplayedMatch
 
@@ -86,7 +94,7 @@ RATINGS = ("Beginner", "Intermediate", "Advanced", "Master", "Grandmaster",
 _RATING_LIMITS = (0.032, 0.02, 0.013, 0.008, 0.005)
 NO_RATING = "n/a"
 """The rating gnubg prints when nothing was counted (no unforced move, no close cube
-decision)."""
+decision); also the rating of long nardy play, which gnubg's scale does not rate."""
 
 CLOSE = 0.16
 """A cube decision is close when the best double equity is within this of no double."""
@@ -144,11 +152,14 @@ def _life_index(kind, pips):
     return np.where(kind == "contact", 0.76, np.where(kind == "bearoff", 0.6, race))
 
 
-def _life_indices(evaluator: Evaluator, plays: list[tuple[Position, Roll, tuple]]
-                  ) -> list[np.ndarray]:
+def _life_indices(evaluator: Evaluator, plays: list[tuple[Position, Roll, tuple]],
+                  cubeful: bool = True) -> list[np.ndarray]:
     """:func:`cube_efficiency` after each play ``keys`` of each ``(position, roll, keys)`` of
     ``plays``: from :func:`_sure_life_index` where the class of the positions reached is
-    certain, else from the positions (gnubg-nn: from their keys, all at once, faster)."""
+    certain, else from the positions (gnubg-nn: from their keys, all at once, faster).
+    Without the cube (``cubeful`` False) zeros: no cube has a life."""
+    if not cubeful:
+        return [np.zeros(len(keys)) for _, _, keys in plays]
     sure = [_sure_life_index(position, roll) for position, roll, _ in plays]
     unsure = [(keys, position.turn) for (position, _, keys), x in zip(plays, sure) if x is None]
     if isinstance(evaluator, GnubgNN):
@@ -312,6 +323,10 @@ class CubeState:
         player one point away.
     jacoby : bool
         Money play: gammons count single with a centred cube.
+    cubeful : bool
+        False in a game without the cube (long nardy): no cube decision, the equity is the
+        cubeless money equity per game (a mars 2 points, a home mars as the rules score it)
+        and has no match-winning chance.
     """
 
     length: int
@@ -322,6 +337,7 @@ class CubeState:
     crawford: bool = False
     post_crawford: bool = False
     jacoby: bool = True
+    cubeful: bool = True
 
     @property
     def score(self) -> _Score | None:
@@ -334,7 +350,7 @@ class CubeState:
     def may_double(self) -> bool:
         """The player on roll may double now (their cube or centred, not the Crawford game,
         and in match play not already enough to win the match)."""
-        return (self.owner in (None, 0) and not self.crawford
+        return (self.cubeful and self.owner in (None, 0) and not self.crawford
                 and (not self.length or self.score.away > self.cube))
 
     def turned(self) -> "CubeState":
@@ -356,8 +372,8 @@ class CubeState:
 
     def mwc_scale(self) -> float:
         """MWC per unit of normalised equity (half the MWC between winning and losing the
-        cube); NaN in money play."""
-        if not self.length:
+        cube); NaN in money play and without the cube."""
+        if not self.length or not self.cubeful:
             return float("nan")
         return (self.score.mwc(self.cube) - self.score.mwc(-self.cube)) / 2
 
@@ -428,7 +444,10 @@ def cubeful_equities(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
 
 def _after_play_equities(chances_after: np.ndarray, state: CubeState, x) -> np.ndarray:
     """Mover's normalised cubeful equity after each play: ``chances_after`` (n, 5) are the
-    opponent's (on roll) chances, ``x`` their cube life index."""
+    opponent's (on roll) chances, ``x`` their cube life index; without the cube the mover's
+    cubeless money equity."""
+    if not state.cubeful:
+        return MONEY.of_opponent(chances_after[:, :5])
     opponent = state.turned()
     value = cubeful_equities(chances_after, opponent, x)
     mine = 1.0 - value if state.length else -value
@@ -447,7 +466,7 @@ DECISION_COLUMNS = {
     "kind": "'move' (checker play), 'double' (the roller's cube decision) or 'take'",
     "player": "the deciding player's name", "side": "their column: 0 left, 1 right",
     "dice": "the roll (moves); '' for cube decisions",
-    "cube_value": "cube value before the decision",
+    "cube_value": "cube value before the decision; null in long nardy (no cube)",
     "plays": "legal plays of the roll (moves; 1: forced)",
     "play": "the play made in notation, or 'no double', 'double', 'take', 'pass'",
     "best": "the best play in notation, or the best cube action",
@@ -465,7 +484,7 @@ the keys of the turns and luck frames."""
 DECISION_DTYPES = {
     "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
     "turn": "Int64", "kind": "object", "player": "object", "side": "int64", "dice": "object",
-    "cube_value": "int64", "plays": "Int64", "play": "object", "best": "object",
+    "cube_value": "Int64", "plays": "Int64", "play": "object", "best": "object",
     "equity": "float64", "best_equity": "float64", "error": "float64", "error_mwc": "float64",
     "mark": "object", "category": "object", "close": "bool",
 }
@@ -477,7 +496,7 @@ def _state(match: ReplayedMatch, game, side: int, cube: int, owner, jacoby: bool
     length, scores = match.record.length, game.scores
     relative = None if owner is None else int(owner != side)
     return CubeState(length, length - scores[side], length - scores[1 - side], cube, relative,
-                     game.crawford, game.post_crawford, jacoby)
+                     game.crawford, game.post_crawford, jacoby, match.rules.cube)
 
 
 def _play_name(evaluator: Evaluator, position: Position, roll, key, rules) -> str:
@@ -492,7 +511,8 @@ def _play_name(evaluator: Evaluator, position: Position, roll, key, rules) -> st
             reached = None
         if reached == after:
             return str(play)
-    for legal in position.legal_plays(roll, rules):
+    first = {"first_turn": evaluator.first_turn(position)} if rules.game == "long" else {}
+    for legal in position.legal_plays(roll, rules, **first):
         if legal.after == after:
             return str(legal.play)
     return "?"
@@ -644,7 +664,7 @@ def _with_bearoffs(evaluator: Evaluator, position: Position, keys: tuple,
 
 def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[dict]:
     """The decisions of one match, in order (:func:`_match_decisions`), with their errors;
-    the cubeful equities computed in one batch per cube state."""
+    the cubeful equities (without the cube: cubeless) computed in one batch per cube state."""
     decisions = [d for d in _match_decisions(match) if d[0] == "move" or d[3].may_double]
     plays, moves, cubes = [], [], []
     for kind, _, what, state, *_ in decisions:
@@ -656,7 +676,7 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
             cubes.append((state, np.array([_chances(evaluator, what)]),
                           np.array([cube_efficiency(what)])))
     moves = [(state, chances, x) for (state, chances), x in
-             zip(moves, _life_indices(evaluator, plays))]
+             zip(moves, _life_indices(evaluator, plays, match.rules.cube))]
     plays = iter(keys for _, _, keys in plays)
     equities = iter(_by_state(moves, _after_play_equities))
     values = iter(_by_state(cubes, _normalised_cube_decision))
@@ -664,7 +684,7 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
     for kind, game, what, state, *rest in decisions:
         base = {"file": match.record.file, "match_id": match_id,
                 "match_length": match.record.length, "game": game.number,
-                "cube_value": state.cube}
+                "cube_value": state.cube if state.cubeful else pd.NA}
         if kind == "move":
             row = _move_row(evaluator, match, what, next(plays), next(equities))
             if row is not None:
@@ -688,8 +708,9 @@ def _best_after(evaluator: Evaluator, listed: list[tuple[Position, Roll, CubeSta
     roll, state)`` of ``listed`` (after a dance: the position with the opponent on roll),
     the equities of all plays computed in one array per cube state (:func:`_by_state`)."""
     found = [evaluator.plays(position, roll) for position, roll, _ in listed]
+    cubeful = all(state.cubeful for _, _, state in listed)
     lives = iter(_life_indices(evaluator, [(position, roll, keys) for (position, roll, _),
-                                           (keys, _) in zip(listed, found) if keys]))
+                                           (keys, _) in zip(listed, found) if keys], cubeful))
     items = []
     for (position, _, state), (keys, after) in zip(listed, found):
         if keys:
@@ -697,7 +718,7 @@ def _best_after(evaluator: Evaluator, listed: list[tuple[Position, Roll, CubeSta
         else:
             dance = position.with_turn(1 - position.turn)
             items.append((state, _chances(evaluator, dance)[None],
-                          np.array([cube_efficiency(dance)])))
+                          np.array([cube_efficiency(dance) if cubeful else 0.0])))
     return [float(values.max()) for values in _by_state(items, _after_play_equities)]
 
 
@@ -707,7 +728,9 @@ def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int,
     roller's best cubeful equity after the roll (EMG) minus its mean over the 36 throws; for
     the opening roll of standard rules over the 30 throws of two different dice, each played
     by the player whose die is higher (the opponent's equity negated). MWC: luck times
-    :meth:`CubeState.mwc_scale`; points (money play): luck times the cube."""
+    :meth:`CubeState.mwc_scale`; points (money play): luck times the cube. Without the cube
+    (long nardy) the same with cubeless money equity: the luck of :mod:`luck`, in points
+    per game (a match's MWC NaN)."""
     jacoby, turns, listed = _uses_jacoby(match), [], []
     for decision in _match_decisions(match):
         if decision[0] != "move":
@@ -825,6 +848,34 @@ def _player_row(decisions: pd.DataFrame, side: int, all_moves: int, length: int)
         "cube_rating_loss": loss[1]}
 
 
+_CUBE_COUNTS = ["cube_decisions", "close_cube_decisions", "doubles", "takes", "passes",
+                *CUBE_ERRORS]
+"""The summary's counts of cube decisions (nullable integers: NA in long nardy)."""
+_NOT_LONG = ["checker_error_mwc", *_CUBE_COUNTS, *(f"{key}_emg" for key in CUBE_ERRORS),
+             "cube_error_emg", "cube_error_mwc", "cube_error_rate_memg", "cube_rating",
+             "fibs_rating", "checker_rating_loss", "cube_rating_loss"]
+"""The summary columns that long nardy does not have: match-winning chances (its equity is
+money equity), the cube's (there is none) and the FIBS rating (a fit to backgammon
+matches)."""
+
+
+def _long_nardy_row(row: dict) -> dict:
+    """A long nardy player's summary row: the columns of :data:`_NOT_LONG` NaN (the cube
+    rating None), and no checker or overall rating (:data:`NO_RATING`: gnubg's scale rates
+    backgammon players' error rates; none is measured for long nardy)."""
+    return row | dict.fromkeys(_NOT_LONG, float("nan")) | {
+        "cube_rating": None, "checker_rating": NO_RATING, "overall_rating": NO_RATING}
+
+
+def _engine(evaluator: Evaluator | None, match: ReplayedMatch) -> Evaluator:
+    """``evaluator``, else the default engine of the match's game
+    (:func:`~nardy_analysis.analysis.engine.default_evaluator`: one gnubg-nn for every short
+    nardy variant, the long nardy engine under the match's rules for long nardy)."""
+    if evaluator is not None:
+        return evaluator
+    return default_evaluator(rules=match.rules if match.rules.game == "long" else STANDARD)
+
+
 def skill_summary(source, frame: pd.DataFrame | None = None,
                   evaluator: Evaluator | None = None) -> pd.DataFrame:
     """GNU Backgammon's "Match statistics" per player per match.
@@ -849,27 +900,34 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
         by the roller's cubeful equity after its best play, as the checker plays are), not
         the cubeless luck of :func:`~nardy_analysis.analysis.luck.luck_summary`; the
         luck-adjusted result (actual result minus own luck plus the opponent's, in MWC or
-        points) and the FIBS rating difference follow from it.
+        points) and the FIBS rating difference follow from it. Long nardy (no cube): the
+        luck is that of cubeless money equity, in points per game (so the luck-adjusted
+        result of a long nardy match to a length, whose result is in MWC, is NaN); the
+        cube's columns, the checker-play MWC and the FIBS ratings are NaN (counts NA, the
+        cube rating None) and the checker and overall ratings :data:`NO_RATING`: gnubg's
+        scale rates backgammon players' error rates, and none is measured for long nardy.
     """
-    matches = short_nardy_matches(source, "skill")
-    evaluator = evaluator or default_evaluator()
+    matches = list(identified_matches(source))
     if frame is None:
         frame = skill_frame([m for _, m in matches], evaluator)
     rows = []
     for match_id, match in matches:
+        engine, long = _engine(evaluator, match), match.rules.game == "long"
         decisions = frame[(frame["match_id"] == match_id)
                           & (frame["file"].fillna("") == (match.record.file or ""))]
         length = match.record.length
         all_moves = int((decisions["kind"] == "move").sum())
-        lucks = pd.DataFrame(_cubeful_luck(evaluator, match), columns=["side", "luck", "unit"])
-        totals = [float(lucks.loc[lucks["side"] == side, "unit"].sum()) for side in (0, 1)]
+        lucks = pd.DataFrame(_cubeful_luck(engine, match), columns=["side", "luck", "unit"])
+        totals = [float(lucks.loc[lucks["side"] == side, "unit"].sum(skipna=False))
+                  for side in (0, 1)]
         results = _results(match)
         for side in (0, 1):
             mine = lucks[lucks["side"] == side]
             result = float(sum(r[side] for r in results)) if results else float("nan")
             row = {"file": match.record.file, "match_id": match_id, "match_length": length,
                    "player": match.record.players[side], "side": side,
-                   **_player_row(decisions, side, all_moves, length),
+                   **(_long_nardy_row if long else dict)(
+                       _player_row(decisions, side, all_moves, length)),
                    "luck_emg": float(mine["luck"].sum()),
                    "luck_rate_memg": 1000 * float(mine["luck"].mean()) if len(mine)
                    else float("nan"),
@@ -879,7 +937,8 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
                                                               length)
                                              if length and side == 0 else float("nan"))
             rows.append(row)
-    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS)).astype(
+        dict.fromkeys(_CUBE_COUNTS, "Int64"))
 
 
 def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
@@ -890,8 +949,10 @@ def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
     source : ReplayedMatch or LoadedFile, or an iterable of them
         Replayed matches, or files loaded with :func:`nardy_analysis.load.load_files`.
     evaluator : Evaluator, optional
-        Default: :func:`~nardy_analysis.analysis.engine.default_evaluator` (gnubg-nn,
-        0-ply). Its cubeless chances are made cubeful as in the module docstring.
+        The engine for every match. Default: each match's game's
+        (:func:`~nardy_analysis.analysis.engine.default_evaluator` at 0-ply: gnubg-nn for
+        short nardy, whose cubeless chances are made cubeful as in the module docstring;
+        the long nardy engine under the match's rules for long nardy, cubeless).
 
     Returns
     -------
@@ -899,17 +960,16 @@ def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
         Columns :data:`DECISION_COLUMNS` of :data:`DECISION_DTYPES`, one row per decision in
         match order (each roll's cube decision, when the roller could double, then its
         play; a dance is a forced move; an unknown ``???`` play has no row and ends the
-        game's analysis).
+        game's analysis). Long nardy: checker plays only, ``cube_value`` null and
+        ``error_mwc`` NaN (no cube; the equity is money equity per game).
 
     Raises
     ------
     EngineError
-        No engine installed: ``pip install nardy-analysis[engine]``.
+        No engine installed for a short nardy match: ``pip install nardy-analysis[engine]``.
     NardyError
-        A match longer than 25 points; a long nardy match (``InvalidArgument``:
-        :func:`~nardy_analysis.analysis.turns.short_nardy_matches`).
+        A short nardy match longer than 25 points.
     """
-    evaluator = evaluator or default_evaluator()
-    rows = [row for match_id, match in short_nardy_matches(source, "skill")
-            for row in _match_rows(evaluator, match_id, match)]
+    rows = [row for match_id, match in identified_matches(source)
+            for row in _match_rows(_engine(evaluator, match), match_id, match)]
     return pd.DataFrame(rows, columns=list(DECISION_COLUMNS)).astype(DECISION_DTYPES)

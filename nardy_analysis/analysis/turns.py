@@ -414,8 +414,8 @@ def short_nardy_matches(source, analysis: str) -> list:
 
 
 def refuse_long_nardy(analysis: str, long_matches) -> None:
-    """The one check of the analyses that apply to short nardy only: luck and skill (the
-    engine is a backgammon net) and blot exposure (nothing is hit in long nardy; RULES.md,
+    """The one check of the analyses that apply to short nardy only: luck (the engine is a
+    backgammon net) and blot exposure (nothing is hit in long nardy; RULES.md,
     "Long nardy"). In a turns frame, the long nardy rows are those without a
     ``cube_value``.
 

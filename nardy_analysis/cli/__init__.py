@@ -20,8 +20,8 @@ class _Commands(click.Group):
     """The command group; each command is in its own module, imported only when used, so
     that ``nardy replay`` does not wait for pandas and matplotlib to load."""
 
-    COMMANDS = ("audit", "board", "convert", "luck", "plot", "replay", "report", "shots",
-                "simulate", "skill", "stats")
+    COMMANDS = ("audit", "board", "convert", "eval", "hint", "luck", "plot", "replay", "report",
+                "shots", "simulate", "skill", "stats")
 
     def list_commands(self, ctx):
         return list(self.COMMANDS)

@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, NoReturn, TypeVar
+from typing import (TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, NamedTuple,
+                    NoReturn, TypeVar)
 
 import click
 from tqdm import tqdm
@@ -267,7 +269,8 @@ def one_file(path: str) -> str:
     return path
 
 
-def progress_bar(items: Iterable[T], progress: bool | None, total: int) -> Iterator[T]:
+def progress_bar(items: Iterable[T], progress: bool | None,
+                 total: int) -> Generator[T, None, None]:
     """``items`` with a progress bar on stderr: as ``progress`` asks, by default when there
     are several files and stderr is a terminal; never with ``--quiet``.
 
@@ -304,8 +307,9 @@ dask_option = click.option(
          "nardy-analysis[dask]).")
 """The ``--dask`` option of every command that reads many files (:func:`file_results`)."""
 
-DASK_TIMEOUT = "5s"
-"""How long ``--dask`` tries to reach the scheduler."""
+DASK_TIMEOUT = 5
+"""How long ``--dask`` tries to reach the scheduler and waits for its answer, in seconds
+(each at most: a peer that takes the connection and never answers fails at twice that)."""
 
 
 @contextmanager
@@ -314,34 +318,63 @@ def file_results(work: Callable[..., T], files: list[Path], progress: bool | Non
                  **options: Any) -> Iterator[Iterator[T]]:
     """The results of ``work(path, **options)`` for each of ``files``, in order, with a
     progress bar: :func:`~nardy_analysis.parallel.map_files` on ``jobs`` processes (default
-    all cores, never more than the files), or on the Dask cluster at ``dask_address``, whose
-    client is closed on leaving.
+    all cores, never more than the files), or on the Dask cluster at ``dask_address``. On
+    leaving, even early (an error while the results are handled), the files still in
+    flight are cancelled, then the client is closed.
 
     Raises
     ------
     UsageLine
         ``dask_address`` without the dask extra installed, or a scheduler that cannot be
-        reached within :data:`DASK_TIMEOUT` (one line, exit status 2).
+        reached within :data:`DASK_TIMEOUT` or does not answer (one line, exit status 2;
+        :func:`_dask_client`).
     """
-    client = None
-    if dask_address:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise UsageLine("--dask needs dask.distributed: pip install "
-                            "nardy-analysis[dask]") from None
-        try:
-            client = Client(dask_address, timeout=DASK_TIMEOUT)
-        except (OSError, ValueError) as error:  # TimeoutError is an OSError
-            raise UsageLine(f"cannot reach the Dask scheduler {dask_address!r}: "
-                            f"{error}") from None
+    client = _dask_client(dask_address) if dask_address else None
     jobs = jobs or max(1, min(cores(), len(files)))
+    results = map_files(work, files, jobs=jobs, client=client, **options)
+    bar = progress_bar(results, progress, len(files))
     try:
-        yield progress_bar(map_files(work, files, jobs=jobs, client=client, **options),
-                           progress, len(files))
+        yield bar
     finally:
+        # Closed here, not when collected: the files in flight are cancelled (and the
+        # worker processes shut down) while the client still runs.
+        bar.close()
+        results.close()
         if client is not None:
             client.close()
+
+
+def _dask_client(address: str) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address``, or a UsageLine.
+
+    distributed's own ``timeout`` bounds the connection, not the handshake after it
+    (dask/distributed pull request 7698), so the client is made in a thread of its own
+    that is waited for at most twice :data:`DASK_TIMEOUT`: a peer that takes the connection
+    and never answers (not a scheduler) is one line too, not a wait for ever.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsageLine("--dask needs dask.distributed: pip install "
+                        "nardy-analysis[dask]") from None
+    made: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            made["client"] = Client(address, timeout=DASK_TIMEOUT)
+        except Exception as error:  # raised in the caller's thread
+            made["error"] = error
+
+    thread = threading.Thread(target=connect, name="Dask client", daemon=True)
+    thread.start()
+    thread.join(2 * DASK_TIMEOUT)
+    error = f"no answer within {2 * DASK_TIMEOUT} s" if thread.is_alive() else \
+        made.get("error")
+    if isinstance(error, (str, OSError, ValueError)):  # TimeoutError is an OSError
+        raise UsageLine(f"cannot reach the Dask scheduler {address!r}: {error}")
+    if error is not None:
+        raise error
+    return made["client"]
 
 
 rules_option = click.option(

@@ -30,8 +30,9 @@ def convert(path, to, output, numbers, rules, strict):
     The file is read, every game replayed against the rules of its header tags and written
     again from the board: in .mat, hits marked, one checker's steps merged, aligned
     columns, one result line per game; in SGF, one step per die, as gnubg writes it. Each
-    error is reported on stderr: a game that cannot be read is skipped, one that breaks a
-    rule is written from the board up to there and as recorded after. What SGF cannot hold
+    error is reported on stderr: a game with a line that cannot be read is written up to
+    the line before it (skipped when that is its first), one that breaks a rule is written
+    from the board up to there and as recorded after. What SGF cannot hold
     (an unknown play, ???, that the game goes on after; a beaver) ends its game there: the
     game is written up to the roll before it, without its result, and stderr says what was
     left out. Exit status: 0 when the file had no error and nothing was left out, 1 when it
@@ -53,7 +54,7 @@ def convert(path, to, output, numbers, rules, strict):
         click.echo(f"{path_text(path)}: {error}", err=True)
         problems.exit(failed=True)
     for error in left_out:
-        click.echo(f"{path}:{error.line}:{error.column}: {error.message}", err=True)
+        click.echo(f"{path_text(path)}:{error.line}:{error.column}: {error.message}", err=True)
     write_output(output, lambda path: _write(path, text))
     problems.exit(failed=bool(left_out))
 

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import click
 
-from ..errors import InvalidArgument, path_text
+from ..analysis.bots import BOTS, bot
+from ..errors import EngineError, InvalidArgument, path_text
 from ..game.rules import VARIANTS
 from ..notation.writer import write_mat
 from ..simulate import Dice, simulate_matches
-from .common import (CannotWrite, OutputFolder, note, progress_bar, progress_option,
-                     quiet_option)
+from .common import (CannotWrite, OutputFolder, UsageLine, note, progress_bar,
+                     progress_option, quiet_option)
 
 
 class DiceSpec(click.ParamType):
@@ -25,6 +26,24 @@ class DiceSpec(click.ParamType):
             return value if isinstance(value, Dice) else Dice.from_str(value)
         except InvalidArgument as error:
             self.fail(str(error), param, ctx)
+
+
+class BotPair(click.ParamType):
+    """Two bot names, ``A,B`` (:data:`~nardy_analysis.analysis.bots.BOTS`), as the bots."""
+
+    name = "bots"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        names = value.split(",")
+        if len(names) != 2:
+            self.fail(f"{value!r} is not two bots A,B, each one of {', '.join(BOTS)}",
+                      param, ctx)
+        try:
+            return tuple(bot(name.strip()) for name in names)
+        except InvalidArgument as error:
+            self.fail(f"{value!r}: {error}", param, ctx)
 
 
 def _write_part(out: Path, start: int, count: int, width: int, seed: int, options) -> None:
@@ -55,29 +74,51 @@ def _write_part(out: Path, start: int, count: int, width: int, seed: int, option
               help="Turn the cube now and then.")
 @click.option("--rules", type=click.Choice(sorted(VARIANTS)), default="standard",
               show_default=True, help="Rule variant.")
+@click.option("--bots", type=BotPair(), default=None, metavar="A,B",
+              help="Bots choose the plays instead: 'player 1' plays A, the others B, each "
+                   "of random (any legal play, each alike), heuristic (the best play by a "
+                   "rule of thumb, below) and engine (the best 0-ply play of gnubg-nn for "
+                   "short nardy, which needs the engine extra, of the long nardy engine for "
+                   "long nardy). The cube is still turned as --cube says.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Match i is the same for the same seed, whatever COUNT is.")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes.")
 @progress_option
 @quiet_option
-def simulate(count, out, dice, loaded, length, games, players, cube, rules, seed, jobs,
-             progress):
+def simulate(count, out, dice, loaded, length, games, players, cube, rules, bots, seed,
+             jobs, progress):
     """Write COUNT random legal matches, one .mat file each, into the folder --out.
 
-    Every play is a random legal play of the roll; the dice are fair or loaded as --dice
-    says, for both players or one (--loaded). --rules long (or long-federation) simulates
-    long nardy: no cube, and each file gets its Variation tag. Useful to test an audit's
-    power and for benchmarks:
-    `nardy simulate 200 --out loaded --dice doubles=0.25 && nardy audit loaded`.
-    Exit status: 0, or 2 for usage errors.
+    Every play is a random legal play of the roll, or the choice of a bot (--bots A,B;
+    the files get a Bots tag); the dice are fair or loaded as --dice says, for both players
+    or one (--loaded). --rules long (or long-federation) simulates long nardy: no cube, and
+    each file gets its Variation tag. Useful to test an audit's power and for benchmarks:
+    `nardy simulate 200 --out loaded --dice doubles=0.25 && nardy audit loaded`,
+    `nardy simulate 100 --out bots --rules long --length 0 --bots engine,heuristic`.
+
+    \b
+    The heuristic bot plays the legal play whose position after it scores best, in pips:
+    long nardy: the race (the opponent's pip count minus its own), +2 for each point held,
+    +3 n^2 for each run of n points in a row held in front of opposing checkers still to
+    pass it (the opponent's such runs in front of its own checkers count against it),
+    -4 for each checker left on the head beyond one, -3 for each checker beyond the third
+    on a point; short nardy: the race, minus each blot's chance of being hit (its exact
+    hitting rolls) times the pips it would lose plus 4, +4 for each home board point made,
+    +2 for the bar point, +2 for each point of the longest prime, +2 for each anchor in the
+    opponent's home board, +3 for each opposing checker on the bar for each home point
+    made, -2 for each checker beyond the third on a point.
+
+    Exit status: 0, or 2 for usage errors (a missing engine extra among them).
     """
     options = dict(length=length, games=games, players=players, cube=cube,
-                   rules=VARIANTS[rules], dice=dice, loaded=loaded)
+                   rules=VARIANTS[rules], dice=dice, loaded=loaded, bots=bots)
     try:
         next(simulate_matches(1, **options))  # arguments checked before any work
     except InvalidArgument as error:
         raise click.BadParameter(str(error))
+    except EngineError as error:
+        raise UsageLine(str(error)) from None
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:  # the check before the work cannot see everything

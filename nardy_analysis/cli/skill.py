@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..analysis.engine import EngineError, default_evaluator
+from ..analysis.engine import EngineError
 from ..analysis.skill import (DECISION_DTYPES, NO_RATING, skill_frame, skill_rating,
                               skill_summary)
 from .common import (ErrorReport, OutputFile, ParquetOutput, UsageLine, analysed_file,
@@ -21,6 +21,8 @@ _SUMS = ["total_moves", "unforced_moves", "unmarked_moves", "marked_doubtful", "
          "marked_very_bad", "checker_error_emg", "cube_decisions", "close_cube_decisions",
          "doubles", "takes", "passes", "cube_error_emg", "overall_error_emg"]
 """The summary columns that add up across matches (``--by player``)."""
+_COUNTS = [column for column in _SUMS if not column.endswith("_emg")]
+"""The counts among them (NaN-able: long nardy has no cube)."""
 
 
 def _analyse_file(path: Path, strict: bool, rules) -> dict:
@@ -36,21 +38,40 @@ def by_player(summary: pd.DataFrame) -> pd.DataFrame:
     """Totals per player name across matches: the counts and errors of ``_SUMS`` added up,
     the error rates (thousandths of EMG per unforced move, per close cube decision, per
     both; 0 when there is none, as in :func:`skill_summary`) and their ratings recomputed
-    from them (n/a when there is none), and the matches counted."""
-    totals = summary.groupby("player", sort=True)[_SUMS].sum()
-    totals.insert(0, "matches", summary.groupby("player", sort=True).size())
+    from them (n/a when there is none), and the matches counted. Long nardy, as in
+    :func:`skill_summary`: the cube columns of a player with no short nardy match are NaN
+    (the cube rating None), and a player with a long nardy match has no checker or overall
+    rating (n/a)."""
+    players = summary.groupby("player", sort=True)
+    totals = players[_SUMS].sum(min_count=1)  # NaN: no match with the cube
+    totals = totals.astype({column: "Int64" for column in _COUNTS})
+    totals.insert(0, "matches", players.size())
+    short = players["cube_decisions"].count() == totals["matches"]  # every match had a cube
     moves, close = totals["unforced_moves"], totals["close_cube_decisions"]
-    for kind, counted in (("checker", moves), ("cube", close), ("overall", moves + close)):
+    for kind, counted, rated in (("checker", moves, short), ("cube", close, close.notna()),
+                                 ("overall", moves + close.fillna(0), short)):
         rate = 1000 * totals[f"{kind}_error_emg"] / counted.where(counted > 0)
-        totals[f"{kind}_error_rate_memg"] = rate.fillna(0.0)  # as skill_summary: 0 if none
-        totals[f"{kind}_rating"] = [skill_rating(r / 1000) if n else NO_RATING
-                                    for r, n in zip(rate.fillna(0.0), counted)]
+        none = (counted == 0).fillna(False)  # 0 as skill_summary; NA without the cube
+        totals[f"{kind}_error_rate_memg"] = rate.mask(none, 0.0)
+        totals[f"{kind}_rating"] = [None if pd.isna(n) else skill_rating(r / 1000)
+                                    if n and ok else NO_RATING
+                                    for r, n, ok in zip(rate, counted, rated)]
     return totals.reset_index()
+
+
+def _needing_engine(results):
+    """The files' results; a missing engine extra (a short nardy match without gnubg-nn;
+    long nardy's engine ships with the package) as one usage line, exit status 2."""
+    try:
+        yield from results
+    except EngineError as error:
+        raise UsageLine(str(error)) from None
 
 
 def _print_table(summary: pd.DataFrame) -> None:
     """One line per player of each match, or per player with ``--by player`` (a
-    ``matches`` column, no Snowie error rate: the opponents' moves are not summed)."""
+    ``matches`` column, no Snowie error rate: the opponents' moves are not summed); ``-``
+    for the cube of long nardy, which has none."""
     totals = "matches" in summary
     click.echo(f"  {'player':<20}" + (f"{'matches':>8}" if totals else "")
                + f"{'moves':>6}{'unforced':>9}{'?!/?/??':>10}{'checker EMG':>12}{'rate':>8}  "
@@ -58,13 +79,14 @@ def _print_table(summary: pd.DataFrame) -> None:
                + ("overall" if totals else f"{'overall':<18}{'snowie':>7}"))
     for _, row in summary.iterrows():
         marks = f"{row['marked_doubtful']}/{row['marked_bad']}/{row['marked_very_bad']}"
+        cube = (f"{'-':>5}{'-':>6}{'-':>9}{'-':>8}  " if pd.isna(row["cube_decisions"]) else
+                f"{row['cube_decisions']:>5}{row['close_cube_decisions']:>6}"
+                f"{row['cube_error_emg']:>+9.3f}{row['cube_error_rate_memg']:>+8.1f}  ")
         click.echo(f"  {str(row['player'])[:19]:<20}"
                    + (f"{row['matches']:>8}" if totals else "")
                    + f"{row['total_moves']:>6}{row['unforced_moves']:>9}{marks:>10}"
                    f"{row['checker_error_emg']:>+12.3f}{row['checker_error_rate_memg']:>+8.1f}  "
-                   f"{row['checker_rating']:<18}{row['cube_decisions']:>5}"
-                   f"{row['close_cube_decisions']:>6}{row['cube_error_emg']:>+9.3f}"
-                   f"{row['cube_error_rate_memg']:>+8.1f}  "
+                   f"{row['checker_rating']:<18}" + cube
                    + (row["overall_rating"] if totals
                       else f"{row['overall_rating']:<18}{row['snowie_error_rate']:>+7.1f}"))
 
@@ -103,23 +125,21 @@ def skill(paths, csv_file, as_json, by, parquet_file, jobs, dask_address, rules,
     (one object per player per match, or per player with --by player); --csv and --parquet
     write one row per decision (nardy_analysis.analysis.skill.DECISION_COLUMNS).
     Every game that can be read is analysed; each error is reported on stderr with the game
-    it concerns. Needs the engine extra: pip install 'nardy-analysis[engine]'. Long nardy
-    does not apply (the engine is a backgammon net): a file of long nardy matches is skipped
-    with one line on stderr and counts as a file with an error; the other files are
-    analysed. Exit status: 0 when no file had an error, 1 when any had, 2 for usage errors
-    (and a missing engine extra).
+    it concerns. Short nardy needs the engine extra: pip install 'nardy-analysis[engine]'
+    (without it the command stops at the first short nardy file, exit status 2). Long nardy
+    has no cube: its checker plays are measured by the long nardy engine (part of the
+    package) in cubeless money equity per game (a mars 2 points, a home mars 3 or as the
+    rules score it), the cube columns are empty (- in the table) and there are no ratings
+    (n/a: gnubg's rate backgammon play). Exit status: 0 when no file had an error, 1 when
+    any had, 2 for usage errors (and a missing engine extra).
     """
     files = found_files(paths).files
-    try:
-        default_evaluator()
-    except EngineError as error:
-        raise UsageLine(str(error)) from None
     parts = parquet_parts(parquet_file, DECISION_DTYPES)
     keep = csv_file or (parquet_file and not parts)  # written at the end
     frames, summaries, problems = [], [], ErrorReport(paths)
     with file_results(_analyse_file, files, progress, jobs, dask_address,
                       strict=strict, rules=rules) as results:
-        for result in results:
+        for result in _needing_engine(results):
             problems.add(result["errors"])
             if result["frame"] is None:
                 continue

@@ -14,7 +14,8 @@ The doubling cube sits in a column left of the board: in the middle while nobody
 the bottom when the viewer owns it, at the top when the opponent does; a double on offer is
 drawn at its new value in the viewer's right half, where the dice go. The match state (a
 :class:`~nardy_analysis.game.ids.MatchState`, as a Match ID or XGID records it) gives the cube,
-the dice, the score and the match length; long nardy has no cube.
+the dice, the score and the match length; long nardy has no cube, and its board no cube
+column.
 
 This module draws what it is given (anything with a position's ``board``, ``turn``, ``id()``,
 ``facing``, ``pip_count``, ``borne_off`` and ``game``, and a match state) and imports nothing
@@ -179,7 +180,8 @@ def board_svg(position: Position, side: int | None = None, names: Sequence[str] 
         The player (0 or 1) whose side the board is seen from: their points are numbered
         1..24 and their checkers move towards the bottom right. Default: the player on roll.
     names : pair of str, optional
-        Names of players 0 and 1 for the captions (default ``player 0``, ``player 1``).
+        Names of players 0 and 1 for the captions (default ``player 1``, ``player 2``, as
+        a record names unnamed players).
     roll : Roll, optional
         Dice to draw on the board, in the colour of the player on roll. Default: the dice
         of ``state``.
@@ -198,20 +200,22 @@ def board_svg(position: Position, side: int | None = None, names: Sequence[str] 
         checker on the board or the bar (at most five per stack), borne-off checkers as
         slabs in the trays (each labelled with a disc of its owner's colour and their
         count), point numbers, the cube (class ``cube``, its value in ``cube-value``; none
-        in long nardy or the Crawford game), with a state a status line (class ``status``:
-        match length or money game, Crawford game, who is to play which dice, roll, or take
-        or drop a double, or that the game is over) and a caption per player with their
-        score (in a match), pip count (pips) and checkers borne off; the player on roll is
-        marked with a triangle.
+        in the Crawford game, and in long nardy neither the cube nor its column), with a
+        state a status line (class ``status``: match length or money game, Crawford game,
+        who is to play which dice, roll, or take or drop a double, or that the game is
+        over) and a caption per player with their score (in a match), pip count (pips) and
+        checkers borne off; the player on roll is marked with a triangle.
     """
     side = position.turn if side is None else side
-    names = names or ("player 0", "player 1")
+    names = names or ("player 1", "player 2")
     me, opp = position.board[side], position.board[1 - side]
     full_height = BOTTOM + MARGIN + FOOTER
+    cube = position.game != "long"
+    x0 = 0 if cube else LEFT - 12  # long nardy: no cube column, the frame as wide as right
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
-             f'height="{round(width * full_height / WIDTH)}" viewBox="0 0 {WIDTH} {full_height}" '
-             f'font-family="sans-serif">',
-             f'<title>Position {escape(position.id())}, player {position.turn} '
+             f'height="{round(width * full_height / (WIDTH - x0))}" '
+             f'viewBox="{x0} 0 {WIDTH - x0} {full_height}" font-family="sans-serif">',
+             f'<title>Position {escape(position.id())}, {escape(str(names[position.turn]))} '
              f'on roll</title>',
              f'<rect x="0" y="{TOP - 8}" width="{WIDTH}" height="{HEIGHT + 16}" '
              f'fill="{COLOURS["frame"]}"/>']
@@ -244,7 +248,7 @@ def board_svg(position: Position, side: int | None = None, names: Sequence[str] 
         parts += _dice((roll.high, roll.low), position.turn)
     elif state is not None and state.dice:
         parts += _dice(state.dice, state.player)
-    if position.game != "long" and not (state is not None and state.crawford):
+    if cube and not (state is not None and state.crawford):
         parts += _cube_parts(state or MatchState(), side)
     if state is not None:
         parts.append(f'<text class="status" x="{LEFT}" y="{BOTTOM + MARGIN + 14}" '

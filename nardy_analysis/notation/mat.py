@@ -50,6 +50,9 @@ _MAGIC = (b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"%PDF-", b"\x1f\
 # a file with none is not a match record.
 _HEADER_LIKE = re.compile(r"(?im)points?[ \t]+match[ \t]*\r?$"
                           r"|^[ \t]*game(?:[ \t]+\S+)?[ \t]*\r?$")
+# The first line of GNU Backgammon's text export of a game (``export match text``): "The score
+# (after 1 game) is: alice 1, bob 0 (match to 5 points)", then board diagrams and moves.
+_GNUBG_TEXT = re.compile(r"\s*The score \(after \d+ games?\) is: ")
 
 
 def decode(data: bytes, file: str | None = None) -> str:
@@ -372,14 +375,15 @@ def _split_column(lines, scores) -> float:
     return _DEFAULT_SPLIT
 
 
-def _game_record(game, source_lines: list[str], shift: int = 0) -> GameRecord:
+def _game_record(game, source_lines: list[str], shift: int = 0,
+                 cut_line: int | None = None) -> GameRecord:
     """The GameRecord of a parsed game whose token lines are ``shift`` lines before the
-    file's (a game parsed on its own)."""
+    file's (a game parsed on its own; ``cut_line``: up to the syntax error at that line)."""
     number, names, scores, entries, first, ratings = game
     actions = tuple([_record(entry, player, move, source_lines, shift)
                      for entry, player, move in entries])
     return GameRecord(int(number), names, scores, actions, number.line + shift, number.column,
-                      first.line + shift, first.column, ratings=ratings)
+                      first.line + shift, first.column, ratings=ratings, cut_line=cut_line)
 
 
 def _record(entry, player, move, source_lines, shift):
@@ -527,8 +531,9 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
     file : str, optional
         The file name, kept in the records and in error messages.
     strict : bool
-        Raise the first syntax error (True), or skip each game with a syntax error, report
-        it in ``errors`` and keep every other game and match (False, the default).
+        Raise the first syntax error (True), or keep each game with a syntax error up to
+        the line before the error (skip it when nothing comes before), report the error in
+        ``errors`` and keep every other game and match (False, the default).
 
     Returns
     -------
@@ -545,18 +550,29 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
         with no ``N point match`` or ``Game N`` line, nor one meant to be (``3 points
         match``), is :class:`~nardy_analysis.errors.NotAMatch` (kind ``not_a_match``: "no
         'N point match' line" for text such as a README, "binary data" when it holds
-        control characters): with or without ``strict``, the file's one error.
+        control characters): with or without ``strict``, the file's one error. So is GNU
+        Backgammon's text export of a game (``export match text``: its first line "The
+        score (after N games) is: ..."), whose message says to export ``.mat`` instead.
 
     Notes
     -----
     Time and memory are linear in the length of the text. A file without errors is parsed
     in one pass; after a syntax error, the lenient reader parses the file again one game
-    at a time (from each ``Game N`` line to the next ``Game N`` or ``N point match`` line).
+    at a time (from each ``Game N`` line to the next ``Game N`` or ``N point match`` line),
+    and a game with a syntax error once more up to the line of the error.
     """
     text = _lines(text)
     if not text.endswith("\n"):
         text += "\n"
     source_lines = text.split("\n")
+    if _GNUBG_TEXT.match(text):
+        line = text[:len(text) - len(text.lstrip())].count("\n") + 1
+        error = NotAMatch("not a match record: GNU Backgammon's text export of a game; "
+                          "export the match from GNU Backgammon as .mat ('export match mat') "
+                          "or SGF to read it", line, 1, source_lines[line - 1], file)
+        if strict:
+            raise error
+        return ParsedFile((), (error,), file=file)
     found = []
     try:
         matches = [(length, line, column, [_game_record(game, source_lines) for game in games])
@@ -623,11 +639,13 @@ def _parse_games(text: str, source_lines: list[str], file):
     match`` line with what follows it up to the first game, each game. Returns the matches
     as ``(length, line, column, games)`` and a NotationError for each part that fails."""
     parts = [(1, 0, None)]  # (first line, offset in text, header or None)
+    offsets = []  # of each line in text
     offset = 0
     for number, line in enumerate(source_lines, 1):
         header = _header(line)
         if header:
             parts.append((number, offset, header))
+        offsets.append(offset)
         offset += len(line) + 1
     ends = [start for _, start, _ in parts[1:]] + [len(text)]
     matches, found = [], []
@@ -646,12 +664,27 @@ def _parse_games(text: str, source_lines: list[str], file):
         try:
             parsed = _parse(text[start:end], "start" if game is None else "game")
         except UnexpectedInput as exc:
-            found.append(_notation_error(exc, source_lines, file, game,
-                                         line + text.count("\n", start, end) - 1, line - 1))
+            last = line + text.count("\n", start, end) - 1
+            error = _notation_error(exc, source_lines, file, game, last, line - 1)
+            cut = game is not None and _game_before(text[start:offsets[error.line - 1]])
+            if cut:
+                error = _notation_error(exc, source_lines, file, game, last, line - 1, cut=True)
+                matches[-1][3].append(_game_record(cut, source_lines, line - 1, error.line))
+            found.append(error)
             continue
         if game is not None:
             matches[-1][3].append(_game_record(parsed, source_lines, line - 1))
     return matches, found
+
+
+def _game_before(text: str):
+    """The parsed game of ``text``, the lines of a game before one with a syntax error, when
+    they parse and hold an action (a roll, a cube action or a result), else None."""
+    try:
+        parsed = _parse(text, "game")
+    except UnexpectedInput:
+        return None
+    return parsed if parsed[3] else None
 
 
 def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
@@ -715,10 +748,11 @@ _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dic
 
 def _notation_error(exc: UnexpectedInput, source_lines: list[str], file,
                     game: int | None = None, last_line: int | None = None,
-                    shift: int = 0) -> NotationError:
+                    shift: int = 0, cut: bool = False) -> NotationError:
     """The NotationError of a Lark error; ``game`` is the number of the game being parsed
     on its own, ``last_line`` its last line and ``shift`` the number of lines before it
-    (None and 0: the whole file was being parsed)."""
+    (None and 0: the whole file was being parsed); ``cut``: the game is kept up to the
+    line before the error."""
     line, column = exc.line + shift, exc.column
     end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken)
                                              and exc.token.type == "$END")
@@ -746,7 +780,7 @@ def _notation_error(exc: UnexpectedInput, source_lines: list[str], file,
     if names:
         message += "; expected " + ", ".join(names)
     if game is not None:
-        message += f"; game {game} is skipped"
+        message += f"; {'the rest of ' * cut}game {game} is skipped"
     return _error(message, line, column, source_lines, file, game)
 
 

@@ -216,7 +216,9 @@ class GameRecord:
     ``line``/``column`` locate the ``Game N`` number, ``score_line``/``score_column`` the
     score line. ``ratings`` are the players' ratings where the score line gives them after
     the name (``alice,1635 : 3``, as FIBS and GridGammon write it; ``names`` hold the bare
-    names), else None."""
+    names), else None. ``cut_line`` is the line of a syntax error inside the game, whose
+    actions are then those of the lines before it (the rest of the game is not read), else
+    None."""
 
     number: int
     names: tuple[str, str]
@@ -230,6 +232,7 @@ class GameRecord:
     # written (gnubg's analysis A, luck LU, ...; for a game, its root node's RU, GS, ...).
     properties: tuple[tuple[str, tuple[str, ...]], ...] = ()
     ratings: tuple[float | None, float | None] = (None, None)
+    cut_line: int | None = None
 
     def __repr__(self) -> str:
         return (f"GameRecord(number={self.number}, names={self.names!r}, scores={self.scores!r}, "
@@ -325,7 +328,9 @@ class ParsedFile:
         Every match whose ``N point match`` line was read, each with the games that parsed.
     errors : tuple of NotationError
         One per part of the file skipped, in file order: a game with a syntax error (its
-        ``game`` attribute is the number written after ``Game``; the whole game is skipped),
+        ``game`` attribute is the number written after ``Game``; the game is kept up to the
+        line before the error, :attr:`GameRecord.cut_line`, or skipped when no play or
+        other action comes before the error),
         a game before any ``N point match`` line, or stray text outside the games (``game``
         None); or a single DecodeError when the bytes cannot be decoded (then no matches).
     warnings : tuple of RecordWarning

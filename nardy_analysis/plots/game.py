@@ -11,12 +11,31 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib import patheffects
+from matplotlib.ticker import MaxNLocator
 
 from ..errors import InvalidArgument
 from ..analysis.turns import hit_rates, refuse_long_nardy
+from ..game.svg import COLOURS
 
 GAME = ["file", "match_id", "game"]
 """Columns that identify a game in a turns frame."""
+
+
+def checker_style(side: int, kind: str = "line") -> dict:
+    """matplotlib keywords that draw a player's ``line``, ``bar`` or ``marker`` in their
+    checkers' colours (:data:`~nardy_analysis.game.svg.COLOURS`: player 0 light, player 1
+    dark), as the boards draw them: the checkers' fill, edged with their edge colour (a
+    light line on a white Axes keeps a dark outline)."""
+    fill, edge = COLOURS["checker"][side], COLOURS["edge"][side]
+    if kind == "line":
+        return {"color": fill, "linewidth": 2, "path_effects": [
+            patheffects.withStroke(linewidth=4, foreground=edge)]}
+    if kind == "bar":
+        return {"color": fill, "edgecolor": edge}
+    if kind == "marker":
+        return {"color": fill, "markeredgecolor": edge}
+    raise InvalidArgument(f"kind must be 'line', 'bar' or 'marker', got {kind!r}")
 
 
 def _one_game(data: pd.DataFrame, game: int | None) -> pd.DataFrame:
@@ -60,11 +79,12 @@ def plot_pip_race(data: pd.DataFrame, ax=None, *, game: int | None = None):
     Returns
     -------
     matplotlib.axes.Axes
-        One line per player (label: the name): x is the turn (0 = the start, t = after the
-        t-th roll), y the pip count in pips, missing after an unknown play. A line labelled
-        ``hit`` marks with triangles the pip count of the player hit, after the hitting
-        play (none for long nardy, where nothing is hit); dotted vertical lines mark where
-        the cube was turned (before the roll).
+        One line per player (label: the name) in their checkers' colours
+        (:func:`checker_style`): x is the turn (0 = the start, t = after the t-th roll; whole
+        numbers), y the pip count in pips, missing after an unknown play. Triangles in the
+        colours of the player hit (label: ``NAME hit``) mark their pip count after the
+        hitting play (none for long nardy, where nothing is hit); dotted vertical lines
+        mark where the cube was turned (before the roll).
 
     Raises
     ------
@@ -83,18 +103,22 @@ def plot_pip_race(data: pd.DataFrame, ax=None, *, game: int | None = None):
         after = np.where(mover == side, turns["pips_after"], turns["opponent_pips_after"])
         pips[side] = np.concatenate([[start], pd.array(after, dtype="Float64")
                                      .to_numpy(dtype=float, na_value=np.nan)])
-        ax.plot(x, pips[side], label=names[side])
+        ax.plot(x, pips[side], label=names[side], **checker_style(side))
     if turns["hits"].notna().any():  # long nardy has no hits
         hit = (turns["hits"].fillna(0) > 0).to_numpy()
-        victim = np.where(mover == 0, pips[1][1:], pips[0][1:])
-        ax.plot(x[1:][hit], victim[hit], linestyle="none", marker="v", color="black",
-                label="hit")
+        for victim in (0, 1):
+            hits = hit & (mover == 1 - victim)
+            if hits.any():
+                ax.plot(x[1:][hits], pips[victim][1:][hits], linestyle="none", marker="v",
+                        markersize=9, label=f"{names[victim]} hit",
+                        **checker_style(victim, "marker"))
     cube = turns["cube_value"].fillna(1).to_numpy()  # long nardy: no cube
     previous = np.concatenate([[1], cube[:-1]])
     for turn, value in zip(turns["turn"][cube != previous], cube[cube != previous]):
         ax.axvline(turn - 1, linestyle=":", color="grey")
         ax.annotate(f"cube {value}", (turn - 1, 1), xycoords=("data", "axes fraction"),
                     rotation=90, va="top", ha="right", fontsize="small", color="grey")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # a short game too
     ax.set_xlabel("turn (rolls played)")
     ax.set_ylabel("pip count (pips)")
     _title(ax, turns, "Pip race")
@@ -137,7 +161,7 @@ def plot_blot_exposure(data: pd.DataFrame, ax=None, *, game: int | None = None):
     for side in (0, 1):
         rows = exposed[exposed["side"] == side]
         bars = ax.bar(rows["turn"], rows["opponent_shots"].astype(int), label=names[side],
-                      color=f"C{side}")
+                      **checker_style(side, "bar"))
         ax.bar_label(bars, labels=[str(n) for n in rows["blots"]], fontsize="small")
     hit = exposed[exposed["opponent_hit"].fillna(False).astype(bool)]
     ax.plot(hit["turn"], hit["opponent_shots"].astype(int) + 3.5, linestyle="none", marker="X",
@@ -186,7 +210,7 @@ def plot_blocked_rolls(data: pd.DataFrame, ax=None, *, game: int | None = None):
     for side in (0, 1):
         rows = turns[(turns["side"] == side) & turns["opponent_blocked_rolls"].notna()]
         ax.bar(rows["turn"], rows["opponent_blocked_rolls"].astype(int), label=names[side],
-               color=f"C{side}", width=1.0)
+               width=1.0, **checker_style(side, "bar"))
     top = int(turns["opponent_blocked_rolls"].max())
     ax.set_ylim(0, max(4, top) * 1.35)  # room for the legend above the bars
     ax.set_xlim(0, turns["turn"].max() + 1)

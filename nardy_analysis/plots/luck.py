@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from ..errors import InvalidArgument
+from .game import checker_style
 
 _UNITS = {"luck": "cumulative luck (equity)", "luck_mwc": "cumulative luck (MWC)",
           "luck_points": "cumulative luck (points)"}
@@ -34,7 +35,8 @@ def plot_cumulative_luck(frame: pd.DataFrame, ax=None, *, game: int | None = Non
     Returns
     -------
     matplotlib.axes.Axes
-        One step line per player (label: the name; legend title ``player``): x the roll,
+        One step line per player (label: the name; legend title ``player``) in their
+        checkers' colours (:func:`~nardy_analysis.plots.game.checker_style`): x the roll,
         1, 2, ... over both players' rolls in order, y the player's running sum of
         ``column`` after each of their rolls. A black line at 0; for a match, a dotted grey
         line before the first roll of each game after the first.
@@ -55,7 +57,7 @@ def plot_cumulative_luck(frame: pd.DataFrame, ax=None, *, game: int | None = Non
         mine = rolls[rolls["side"] == side]
         if len(mine):
             ax.step(x[mine.index], mine[column].cumsum(), where="post",
-                    label=str(mine["player"].iloc[0]))
+                    label=str(mine["player"].iloc[0]), **checker_style(side))
     if game is None:
         for start in x[rolls["turn"] == 1].iloc[1:]:
             ax.axvline(start - 0.5, color="grey", linestyle=":", linewidth=1)

@@ -17,13 +17,14 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.audit import ABOUT, ALPHA, audit_dice
-from ..analysis.luck import luck_frame
-from ..analysis.skill import CUBE_ERRORS, skill_frame
+from ..analysis.luck import RATING_SHOWN, luck_frame, luck_rating
+from ..analysis.skill import CUBE_ERRORS, skill_frame, skill_rating
 from ..analysis.shots import shots, throws
 from ..errors import InvalidArgument, NardyError, RecordWarning, path_text
+from ..game.ids import GameState, MatchState
 from ..game.long import LongPosition
 from ..game.position import Position
-from ..game.svg import board_svg
+from ..game.svg import COLOURS, board_svg
 from ..load import LoadedFile
 from ..parallel import map_files
 from ..notation.records import CubeRecord, TurnRecord
@@ -57,7 +58,8 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         decision's error (:func:`~nardy_analysis.analysis.skill.skill_frame`: the checker
         play's error and mark, the best play, and the cube decision before the roll when it
         was close or wrong; on a double, take or drop step that decision's error). Without
-        an engine installed the page says how to install one instead.
+        an engine installed the page says how to install one instead. Long nardy: the
+        checker plays' errors (cubeless money equity; no cube), no luck.
     evaluator : Evaluator, optional
         For the luck and errors; default
         :func:`~nardy_analysis.analysis.engine.default_evaluator`.
@@ -77,8 +79,8 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         the error (normalised equity, EMG),
         charts of the game's pip race and blot exposure, and the match's dice tests
         (:func:`~nardy_analysis.analysis.audit.audit_dice`, :data:`AUDIT_COLUMNS`). Long
-        nardy (RULES.md, "Long nardy") has no shots, blot exposure, luck or errors (nothing
-        is hit; the engine is a backgammon net), and its games start at 360 pips each.
+        nardy (RULES.md, "Long nardy") has no shots, blot exposure (nothing is hit) or cube
+        decisions, and its games start at 360 pips each.
 
     Raises
     ------
@@ -93,8 +95,7 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     long = replayed.rules.game == "long"
     start = (LongPosition if long else Position).start()
     luck_by_turn, skill, luck_note = (
-        ({}, _Skill(), "Luck and errors are not shown: they do not apply to long nardy (the "
-                       "engine is a backgammon net).") if long
+        _long_skill(replayed, evaluator) if long and luck
         else _luck(replayed, evaluator, jobs) if luck
         else ({}, _Skill(), "Luck is not shown (not asked for)."))
     unread_games = sorted(unread, key=lambda e: e.game)
@@ -107,13 +108,16 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     if not steps:
         steps.append(_step(None, "start", "No game could be read", start, lines, names))
     data = {"names": names, "steps": steps, "lines": sorted(lines, key=lines.get),
-            "games": [{"number": g.number, "first": g.first} for g in games], "long": long}
+            "games": [{"number": g.number, "first": g.first} for g in games], "long": long,
+            "colours": {"fill": COLOURS["checker"], "edge": COLOURS["edge"],
+                        "board": COLOURS["board"]}}
     return template("match.html.j2").render(
         title=f"{names[0]} \u2013 {names[1]}", names=names, length=replayed.record.length,
         tags=sorted(replayed.record.tags.items()), facts=_facts(replayed.record.tags),
         result=_result(replayed), games=games, rules=replayed.rules.name,
         file=replayed.record.file, problems=[_where(e) for e in _file_problems(source)],
-        dice=_dice(replayed), luck_note=luck_note, long=long, data=data)
+        dice=_dice(replayed), luck_note=luck_note, long=long, data=data,
+        summary=_summary(steps, names), colours=COLOURS)
 
 
 @dataclass
@@ -162,16 +166,59 @@ def _where(error) -> str:
     return f"{place}{error.kind}: {getattr(error, 'message', str(error))}{text}"
 
 
-def _board(position: Position, lines: dict[str, int], names) -> list[int]:
-    """``board_svg`` of ``position`` (player 0's side), as indices into ``lines``."""
-    svg = board_svg(position, side=0, names=names, width=480)
+def _board(position: Position, lines: dict[str, int], names,
+           state: MatchState | None) -> list[int]:
+    """``board_svg`` of ``position`` (player 0's side) with the match ``state``, as indices
+    into ``lines``."""
+    svg = board_svg(position, side=0, names=names, width=480, state=state)
     return [lines.setdefault(line, len(lines)) for line in svg.split("\n")]
 
 
-def _step(game, kind: str, text: str, position: Position, lines, names, **fields) -> dict:
-    """One step of the page: what it shows as text and its board."""
-    return {"game": game, "kind": kind, "text": text, "board": _board(position, lines, names),
+def _step(game, kind: str, text: str, position: Position, lines, names,
+          state: MatchState | None = None, **fields) -> dict:
+    """One step of the page: what it shows as text and its board (with the cube, score,
+    dice and who is to act of ``state``)."""
+    return {"game": game, "kind": kind, "text": text,
+            "board": _board(position, lines, names, state),
             "pips": [position.pip_count(0), position.pip_count(1)], **fields}
+
+
+class _Cube:
+    """The match state of each step of one game: the cube as its actions turn it (the
+    replay has checked them), the score, the match length and the Crawford game."""
+
+    def __init__(self, match: ReplayedMatch, game: ReplayedGame):
+        self.length, self.crawford = match.record.length, game.crawford
+        self.scores = game.scores
+        self.value, self.owner = 1, None
+
+    def state(self, player: int, **fields) -> MatchState:
+        """The :class:`MatchState` with ``player`` on roll (or just rolled) and ``fields``
+        (``dice``, ``doubled``, ``turn``, ``game_state``, ``score``); scores beyond the
+        match length (the winning game's) show as the length."""
+        score = fields.pop("score", self.scores)
+        if self.length:
+            score = tuple(min(s, self.length) for s in score)
+        return MatchState(cube=self.value, cube_owner=self.owner, player=player,
+                          crawford=self.crawford and bool(self.length),
+                          match_length=self.length, score=score, **fields)
+
+    def turn(self, turn) -> MatchState:
+        """After a roll's play (before it when the play is unknown): its dice."""
+        self.value, self.owner = turn.cube_value, turn.cube_owner
+        return self.state(turn.player, dice=(turn.roll.high, turn.roll.low))
+
+    def action(self, action: CubeRecord) -> MatchState:
+        """After a cube action: a double on offer, or the cube turned to its taker (a
+        beaver: taken and doubled again; a raccoon: doubled again by the doubler)."""
+        player = action.player
+        if action.action == "double":
+            return self.state(player, doubled=True, turn=1 - player)
+        if action.action == "drop":
+            return self.state(1 - player, game_state=GameState.DROPPED)
+        self.value *= 4 if action.action == "beaver" else 2
+        self.owner = player
+        return self.state(1 - player if action.action == "take" else player)
 
 
 def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_turn,
@@ -180,12 +227,14 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     names, number = match.record.players, game.number
     first = len(steps)
     notes = ["Crawford game"] if game.crawford else []
-    intro = (f"Game {number}: {names[0]} {game.scores[0]}, {names[1]} {game.scores[1]}"
+    intro = (f"Start: {names[0]} {game.scores[0]}, {names[1]} {game.scores[1]}"
              + (" (Crawford game)" if game.crawford else ""))
     problems = {(p.line, p.column): p for p in game.errors + game.warnings}
+    cube = _Cube(match, game)
     # The start, the first roller on roll (when known), with the problems of the score line.
     position = game.turns[0].before if game.turns else game.final
-    steps.append(_step(number, "start", intro, position, lines, names,
+    state = cube.state(position.turn)
+    steps.append(_step(number, "start", intro, position, lines, names, state,
                        notes=_notes(game.record.score_line, 0, float("inf"), problems)))
     turns = iter(enumerate(game.turns, 1))
     stopped = False
@@ -196,10 +245,13 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
                 stopped = True
                 break
             position = turn.after or turn.before
-            steps.append(_turn_step(match, number, index, turn, lines, luck_by_turn, skill))
+            state = cube.turn(turn)
+            steps.append(_turn_step(match, number, index, turn, lines, luck_by_turn, skill,
+                                    state))
         elif isinstance(action, CubeRecord):
             text = f"{names[action.player]} " + _CUBE[action.action].format(value=action.value)
-            steps.append(_step(number, "cube", text, position, lines, names,
+            state = cube.action(action)
+            steps.append(_step(number, "cube", text, position, lines, names, state,
                                move=action.move, player=action.player,
                                **skill.of_cube_action(number, action)))
         else:
@@ -209,14 +261,16 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     for key in list(problems):  # where the game stops, or beyond the text of any record
         steps.append(_step(number, "error", f"Game {number} stops here" if stopped else
                            f"Game {number}: {problems[key].kind}", position, lines, names,
-                           move=problems[key].move, notes=_notes(*key, key[1], problems)))
+                           state, move=problems[key].move,
+                           notes=_notes(*key, key[1], problems)))
     if game.winner is not None:
         result = (f"{names[game.winner]} wins {_plural(game.points, 'point')}"
                   + (f" ({game.ending})" if game.ending else ""))
         after = game.score_after
         steps.append(_step(number, "result", f"{result}; score {names[0]} {after[0]}, "
                            f"{names[1]} {after[1]}", game.final or position, lines, names,
-                           player=game.winner))
+                           cube.state(state.player, dice=state.dice, score=after,
+                                      game_state=GameState.OVER), player=game.winner))
     else:
         result = "unfinished"
     if game.errors:
@@ -225,6 +279,69 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     if game.warnings:
         notes.append(_plural(len(game.warnings), "warning"))
     return _Game(number, first, game.scores, result, notes)
+
+
+TOP = 5
+"""How many of the biggest errors, luckiest and unluckiest rolls the summary lists."""
+
+
+def _decisions(step: dict) -> list[dict]:
+    """The decisions of a step that count in an error rate: an unforced checker play, a cube
+    decision (before a roll when close or wrong, or a double, take or pass)."""
+    error = step.get("error")
+    return ([error] if error and not error["forced"] else []) + (
+        [step["cube"]] if step.get("cube") else [])
+
+
+def _summary(steps: list[dict], names) -> dict:
+    """What the summary shows, from the steps that have luck and errors (whichever the match
+    has): each player's luck (total and per roll, normalised equity; gnubg's luck rating,
+    :func:`~nardy_analysis.analysis.luck.luck_rating`) and error rate (EMG per unforced move
+    or cube decision counted, as gnubg's "Overall" rate; its rating,
+    :func:`~nardy_analysis.analysis.skill.skill_rating`), and the :data:`TOP` biggest
+    errors, luckiest and unluckiest rolls, each with the index of its step."""
+    players = []
+    for side, name in enumerate(names):
+        mine = [s for s in steps if s.get("player") == side]
+        luck = [s["luck"]["value"] for s in mine if s.get("luck") and s["kind"] == "roll"]
+        errors = [d["value"] for s in mine if s["kind"] in ("roll", "cube")
+                  for d in _decisions(s)]
+        word = luck_rating(sum(luck) / len(luck)) if luck else ""
+        players.append({"name": name, "rolls": len(luck), "luck": sum(luck),
+                        "luck_rate": sum(luck) / len(luck) if luck else None,
+                        "luck_rating": RATING_SHOWN.get(word, word),
+                        "decisions": len(errors),
+                        "error_rate": 1000 * sum(errors) / len(errors) if errors else None,
+                        "rating": skill_rating(sum(errors) / len(errors)) if errors else ""})
+    lucky = sorted((s["luck"]["value"], i) for i, s in enumerate(steps)
+                   if s.get("luck") and s["kind"] == "roll")
+    errors = sorted((d["value"], i, d) for i, s in enumerate(steps)
+                    if s["kind"] in ("roll", "cube") for d in _decisions(s) if d["value"] < 0)
+    return {"players": players, "luck": bool(lucky), "errors": any(p["decisions"]
+                                                                  for p in players),
+            "biggest": [_listed(steps, i, value, _what_error(steps[i], d, names))
+                        for value, i, d in errors[:TOP]],
+            "luckiest": [_listed(steps, i, value, steps[i]["text"])
+                         for value, i in reversed(lucky[-TOP:]) if value > 0],
+            "unluckiest": [_listed(steps, i, value, steps[i]["text"])
+                           for value, i in lucky[:TOP] if value < 0]}
+
+
+def _what_error(step: dict, decision: dict, names) -> str:
+    """A decision in words with the best choice: the roll and play, the cube action, or
+    the cube decision before a roll."""
+    if step["kind"] == "roll" and decision is step.get("cube"):
+        return (f"{names[step['player']]}, cube before rolling {step['roll']}: "
+                f"{decision['play']} (best: {decision['best']})")
+    return f"{step['text']} (best: {decision['best']})"
+
+
+def _listed(steps: list[dict], index: int, value: float, what: str) -> dict:
+    """An entry of the summary's lists: where (game and move), what, the value (EMG) and the
+    step to jump to."""
+    step = steps[index]
+    where = f"Game {step['game']}" + (f", move {step['move']}" if step.get("move") else "")
+    return {"step": index, "where": where, "what": what, "value": value}
 
 
 def _plural(count: int, word: str) -> str:
@@ -240,8 +357,9 @@ def _notes(line: int, start: int, end: float, problems: dict) -> list[str]:
 
 
 def _turn_step(match: ReplayedMatch, game: int, index: int, turn, lines, luck_by_turn,
-               skill: "_Skill") -> dict:
-    """The step of one roll: the position after its play (before it when unknown)."""
+               skill: "_Skill", state: MatchState) -> dict:
+    """The step of one roll: the position after its play (before it when unknown), with
+    the match ``state``."""
     names, player = match.record.players, turn.player
     play = "??? (the play is not recorded)" if turn.play is None else str(turn.play)
     text = f"{names[player]} rolls {turn.roll}: {play}"
@@ -255,7 +373,8 @@ def _turn_step(match: ReplayedMatch, game: int, index: int, turn, lines, luck_by
     if (game, index) in luck_by_turn:
         fields["luck"] = luck_by_turn[game, index]
     fields |= skill.of_turn(game, index)
-    return _step(game, "roll", text, turn.after or turn.before, lines, names, **fields)
+    return _step(game, "roll", text, turn.after or turn.before, lines, names, state,
+                 **fields)
 
 
 def _unread_game(error: NardyError, start: Position, steps: list, lines, names) -> _Game:
@@ -370,6 +489,14 @@ def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, _Skill, str
         "the equity the decision gave away against the best choice (normalised equity, EMG, "
         "cubeful), marked as GNU Backgammon marks it. Both by the engine at 0-ply, as GNU "
         "Backgammon's analysis.")
+
+
+def _long_skill(match: ReplayedMatch, evaluator) -> tuple[dict, _Skill, str]:
+    """No luck, the errors of the checker plays of a long nardy match, and the page's note."""
+    return {}, _Skill(skill_frame(match, evaluator)), (
+        "Luck is not shown for long nardy. Error: the equity (points per game; long nardy has "
+        "no cube) the checker play gave away against the best play, marked as GNU "
+        "Backgammon marks it, by the long nardy engine at 0-ply.")
 
 
 def _dice(match: ReplayedMatch) -> dict:
