@@ -3,6 +3,7 @@ each module importing only from its own layer or those below it."""
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -165,6 +166,35 @@ def test_the_cycle_finder_names_each_cycle():
 def test_no_import_cycle():
     cycles = _cycles(GRAPH)
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def _documented() -> dict[str, set[str]]:
+    """The layers each layer imports, as the table of docs/ARCHITECTURE.md gives them, in
+    its order (``everything``: every layer below)."""
+    table = {}
+    for line in (PACKAGE.parent / "docs" / "ARCHITECTURE.md").read_text("utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 3 and cells[0] in LAYERS:
+            words = set(re.findall(r"[a-z]+", cells[2]))
+            table[cells[0]] = (set(LAYERS[:LAYERS.index(cells[0])]) if "everything" in words
+                               else words & set(LAYERS))
+    return table
+
+
+def test_the_documented_table_is_what_each_layer_imports():
+    table = _documented()
+    assert list(table) == LAYERS
+    imported: dict[str, set[str]] = {layer: set() for layer in LAYERS}
+    for name, targets in GRAPH.items():
+        if name not in EXEMPT:
+            imported[name.split(".")[1]] |= {target.split(".")[1] for target in targets
+                                             if target not in EXEMPT}
+    for layer in LAYERS:
+        imported[layer].discard(layer)
+        if layer == "cli":
+            assert imported[layer] <= table[layer]
+        else:
+            assert imported[layer] == table[layer], f"{layer} imports {sorted(imported[layer])}"
 
 
 @pytest.mark.parametrize("name", sorted(set(MODULES) - EXEMPT))
