@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -73,7 +75,7 @@ def empty_engine_cache() -> None:
 def cold_seconds(work, matches) -> tuple[float, int]:
     """CPU seconds for ``work(matches, evaluator=engine)`` on a fresh gnubg-nn engine with
     the luck cache and gnubg-nn's own evaluation cache empty and no two-sided bear-off table
-    in memory (read again from its cache file, as a new process does; gnubg reads its
+    in memory (read again from the package, as a new process does; gnubg reads its
     ``gnubg_ts0.bd``) (ours, cold: gnubg's run is a new process each time), and the rows of
     the frame it gave."""
     from nardy_analysis.analysis import bearoff
@@ -81,7 +83,7 @@ def cold_seconds(work, matches) -> tuple[float, int]:
     from nardy_analysis.analysis.luck import _best_equities
 
     _best_equities.cache_clear()
-    bearoff._TABLE[:] = {}, None, None
+    bearoff._stored.cache_clear()
     empty_engine_cache()
     engine = GnubgNN()
     start = time.process_time()
@@ -103,6 +105,64 @@ def timed_against_gnubg(ours, path: Path, setup: tuple[str, ...], repeat: int):
                                              (*setup, f'import mat "{path}"'))
             theirs = min(theirs, seconds)
     return mine, count, theirs, version
+
+
+_PROCESS_SCRIPT = r"""
+import json, sys
+import gnubg
+for command in ["set threads 1", *json.loads(sys.argv[1])]:
+    gnubg.command(command)
+"""
+
+
+def process_seconds(argv: list[str], env: dict | None = None) -> float:
+    """CPU seconds (user and system) of the whole process ``argv``, start-up included, its
+    output thrown away.
+
+    Raises
+    ------
+    subprocess.CalledProcessError
+        The process failed.
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                   env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def process_race(command: str, path: Path, setup: tuple[str, ...], repeat: int):
+    """Whole processes, CPU seconds, best of ``repeat`` rounds taken in turn: ``nardy
+    command path`` run first as a new user would (``HOME`` and ``XDG_CACHE_HOME`` a new empty
+    folder) and again at once as the same user (warm), and gnubg's own process (its import
+    and start-up, ``set threads 1``, ``setup``, ``import mat``, ``analyse match``): ``(first,
+    warm, gnubg's)``, gnubg's inf when it is not installed."""
+    ours = [sys.executable, "-m", "nardy_analysis", command, str(path)]
+    first = warm = theirs = float("inf")
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as home:
+            env = os.environ | {"HOME": home, "XDG_CACHE_HOME": home}
+            first = min(first, process_seconds(ours, env))
+            warm = min(warm, process_seconds(ours, env))
+        if available():
+            commands = [*setup, f'import mat "{path}"', "analyse match"]
+            theirs = min(theirs, process_seconds([PYTHON, "-c", _PROCESS_SCRIPT,
+                                                  json.dumps(commands)]))
+    return first, warm, theirs
+
+
+def print_process_race(command: str, path: Path, setup: tuple[str, ...], repeat: int,
+                       rolls: int) -> None:
+    """:func:`process_race` printed, with the goals: a first run at most 1.3 x a warm one;
+    the warm one at most 2.0 x gnubg's on a match of about 500 rolls, 1.8 x on one of 900
+    or more."""
+    first, warm, theirs = process_race(command, path, setup, repeat)
+    print(f"whole process, nardy {command}: first run {first:6.2f} s, warm {warm:6.2f} s; "
+          f"first / warm {first / warm:.2f} (goal <= 1.3)")
+    if theirs < float("inf"):
+        goal = 1.8 if rolls >= 900 else 2.0
+        print(f"whole process, gnubg analyse match {theirs:6.2f} s; nardy / gnubg "
+              f"{warm / theirs:.2f} (goal <= {goal} for {rolls} rolls)")
 
 
 def match_argument(default: Path) -> tuple[Path, int, list[str]]:

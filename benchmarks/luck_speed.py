@@ -7,17 +7,18 @@ Ours: the luck of every roll (21 best plays for each position, 0-ply) with the e
 caches empty (gnubg-nn's C evaluation cache too), replay not counted. The peer: GNU
 Backgammon's ``analyse match`` of the same file at 0-ply (chequer play, cube decisions and
 luck: it also analyses every play), import not counted (benchmarks/gnubg_peer.py). Each is
-the best of N runs (default 3), taken in turn, in CPU seconds. Goal (issue 11): ours <= 1.5
+the best of N runs (default 3), taken in turn, in CPU seconds. Goal: ours <= 1.5
 x gnubg's. The floor: gnubg-nn's ``best_move`` alone for the same rolls
-(skill_speed.engine_floor). With --profile, the top entries of a cProfile run of ours by
-internal time.
+(skill_speed.engine_floor). Then whole processes, ``nardy luck MATCH`` (first run and warm)
+against gnubg's own process (:func:`gnubg_peer.process_race`), with the goals of
+skill_speed.py. With --profile, the top entries of a cProfile run of ours by internal time.
 """
 
 import cProfile
 import pstats
 from pathlib import Path
 
-from gnubg_peer import (cold_seconds, empty_engine_cache, match_argument,
+from gnubg_peer import (cold_seconds, empty_engine_cache, match_argument, print_process_race,
                         timed_against_gnubg)
 from skill_speed import engine_floor
 
@@ -48,6 +49,7 @@ def main() -> None:
               f"best_move alone {floor / theirs:.2f} (list=0), {listed / theirs:.2f} (list=1)")
     else:
         print("gnubg: not installed (see benchmarks/gnubg_peer.py); no ratio")
+    print_process_race("luck", path, GNUBG_SETUP, repeat, rolls)
     if "--profile" in args:
         _best_equities.cache_clear()
         empty_engine_cache()

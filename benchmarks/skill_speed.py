@@ -16,12 +16,18 @@ evaluation cache too: gnubg starts each run in a new process):
   the luck-adjusted result) against ``analyse match`` with the luck analysis on as well
   (0-ply, cubeful: gnubg's default, as :func:`skill_summary`).
 
-Goal (issue 13): ours <= 1.5 x gnubg's. A third line shows the floor under the second race:
+Goal: ours <= 1.5 x gnubg's. A third line shows the floor under the second race:
 gnubg-nn's ``best_move`` alone, called for the 21 rolls of every position (the luck
 analysis's evaluations, gnubg's as well), with no work done on its answers
 (:func:`engine_floor`): in its cheapest form (the best play only, which money luck uses)
 and listing every play (what match-play luck needs: the best play under the match's
 equity is not gnubg-nn's pick).
+
+Then whole processes (:func:`gnubg_peer.process_race`): ``nardy skill MATCH`` as a new
+user's first run and again warm, against gnubg's own process analysing the match with luck,
+in CPU seconds, start-up and imports included. Goals: first run <= 1.3 x warm; warm <= 2.0 x
+gnubg's on a match of about 500 rolls, <= 1.8 x on 900 or more (``benchmarks/data/
+selfplay_1003.mat``, 1003 rolls).
 """
 
 import cProfile
@@ -29,7 +35,8 @@ import pstats
 import time
 from pathlib import Path
 
-from gnubg_peer import cold_seconds, empty_engine_cache, match_argument, timed_against_gnubg
+from gnubg_peer import (cold_seconds, empty_engine_cache, match_argument, print_process_race,
+                        timed_against_gnubg)
 
 from nardy_analysis import replay_file
 from nardy_analysis.analysis.engine import GnubgNN
@@ -88,6 +95,7 @@ def main() -> None:
               f"{floor / theirs_full:.2f} (list=0), {listed / theirs_full:.2f} (list=1)")
     else:
         print("gnubg: not installed (see benchmarks/gnubg_peer.py); no ratio")
+    print_process_race("skill", path, GNUBG_WITH_LUCK, repeat, rolls)
     if "--profile" in args:
         empty_engine_cache()
         profile = cProfile.Profile()

@@ -11,6 +11,14 @@ from __future__ import annotations
 import os
 
 
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word`` for messages and pages, the word in the plural unless the
+    count is 1: ``1 game``, ``2 games``, ``0 matches``."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word}{'es' if word.endswith(('ch', 'sh', 's', 'x')) else 's'}"
+
+
 def path_text(path: str | os.PathLike[str]) -> str:
     """The text that names ``path`` in messages, records and every output (terminal lines,
     CSV, JSON, Parquet, HTML): the file name as the file system gives it, each byte that is

@@ -51,7 +51,7 @@ from functools import cached_property
 from itertools import islice
 from typing import NoReturn, Sequence
 
-from .errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation
+from .errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation, plural
 from .game.long import LongPosition, check_play
 from .game.position import (Play, Position, Roll, apply_step, ending, movable_points,
                              one_die_plays, undo_step)
@@ -100,7 +100,7 @@ class ReplayedTurn:
         _set_cube_owner(self, cube_owner)
 
     def __repr__(self) -> str:
-        return (f"<ReplayedTurn move {self.record.move} player {self.player} "
+        return (f"<ReplayedTurn move {self.record.move} player {self.player + 1} "
                 f"{self.roll}: {self.play if self.play is not None else '?'}>")
 
     @property
@@ -167,9 +167,11 @@ class ReplayedGame:
     post_crawford: bool = False
 
     def __repr__(self) -> str:
-        result = "unfinished" if self.winner is None else \
-            f"player {self.winner} wins {self.points} ({self.ending})"
-        return f"<ReplayedGame {self.number}: {len(self.turns)} turns, {result}, " \
+        name = self.record.names[self.winner] if self.winner is not None else ""
+        result = "unfinished" if self.winner is None else (
+            f"player {self.winner + 1}{f' ({name})' if name else ''} wins "
+            f"{plural(self.points or 0, 'point')} ({self.ending})")
+        return f"<ReplayedGame {self.number}: {plural(len(self.turns), 'turn')}, {result}, " \
                f"{_problems(self.errors, self.warnings)}>"
 
     @property
@@ -194,7 +196,7 @@ class ReplayedMatch:
 
     def __repr__(self) -> str:
         return (f"<ReplayedMatch {self.record.file or '?'}: {self.record.length}-point, "
-                f"{self.rules.name} rules, {len(self.games)} games, "
+                f"{self.rules.name} rules, {plural(len(self.games), 'game')}, "
                 f"{_problems(self.errors, self.warnings)}>")
 
     @property
@@ -229,7 +231,8 @@ class ReplayedMatch:
 
 
 def _problems(errors: list, warnings: list) -> str:
-    return f"{len(errors)} errors" + (f", {len(warnings)} warnings" if warnings else "")
+    return plural(len(errors), "error") + (f", {plural(len(warnings), 'warning')}"
+                                           if warnings else "")
 
 
 def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = False,
@@ -356,9 +359,11 @@ class _GameReplayer:
         if stop:
             raise _Stop
 
-    def warn(self, kind, message, record):
-        self.violation(kind, message, record.line, record.column, record.text, self.position,
-                       warning=True)
+    def warn(self, kind, message, record, then=""):
+        """An exporter's quirk: ``message`` says what the record does, ``then`` how the
+        replay reads it, left out in strict mode (where the warning stops the replay)."""
+        self.violation(kind, message + ("" if self.strict else then), record.line,
+                       record.column, record.text, self.position, warning=True)
 
     def run(self) -> ReplayedGame:
         try:
@@ -438,8 +443,8 @@ class _GameReplayer:
         except InvalidArgument as error:
             self.fail("recorded_illegal_play", "the position recorded after the illegal play "
                       f"is not a position: {error}", record)
-        self.warn("recorded_illegal_play", "the play was illegal (the exporter says so); the "
-                  f"game goes on from the position recorded after it, {after.id()}", record)
+        self.warn("recorded_illegal_play", "the play was illegal (the exporter says so)", record,
+                  f"; the game goes on from the position recorded after it, {after.id()}")
         self.add_turn(record, None, None)
         self.position = after
 
@@ -458,8 +463,8 @@ class _GameReplayer:
         if len(legal) == 1:
             (play, after), = legal
             self.warn("unwritten_forced_play", f"no play written, but {play} is the only "
-                      f"legal play of {record.roll} (the server played it): it is replayed",
-                      record)
+                      f"legal play of {record.roll} (the server played it)", record,
+                      ": it is replayed")
             self.add_turn(record, after, play)
             return True
         return self.infer(record, legal)
@@ -489,7 +494,7 @@ class _GameReplayer:
             self.inferred += 1
             self.warn("inferred_play", f"no play written; of the {plays}, only "
                       f"{self.written(record, play, after)} lets the rest of the game replay "
-                      "with no error and with its result: it is replayed", record)
+                      "with no error and with its result", record, ": it is replayed")
             self.add_turn(record, after, play)
             return True
         if fits:
@@ -659,9 +664,9 @@ class _GameReplayer:
             if self.marks_hits or len(plain) != 1:
                 self.fail("ambiguous", f"{ambiguous} and the file does not say which", record)
             candidates = plain
-            self.warn("ambiguous_resolved", f"{ambiguous}; read as "
-                      f"{next(iter(plain.values()))[0]}, hitting nothing on the way (as gnubg "
-                      "reads it: the file marks no hits)", record)
+            self.warn("ambiguous_resolved", f"{ambiguous} and the file marks no hits", record,
+                      f"; read as {next(iter(plain.values()))[0]}, hitting nothing on the way "
+                      "(as gnubg reads it)")
         (after, (play, _, _)), = candidates.items()
         return after, play
 
@@ -759,9 +764,9 @@ class _GameReplayer:
         self.result.winner, self.result.points = board, record.points
         if winner != board:
             self.result.points = full[0]
-            self.warn("result", f"player {winner + 1} is said to win, but {fact}: kept as "
-                      f"player {board + 1}'s win of {_points(full[0])} "
-                      f"({self.result.ending})", record)
+            self.warn("result", f"player {winner + 1} is said to win, but {fact}", record,
+                      f": kept as player {board + 1}'s win of {plural(full[0], 'point')} "
+                      f"({self.result.ending})")
             return
         expected = set(full)
         if self.match.length:
@@ -784,10 +789,10 @@ class _GameReplayer:
             self.result.points = min(full, key=lambda p: (abs(p - record.points), p))
             scale = (f", oin 1, mars 2, home mars {self.rules.home_mars}"
                      if self.rules.game == "long" else f" with the cube at {self.cube}")
-            self.warn("result", f"{_points(record.points)} is not a possible result here "
-                      f"(expected {' or '.join(map(str, sorted(expected)))}{scale}); kept "
-                      f"as {_points(self.result.points)} ({self.result.ending}), {why}",
-                      record)
+            self.warn("result", f"{plural(record.points, 'point')} is not a possible result here "
+                      f"(expected {' or '.join(map(str, sorted(expected)))}{scale})", record,
+                      f"; kept as {plural(self.result.points, 'point')} "
+                      f"({self.result.ending}), {why}")
         if record.match_won and self.match.length and \
                 self.result.scores[winner] + self.result.points < self.match.length:
             self.warn("result", "'and the match' but the winner has not reached "
@@ -803,10 +808,6 @@ MOST_TRIED = 40
 
 def _winner(result: ResultRecord) -> int:
     return result.player if result.wins else 1 - result.player
-
-
-def _points(n: int) -> str:
-    return f"{n} point{'s' * (n != 1)}"
 
 
 def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:

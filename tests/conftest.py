@@ -3,19 +3,14 @@
 Test modules import the names (``from conftest import SAMPLES``; pytest puts ``tests/`` on
 ``sys.path``) or take the fixtures. The shared corpus is the folder named by the environment
 variable ``NARDY_CORPUS``, else ``../shared/corpus/mat`` beside the repository or, in a git
-worktree, beside the main checkout (:func:`checkouts`). The bear-off
-table's cache file (``analysis.bearoff.cache_file``) goes to a temporary folder of the test
-session (``NARDY_CACHE``, inherited by the CLI and Dask worker processes tests start), removed
-at the end, so tests neither read nor fill the user's cache.
+worktree, beside the main checkout (:func:`checkouts`).
 """
 
 from __future__ import annotations
 
 import csv
 import os
-import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -49,12 +44,6 @@ def corpus_folder(root: Path = ROOT) -> Path:
 CORPUS = corpus_folder()
 CORPUS_FILES = sorted(CORPUS.glob("*.mat"))
 """The corpus files in name order (empty when the corpus is absent)."""
-CACHE = os.environ["NARDY_CACHE"] = tempfile.mkdtemp(prefix="nardy-test-cache-")
-
-
-def pytest_sessionfinish(session, exitstatus):
-    """Remove the session's cache folder."""
-    shutil.rmtree(CACHE, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

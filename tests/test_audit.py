@@ -2,6 +2,7 @@
 replayed matches, calibration on simulated dice, plots, HTML and ``nardy audit``."""
 
 import json
+import re
 from fractions import Fraction
 from itertools import product
 
@@ -20,10 +21,11 @@ from hypothesis import strategies as st  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from nardy_analysis import (ALL_ROLLS, InvalidArgument, NardyError, Position,  # noqa: E402
-                            Roll, load_files, replay_file)
+                            Roll, load_file, load_files, replay_file)
 from nardy_analysis.analysis.audit import (ABOUT, EFFECT_UNITS, MEAN_PIPS,  # noqa: E402
-                                           VAR_PIPS, _factorize, audit_dice, dice_tests,
-                                           poisson_binomial_test, rolls_frame, simulate_rolls)
+                                           VAR_PIPS, DiceAudit, _factorize, audit_dice,
+                                           dice_tests, poisson_binomial_test, rolls_frame,
+                                           simulate_rolls)
 from nardy_analysis.cli.audit import audit  # noqa: E402
 from conftest import SAMPLES, brute_force_shots, read_tsv  # noqa: E402
 from nardy_analysis.analysis.shots import shots  # noqa: E402
@@ -368,6 +370,27 @@ def test_summary_lists_each_group_with_its_doubles_and_interval(sample_audit):
         assert line.split()[1:4] == [f"{doubles.n}", f"{doubles.observed:.0f}",
                                      f"{doubles.n / 6:.1f}"], line
         assert (f"{doubles.observed / doubles.n:.3f} [{low:.3f}, {high:.3f}]" in line), line
+
+
+def test_the_repr_is_one_short_line(sample_audit):
+    flagged = len(sample_audit.flagged())
+    assert repr(sample_audit) == (f"<DiceAudit: 167 rolls, 4 groups by player, "
+                                  f"{len(sample_audit.frame)} results, {flagged} flagged at 0.05>")
+    one = audit_dice(load_file(SAMPLES / "BackgammonStudio_6783333.mat"))
+    assert repr(one) == "<DiceAudit: 71 rolls, 7 results, 0 flagged at 0.05>"
+
+
+def test_the_group_lines_write_every_number_with_thousands_separated():
+    rolls = simulate_rolls(2100, players=2, positions=False, seed=3)
+    audit = DiceAudit(dice_tests(rolls, by="player"), rolls, by="player")
+    text = audit.summary().splitlines()
+    groups = [line for line in text if line.startswith("  sim ")]
+    assert len(groups) == 2
+    assert all(re.search(r" 2,\d{3} +\d+ +\d+\.\d  ", line) for line in groups), groups
+    results = [line for line in text
+               if line.startswith(("  faces  ", "  doubles  ")) and " all " in line]
+    assert results and all(re.search(r" [48],[0-9]{3} ", line) for line in results), results
+    assert not any(re.search(r"(?<![.\d])\d{4}", line) for line in groups + results)
 
 
 def test_summary_says_what_when_which_version_and_what_each_test_means(sample_audit):

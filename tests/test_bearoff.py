@@ -1,5 +1,6 @@
 """Two-sided bear-off equities against GNU Backgammon's own (tests/data/bearoff)."""
 
+from itertools import product
 from pathlib import Path
 
 import numpy as np
@@ -8,9 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nardy_analysis.analysis import bearoff
-from nardy_analysis.analysis.bearoff import (CACHE_VERSION, CENTRED, CUBELESS, OPPONENT_OWNS,
-                                             OWNED, bearoff_equities, cache_file,
-                                             is_two_sided_bearoff)
+from nardy_analysis.analysis.bearoff import (CENTRED, CUBELESS, OPPONENT_OWNS, OWNED,
+                                             bearoff_equities, is_two_sided_bearoff)
 from nardy_analysis.errors import InvalidArgument
 from nardy_analysis.game.position import Position
 
@@ -44,15 +44,19 @@ def test_as_gnubg(row):
                                                                abs=2e-4)
 
 
+STEP = 1 / 65535
+"""Half a step of the shipped table: its equities' precision."""
+
+
 def test_known_values():
     """Hand-checkable values: one checker each on the 1-point (the mover wins: +1); one on
     the 4-point against one on the 1-point: the mover wins with every roll but 21 (34 of 36),
     else loses: 2 * 34/36 - 1, whatever the cube (the game ends before it could be taken
     anywhere)."""
     assert bearoff_equities(position((1, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0))) == \
-        pytest.approx([1.0] * 4)
+        pytest.approx([1.0] * 4, abs=STEP)
     assert bearoff_equities(position((0, 0, 0, 1, 0, 0), (1, 0, 0, 0, 0, 0))) == \
-        pytest.approx([2 * 34 / 36 - 1] * 4)
+        pytest.approx([2 * 34 / 36 - 1] * 4, abs=STEP)
 
 
 def test_not_a_bearoff_is_refused():
@@ -73,51 +77,19 @@ def test_cube_access_is_worth_something(mine, theirs):
     if not sum(mine) or not sum(theirs):
         return
     found = bearoff_equities(position(mine, theirs))
-    assert found[OWNED] >= found[CENTRED] - 1e-12 >= found[OPPONENT_OWNS] - 2e-12
-    assert found[OWNED] + 1e-12 >= found[CUBELESS] >= found[OPPONENT_OWNS] - 1e-12
-    assert np.all(np.abs(found) <= 1 + 1e-12)
+    assert found[OWNED] >= found[CENTRED] - STEP >= found[OPPONENT_OWNS] - 2 * STEP
+    assert found[OWNED] + STEP >= found[CUBELESS] >= found[OPPONENT_OWNS] - STEP
+    assert np.all(np.abs(found) <= 1)
 
 
-def fresh_process(monkeypatch) -> None:
-    """No table made yet in this process, as in a new one."""
-    monkeypatch.setattr(bearoff, "_TABLE", [{}, np.zeros((0, 0, 4)), np.zeros((0, 0, 4))])
-
-
-def test_table_kept_for_later_processes(tmp_path, monkeypatch):
-    """The table made in one process is stored in $NARDY_CACHE, and a later process reads it
-    instead of making it again; one it lacks sides for is extended and stored again."""
-    monkeypatch.setenv("NARDY_CACHE", str(tmp_path))
-    assert cache_file() == tmp_path / f"bearoff-v{CACHE_VERSION}.npz"
-    fresh_process(monkeypatch)
-    small = position((0, 2, 1, 0, 0, 0), (1, 1, 0, 0, 0, 0))
-    expected = bearoff_equities(small)
-    assert cache_file().exists() and not list(tmp_path.glob("*.tmp"))
-    fresh_process(monkeypatch)
-    made = bearoff._table
-    monkeypatch.setattr(bearoff, "_table", lambda *args: pytest.fail("made again"))
-    assert np.array_equal(bearoff_equities(small), expected)
-    monkeypatch.setattr(bearoff, "_table", made)
-    larger = position((0, 0, 0, 2, 1, 1), (1, 1, 0, 0, 0, 0))
-    extended = bearoff_equities(larger)
-    fresh_process(monkeypatch)
-    monkeypatch.setattr(bearoff, "_table", lambda *args: pytest.fail("made again"))
-    assert np.array_equal(bearoff_equities(larger), extended)
-    assert np.array_equal(bearoff_equities(small), expected)
-
-
-def test_unreadable_cache_is_made_again(tmp_path, monkeypatch):
-    """A cache file that is not a table (a crash mid-write elsewhere, another version's) is
-    ignored and replaced by a good one; a cache folder that cannot be written costs only
-    the saving."""
-    monkeypatch.setenv("NARDY_CACHE", str(tmp_path))
-    cache_file().write_bytes(b"not a table")
-    fresh_process(monkeypatch)
-    assert bearoff_equities(position((0, 0, 0, 1, 0, 0), (1, 0, 0, 0, 0, 0))) == \
-        pytest.approx([2 * 34 / 36 - 1] * 4)
-    assert bearoff._read_cache() is not None
-    blocked = tmp_path / "file"
-    blocked.write_text("")
-    monkeypatch.setenv("NARDY_CACHE", str(blocked / "below"))
-    fresh_process(monkeypatch)
-    assert bearoff_equities(position((1, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0))) == \
-        pytest.approx([1.0] * 4)
+def test_shipped_table_is_the_dynamic_programming():
+    """The shipped table holds the equities that the dynamic programming makes (here for
+    every pair of sides of at most three checkers, closed under play), to half a step."""
+    sides = bearoff._reachable([side for side in product(range(4), repeat=6)
+                                if sum(side) <= 3])
+    assert len(sides) == 84  # every side of 0 to 3 checkers on 6 points
+    made = bearoff._table(sides)
+    for i, mine in enumerate(sides[1:], 1):
+        for j, theirs in enumerate(sides[1:], 1):
+            found = bearoff_equities(position(mine, theirs))
+            assert np.abs(found - made[i, j]).max() <= STEP + 1e-12

@@ -273,7 +273,7 @@ def check_group_tools(page):
     assert 1 <= rows.count() < everyone
     assert all(other.lower() in name.lower()
                for name in rows.evaluate_all("rs => rs.map(r => r.dataset.group)"))
-    assert page.text("#group-count") == f"{rows.count()} of {everyone} groups shown"
+    assert page.text("#group-count") == f"{rows.count():,} of {everyone:,} groups shown"
     page.page.fill("#group-filter", "")
     assert rows.count() == everyone
 

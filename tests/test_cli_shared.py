@@ -318,7 +318,7 @@ def test_a_missing_engine_extra_is_one_line_and_exit_2(command, monkeypatch):
     from nardy_analysis.analysis import engine
 
     monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if not installed
-    for name in ("cli.audit", "cli.luck", "analysis.skill"):  # the cached one has the engine
+    for name in ("cli.audit", "cli.luck", "analysis.engine"):  # the cached one has the engine
         monkeypatch.setattr(f"nardy_analysis.{name}.default_evaluator",
                             engine.default_evaluator.__wrapped__)
     one_error_line(run(*command, GOOD), "pip install 'nardy-analysis[engine]'")
@@ -551,14 +551,14 @@ def test_bad_ids_are_one_line_and_exit_2(bad, why):
 def test_board_prints_the_position_and_what_the_ids_say():
     start = run("board", "4HPwATDgc/ABMA")
     assert start.exit_code == 0
-    assert start.stdout == str(Position.start()) + "\nX (player 0) is on roll; O is player 1.\n"
+    assert start.stdout == str(Position.start()) + "\nX (player 1) is on roll; O is player 2.\n"
     assert "pips: X 167 O 167" in start.stdout
     # gnubg's Match ID UQngADAAEAAE: 7-point match, 2-3, cube 2 owned by player 1 (test_ids)
     xgid = run("board", "-b----E-C---eE---c-e----B-:1:1:1:00:2:3:0:7:10")
     assert xgid.exit_code == 0, xgid.output
     assert xgid.stdout.splitlines()[-3:] == [
-        "X (player 1) is on roll; O is player 0.", "cube: 2, owned by player 1",
-        "score: player 0 3, player 1 2 in a 7-point match"]
+        "X (player 2) is on roll; O is player 1.", "cube: 2, owned by player 2",
+        "score: player 1 3, player 2 2 in a 7-point match"]
     with_dice = run("board", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10").stdout
     assert "dice: 52" in with_dice and "cube: 1, centred" in with_dice
 
@@ -585,8 +585,8 @@ def test_board_pictures_show_the_cube_and_score(tmp_path):
     run("board", "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:5:10", "--svg", owned)
     run("board", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10", "--svg", centred)
     owned, centred = owned.read_text(), centred.read_text()
-    assert "player 1 (dark): score 2, 167 pips" in owned
-    assert "player 0 (light): score 0, 167 pips" in centred
+    assert "player 2 (dark): score 2, 167 pips" in owned
+    assert "player 1 (light): score 0, 167 pips" in centred
     assert re.findall(r'class="cube-value"[^>]*>(\d+)<', owned) == ["2"]
     assert re.findall(r'class="cube-value"[^>]*>(\d+)<', centred) == ["1"]
 

@@ -182,6 +182,26 @@ def test_money_best_equities_from_the_pick_equal_the_full_list():
             engine.best_equities(position, ALL_ROLLS, listing), position
 
 
+@needs_engine
+def test_boards_of_keys_are_gnubg_nns():
+    """The boards decoded from gnubg-nn's play keys all at once equal its own
+    board_from_position_key, key by key: every play of every roll of a real match (the bar,
+    hits and bear-offs included) and of the sample positions."""
+    import gnubg_nn
+
+    from nardy_analysis import replay_file
+    from nardy_analysis.analysis.engine import boards_of_keys
+
+    engine = GnubgNN()
+    positions = {turn.before for match in replay_file(DATA / "BackgammonGalaxy_4684335.mat")
+                 for game in match.games for turn in game.turns} | set(sample_positions())
+    keys = [key for position in positions for roll in ALL_ROLLS
+            for key in engine.plays(position, roll)[0]]
+    assert len(keys) > 10_000
+    assert boards_of_keys(keys).tolist() == \
+        [[list(side) for side in gnubg_nn.board_from_position_key(key)] for key in keys]
+
+
 def test_turned_twice_is_gnubg_nns_listed_win():
     """gnubg-nn 1.1.0a11 lists the best play of 65 (24/18/13) in 4HPwATDgc/ABMA with win
     0.4722871780395508 where probabilities() of the board after it gives

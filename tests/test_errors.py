@@ -9,7 +9,7 @@ import pytest
 from nardy_analysis import (DecodeError, EngineError, IllegalPlayError, InvalidArgument,
                             NardyError, NotationError, PositionIdError, RecordWarning, Roll,
                             RuleViolation)
-from nardy_analysis.errors import path_text
+from nardy_analysis.errors import path_text, plural
 
 FIELDS = ["file", "game", "move", "line", "column", "text", "kind", "message", "position_id"]
 
@@ -83,3 +83,9 @@ def test_a_file_name_that_is_not_utf8_is_written_with_escapes():
     assert path_text(path_text(bad)) == path_text(bad)  # the text is kept as it is
     assert path_text(os.fsdecode("d\u00e9j\u00e0 vu.mat".encode())) == "d\u00e9j\u00e0 vu.mat"
     assert path_text(Path(bad)) == path_text(bad)
+
+
+def test_plural_says_one_thing_and_many_things():
+    assert [plural(n, "game") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+    assert [plural(n, "match") for n in (1, 3)] == ["1 match", "3 matches"]
+    assert plural(4016, "point") == "4016 points"  # as a record writes it

@@ -471,3 +471,76 @@ def test_svg_board_shows_both_heads(turn):
     assert f"24,1/24,1/{turn}" in root.find(SVG + "title").text
     captions = [t.text for t in root.iter(SVG + "text") if t.get("class") == "caption"]
     assert all("25 pips, 13 off" in c for c in captions)
+
+
+def every_order(position: LongPosition, roll: Roll, rules: Rules, first_turn: bool):
+    """The legal plays by their definition, written here: every order of the dice and every
+    start from the 24-point down, step by step from the rules, keeping each board the first
+    time the forced-play rules' best way reaches it (most dice, then the larger die), then
+    the best allowed: ``[(moves, after side)]`` in the order first reached."""
+    me, opp = position.lists()
+    limit = 2 if first_turn and (rules.head_doubles is None or (
+        roll.is_double and roll.high in rules.head_doubles)) else 1
+    found, seen = {}, set()
+
+    def search(dice, steps, biggest):
+        board = tuple(me)
+        if (board, dice) in seen:                   # the same subtree again
+            return
+        seen.add((board, dice))
+        key = (len(steps), biggest)
+        if board not in found or found[board][0] < key:
+            found[board] = (key, tuple(steps))
+        for i, die in enumerate(dice):
+            for start in range(24, 0, -1):
+                end = start - die
+                if not me[start] or (start == HEAD and me[HEAD] <= position.on_roll[HEAD]
+                                     - limit):
+                    continue
+                if end > 0 and opp[theirs(end)]:
+                    continue
+                if end <= 0 and (any(me[7:25]) or end < 0 and not
+                                 rules.bear_off_any_with_larger and any(me[start + 1:7])):
+                    continue
+                end = max(end, OFF)
+                me[start], me[end] = me[start] - 1, me[end] + 1
+                search(dice[:i] + dice[i + 1:], steps + [Move(start, end)], max(biggest, die))
+                me[start], me[end] = me[start] + 1, me[end] - 1
+
+    search(roll.dice, [], 0)
+    allowed = {board: (key, steps) for board, (key, steps) in found.items()
+               if not unpassed_block(LongPosition.after(board, opp, position.turn))}
+    best = max((key for key, _ in allowed.values()), default=None)
+    return [(steps, board) for board, (key, steps) in allowed.items()
+            if key == best or not rules.forced_play]
+
+
+@st.composite
+def long_positions(draw):
+    """Any long nardy position, the player on roll with a checker left: the mover's 15
+    checkers on points drawn from 0 (off) to a highest point (1..24, so that bear-offs
+    come), the opponent's on points from 0 to 24 where the mover has none."""
+    me = [0] * 26
+    top = draw(st.integers(1, 24))
+    for point in draw(st.lists(st.integers(0, top), min_size=15, max_size=15)):
+        me[point] += 1
+    assume(me[OFF] < 15)
+    free = [q for q in range(25) if q == OFF or not me[theirs(q)]]
+    opp = [0] * 26
+    for point in draw(st.lists(st.sampled_from(free), min_size=15, max_size=15)):
+        opp[point] += 1
+    return LongPosition((me, opp), draw(st.integers(0, 1)) if opp[OFF] < 15 else 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(long_positions(), st.sampled_from(ALL_ROLLS),
+       st.sampled_from([LONG, LONG_FEDERATION, LONG.override(forced_play=False),
+                        LONG.override(bear_off_any_with_larger=True)]), st.booleans())
+def test_legal_plays_are_every_order_of_the_steps(position, roll, rules, first_turn):
+    """legal_plays (whose search tries a double's steps only from the highest start down)
+    gives exactly the plays of every order of the steps, play for play, moves in the same
+    order, in the same order; legal_sides the mover's side after each."""
+    want = every_order(position, roll, rules, first_turn)
+    legal = position.legal_plays(roll, rules, first_turn)
+    assert [(play.moves, after.board[position.turn]) for play, after in legal] == want
+    assert position.legal_sides(roll, rules, first_turn) == tuple(board for _, board in want)

@@ -258,3 +258,16 @@ def test_best_play_and_one_ply():
         total += (1 if roll.is_double else 2) * np.array(zero.best_play(where, roll)
                                                          .probabilities)
     assert one.evaluate(where) == pytest.approx(tuple(total / 36), abs=1e-12)
+
+
+def test_best_equities_are_best_play_equities():
+    """best_equities (every play of the 21 rolls in one matrix product) gives exactly
+    best_play's equity of each roll, also under another utility, and for a dance."""
+    evaluator = LongEvaluator(cache_size=0)
+    utility = MONEY.__class__(-1.0, 2.0, 0.5, 0.25, -0.5, -0.25)
+    stuck = LongPosition.from_notation("13x15/24x12,23,22,21/0")   # 21 dances
+    for where in [*blocking_positions(6, 2), LongPosition.start(), stuck]:
+        for u in (MONEY, utility):
+            assert evaluator.best_equities(where, ALL_ROLLS, u) == tuple(
+                evaluator.best_play(where, roll, u).equity for roll in ALL_ROLLS)
+    assert not evaluator.plays(stuck, Roll(2, 1))[0]

@@ -332,26 +332,19 @@ def test_the_turns_frame_leaves_the_cube_and_the_bar_empty_for_long_nardy():
     assert (short["cube_value"] >= 1).all() and short["bar"].notna().all()
 
 
-def test_luck_and_exposure_refuse_long_nardy():
+def test_exposure_refuses_long_nardy():
     from matplotlib.figure import Figure
 
-    from nardy_analysis.analysis.luck import luck_frame
     from nardy_analysis.errors import InvalidArgument
     from nardy_analysis.plots import plot_blot_exposure
 
     match, _ = record()
-    with pytest.raises(InvalidArgument, match="^luck does not apply to long nardy"):
-        luck_frame(match)
     with pytest.raises(InvalidArgument, match="blot exposure does not apply to long nardy"):
         plot_blot_exposure(turns_frame(match), Figure().subplots())
 
 
-def test_the_commands_that_do_not_apply_refuse_a_long_match(tmp_path):
+def test_blot_exposure_refuses_a_long_match(tmp_path):
     runner = CliRunner()
-    done = runner.invoke(main, ["luck", str(SAMPLE)])
-    assert done.exit_code == 1, done.output
-    assert "luck does not apply to long nardy" in done.stderr
-    assert "rolls" not in done.stdout and "point 14" not in done.output
     done = runner.invoke(main, ["plot", str(SAMPLE), "--game", "1", "--kind", "exposure",
                                 "--out", str(tmp_path / "e.png")])
     assert done.exit_code == 2 and "blot exposure does not apply to long nardy" in done.output
@@ -374,10 +367,7 @@ def test_every_command_that_reads_matches_takes_the_rules_option(command, tmp_pa
     plain = runner.invoke(main, [command, str(untagged), *extra])
     assert plain.exit_code == 1 and "illegal_play" in plain.output + plain.stderr
     done = runner.invoke(main, [command, "--rules", "long", str(untagged), *extra])
-    if command == "luck":
-        assert done.exit_code == 1 and f"{command} does not apply to long nardy" in done.stderr
-    else:
-        assert done.exit_code == 0, done.output
+    assert done.exit_code == 0, done.output
 
 
 def test_the_dice_audit_of_long_nardy_counts_the_first_roll_of_each_game():

@@ -23,14 +23,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_analysis import ALL_ROLLS, Position, Roll, load_file, replay_file
-from nardy_analysis.analysis.engine import MONEY
+from nardy_analysis.analysis.engine import MONEY, default_evaluator
 from nardy_analysis.errors import InvalidArgument, NardyError
 from nardy_analysis.cli.luck import luck
 from nardy_analysis.analysis.luck import (KEY, PLAYER_COLUMNS, RATINGS, RESULT_COLUMNS,
                                           ROLL_COLUMNS, SUMMARY_COLUMNS, luck_by_player,
                                           luck_frame, luck_mark, luck_rating, luck_summary,
                                           match_utility, match_winning_chance, roll_luck)
-from nardy_analysis.game.rules import TAVLA
+from nardy_analysis.game.long import LongPosition
+from nardy_analysis.game.rules import LONG, LONG_FEDERATION, TAVLA
 from nardy_analysis.plots.luck import plot_cumulative_luck
 
 matplotlib.use("Agg")
@@ -486,3 +487,133 @@ Luck adjusted result                      -19.04%                 +19.04%
         "luck_total_mwc": [3.156, 34.12], "luck_rate": [2.7, 28.4],
         "luck_rate_mwc": [0.043, 0.443], "rating": ["None", "Good dice, man!"],
         "actual_result": [-50.0, 50.0], "luck_adjusted_result": [-19.04, 19.04]}
+
+
+# --- long nardy ---------------------------------------------------------------------------------
+
+LONG_SAMPLE = Path(__file__).parents[1] / "sample_games" / "long" / "simulated_match.mat"
+_long: dict = {}
+
+
+def long_luck():
+    """The sample long match and its luck frame (the long nardy engine: numpy, no extra)."""
+    if not _long:
+        loaded = load_file(LONG_SAMPLE)
+        _long.update(loaded=loaded, frame=luck_frame(loaded))
+    return _long["loaded"], _long["frame"]
+
+
+def test_long_nardy_luck_is_the_best_play_equity_minus_the_mean_over_the_36_rolls():
+    """Each roll's equity and luck against the engine's best play of every roll worked out one
+    play list at a time (``best_play``, not the batched ``best_equities``), weighted 1 for a
+    double and 2 otherwise: so their mean over the 36 throws is 0."""
+    loaded, frame = long_luck()
+    [match] = loaded.matches
+    engine = default_evaluator(rules=LONG)
+    turns = [turn for game in match.games for turn in game.turns]
+    assert len(frame) == len(turns) == 180
+    for index in (0, 1, 2, 3, 40, 95, 120, 179):  # both first turns of game 1, a bear-off
+        turn, row = turns[index], frame.iloc[index]
+        equities = {roll: engine.best_play(turn.before, roll).equity for roll in ALL_ROLLS}
+        mean = sum((1 if r.is_double else 2) * e for r, e in equities.items()) / 36
+        assert row["equity"] == pytest.approx(equities[turn.roll], abs=1e-9)
+        assert row["luck"] == pytest.approx(equities[turn.roll] - mean, abs=1e-9)
+        lucks = [roll_luck(turn.before, roll, MONEY, engine)[0] for roll in ALL_ROLLS]
+        assert sum((1 if r.is_double else 2) * v
+                   for r, v in zip(ALL_ROLLS, lucks)) / 36 == pytest.approx(0, abs=1e-12)
+        assert row["luck_variance"] == pytest.approx(
+            sum((1 if r.is_double else 2) * v * v for r, v in zip(ALL_ROLLS, lucks)) / 36)
+    assert frame["luck"].std() > 0.05 and frame["luck_variance"].ge(0).all()
+
+
+def test_long_nardy_first_turn_plays_by_the_head_rule():
+    """On a player's first turn 66 takes two checkers off the head (a 6-6 cannot move one
+    checker 24 pips: 18 is the opponent's head); the federation's rule allows it with 66, 44
+    and 33 only, so 55 then takes one."""
+    start = LongPosition.start()
+    for rules, roll, off in ((LONG, Roll(6, 6), 2), (LONG_FEDERATION, Roll(6, 6), 2),
+                             (LONG_FEDERATION, Roll(5, 5), 1), (LONG, Roll(5, 5), 2)):
+        after = default_evaluator(rules=rules).best_play(start, roll).after
+        assert after.board[start.turn][24] == 15 - off, (rules.name, roll)
+    assert roll_luck(start, Roll(6, 6))[1] == pytest.approx(
+        default_evaluator(rules=LONG).best_play(start, Roll(6, 6)).equity)
+
+
+def test_long_nardy_luck_is_in_points_and_players_add_up_to_the_match():
+    loaded, frame = long_luck()
+    assert list(frame.columns) == list(ROLL_COLUMNS)
+    assert frame["luck_mwc"].isna().all() and (frame["luck_points"] == frame["luck"]).all()
+    assert (frame["cube_value"] == 1).all() and not frame["dance"].any()
+    summary = luck_summary(loaded, frame)
+    assert set(summary["unit"]) == {"points"}
+    match = summary[summary["scope"] == "match"].set_index("player")
+    games = summary[summary["scope"] == "game"].groupby("player")
+    for player, rolled in frame.groupby("player"):
+        assert match.loc[player, "luck"] == pytest.approx(rolled["luck"].sum())
+        assert match.loc[player, "luck_total"] == pytest.approx(rolled["luck"].sum())
+        assert match.loc[player, "rolls"] == len(rolled) == games["rolls"].sum()[player]
+        assert games["luck"].sum()[player] == pytest.approx(match.loc[player, "luck"])
+    [replayed] = loaded.matches
+    won = [sum(g.points if g.winner == side else -g.points for g in replayed.games)
+           for side in (0, 1)]
+    assert match["result"].tolist() == won and won[0] == -won[1] != 0
+    assert match["luck_adjusted"].tolist() == pytest.approx(
+        [won[0] - match["luck"].iloc[0] + match["luck"].iloc[1],
+         won[1] - match["luck"].iloc[1] + match["luck"].iloc[0]])
+    alone = luck_summary(frame)  # the frame alone knows its unit: no luck_mwc
+    assert set(alone["unit"]) == {"points"}
+    assert alone["luck_total"].tolist() == pytest.approx(summary["luck_total"].tolist())
+    players = luck_by_player(summary).set_index("player")
+    assert players["luck"].to_dict() == pytest.approx(match["luck"].to_dict())
+
+
+def test_an_engine_of_the_other_game_is_refused():
+    loaded, _ = long_luck()
+    short = Position.start()
+    with pytest.raises(InvalidArgument, match="does not evaluate short nardy"):
+        luck_frame(replay_file(FILES[0]), default_evaluator(rules=LONG))
+    if find_spec("gnubg_nn"):
+        with pytest.raises(InvalidArgument, match="does not evaluate long nardy"):
+            luck_frame(loaded, default_evaluator())
+        assert roll_luck(short, Roll(2, 1), MONEY)[1] != pytest.approx(
+            roll_luck(LongPosition.start(), Roll(2, 1))[1])
+
+
+def test_cli_luck_of_a_long_match(tmp_path):
+    _, frame = long_luck()
+    runner = CliRunner()
+    csv = tmp_path / "luck.csv"
+    text = runner.invoke(luck, [str(LONG_SAMPLE), "--csv", str(csv), "--no-progress"])
+    assert text.exit_code == 0, text.output + text.stderr
+    assert "simulated_match.mat: 180 rolls" in text.output
+    assert "luck (points)" in text.output and "does not apply" not in text.output + text.stderr
+    rows = pd.read_csv(csv, dtype={"dice": str})
+    assert len(rows) == 180 and rows["luck"].tolist() == pytest.approx(frame["luck"].tolist())
+    result = runner.invoke(luck, [str(LONG_SAMPLE), "--json", "--no-progress"])
+    [record] = [json.loads(line) for line in result.output.splitlines()]
+    assert record["rolls"] == 180 and record["summary"][-1]["unit"] == "points"
+    assert record["summary"][-1]["luck_unit"] == "equity, points per game at cube 1"
+    players = runner.invoke(luck, [str(LONG_SAMPLE), "--by", "player", "--json",
+                                   "--no-progress"])
+    objects = [json.loads(line) for line in players.output.splitlines()]
+    assert [(o["player"], o["unit"], o["rolls"]) for o in objects] == [
+        ("player 1", "points", 90), ("player 2", "points", 90)]
+    parquet = tmp_path / "luck.parquet"
+    assert runner.invoke(luck, [str(LONG_SAMPLE), "--parquet", str(parquet),
+                                "--no-progress"]).exit_code == 0
+    assert pd.read_parquet(parquet)["luck"].tolist() == pytest.approx(frame["luck"].tolist())
+    refused = runner.invoke(luck, [str(LONG_SAMPLE), "--ply", "2", "--no-progress"])
+    assert refused.exit_code == 1 and "ply must be a whole number 0..1" in refused.stderr
+
+
+def test_cli_audit_luck_of_a_long_match():
+    from nardy_analysis.cli import main
+
+    _, frame = long_luck()
+    result = CliRunner().invoke(main, ["audit", "--luck", "--json", str(LONG_SAMPLE)])
+    assert result.exit_code == 0, result.output
+    rows = {r["test"]: r for r in map(json.loads, result.output.splitlines()[1:])
+            if r["group"] == "all"}
+    assert rows["luck"]["n"] == 180 and rows["luck"]["p_value"] is not None
+    assert rows["luck"]["observed"] == pytest.approx(frame["luck"].sum())
+    assert rows["lucky_rolls"]["n"] > 0 and rows["unlucky_rolls"]["n"] > 0

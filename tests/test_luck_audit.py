@@ -318,10 +318,15 @@ def test_luck_columns_are_optional():
     assert not set(LUCK_TESTS) & set(audit_dice(frame).frame["test"])
 
 
-def test_long_nardy_rolls_say_the_luck_tests_do_not_apply():
-    frame = audit_files([ROOT / "sample_games" / "long" / "simulated_match.mat"],
-                        luck=True).frame
-    luck = frame[frame["test"].isin(LUCK_TESTS)]
-    assert len(luck) == len(LUCK_TESTS)
-    assert (luck["n"] == 0).all()
-    assert luck["note"].str.contains("does not apply to long nardy").all()
+def test_the_luck_tests_run_on_long_nardy_rolls():
+    path = ROOT / "sample_games" / "long" / "simulated_match.mat"
+    frame = audit_files([path], luck=True).frame
+    luck = frame[frame["test"].isin(LUCK_TESTS)].set_index("test")
+    rolls = luck_frame(load_file(path))
+    assert len(luck) == len(LUCK_TESTS) and luck.loc["luck", "n"] == len(rolls) == 180
+    assert luck.loc["luck", "observed"] == pytest.approx(rolls["luck"].sum())
+    z = rolls["luck"].sum() / np.sqrt(rolls["luck_variance"].sum())
+    assert luck.loc["luck", "statistic"] == pytest.approx(z)
+    assert luck.loc[["luck", "luck_spread", "lucky_rolls", "unlucky_rolls"],
+                    "p_value"].notna().all()
+    assert not luck["note"].str.contains("does not apply").any()

@@ -103,6 +103,22 @@ def test_the_boards_of_cube_actions_and_the_result_show_the_cube_and_score(studi
     assert "game over" in last and "score 7, " in last  # 8 points won, shown as the 7 needed
 
 
+def test_a_beaver_and_a_raccoon_turn_the_cube_and_the_doubler_rolls_next():
+    page_data = data(match_html(load_file(SAMPLES / "money_beaver_raccoon.mat"), luck=False))
+    steps = page_data["steps"]
+    shown = {s["text"]: board(page_data, s) for s in steps[3:6]}
+    values = {text: re.findall(r'class="cube-value"[^>]*>(\d+)<', svg)
+              for text, svg in shown.items()}
+    assert values == {"Anna doubles to 2": ["2"], "Boris beavers to 4": ["4"],
+                      "Anna raccoons to 8": ["8"]}
+    assert "Money game \u00b7 Anna to roll" in shown["Boris beavers to 4"]
+    assert "Money game \u00b7 Anna to roll" in shown["Anna raccoons to 8"]
+    # Seen from Anna's side: Boris's 4 at the top, Anna's 8 at the bottom.
+    tops = {text: int(re.search(r'<g class="cube"><rect x="8" y="(\d+)', svg).group(1))
+            for text, svg in shown.items() if text != "Anna doubles to 2"}
+    assert tops == {"Boris beavers to 4": 34, "Anna raccoons to 8": 404}
+
+
 def test_the_page_is_self_contained(studio_page):
     assert not re.search(r"""(?:src|href)\s*=\s*["']?(?!data:|#)""", studio_page)
     assert "<link" not in studio_page and "@import" not in studio_page
@@ -185,10 +201,10 @@ def test_one_page_shows_the_match_asked_for():
 
 
 def test_without_an_engine_the_page_says_how_to_install_one(monkeypatch):
-    def missing(ply=0):
+    def missing(ply=0, engine_name="gnubg-nn", rules=None):
         raise engine._not_installed("gnubg-nn is not installed", "engine", "GPL-3")
 
-    monkeypatch.setattr(luck, "default_evaluator", missing)
+    monkeypatch.setattr(engine, "default_evaluator", missing)  # match_evaluator's
     page = match_html(load_file(STUDIO))
     assert "pip install 'nardy-analysis[engine]'" in html.unescape(page)
     assert not any("luck" in step for step in data(page)["steps"])
@@ -311,8 +327,25 @@ def test_report_of_a_broken_file_writes_the_page_and_exits_1(tmp_path):
     assert "Game 1 stops here" in out.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("command", ["report", "plot"])
+def test_report_and_plot_say_why_strict_mode_leaves_them_nothing(tmp_path, command):
+    """A warning that --strict makes an error stops the file: the commands say so after it
+    (a file with no match at all says so itself, in one line: tests/test_cli_shared.py)."""
+    path = SAMPLES / "broken" / "wrong_result_points.mat"
+    out = tmp_path / ("page.html" if command == "report" else "race.png")
+    options = ["-o", str(out)] if command == "report" else ["--game", "1", "--out", str(out)]
+    result = CliRunner().invoke(main, [command, str(path), *options, "--strict"])
+    assert result.exit_code == 1 and not out.exists()
+    error, why = result.stderr.splitlines()
+    assert error.endswith("2 points is not a possible result here (expected 1 with the cube "
+                          "at 1) in 'Wins 2 point'")
+    assert why == (f"{path}: --strict stops the file at its first error or warning, so no "
+                   "match is read; " + ("no page is written" if command == "report"
+                                        else "nothing is drawn"))
+
+
 @pytest.mark.parametrize("arguments, message", [
-    (["--match", "3"], "holds 2 match(es)"),
+    (["--match", "3"], "holds 2 matches"),
     (["-o", "/proc/x.html"], "cannot write '/proc/x.html'"),
 ])
 def test_report_usage_errors_exit_2(arguments, message):
@@ -355,7 +388,7 @@ def test_luck_game_by_game_on_worker_processes_gives_the_same_page():
     assert match_html(loaded, jobs=2) == match_html(loaded, jobs=1)
 
 
-def test_the_page_of_a_long_match_starts_at_360_pips_with_errors_and_no_shots():
+def test_the_page_of_a_long_match_starts_at_360_pips_with_luck_errors_and_no_shots():
     from nardy_analysis.analysis.skill import skill_frame
 
     loaded = load_file(SAMPLES / "long" / "simulated_match.mat")
@@ -373,8 +406,13 @@ def test_the_page_of_a_long_match_starts_at_360_pips_with_errors_and_no_shots():
     assert [step["error"]["mark"] for step in rolls] == frame["mark"].tolist()
     assert [step["error"]["forced"] for step in rolls] == (frame["plays"] == 1).tolist()
     assert all(step["error"]["mwc"] is None for step in rolls)
+    frame = luck.luck_frame(loaded)
+    assert [step["luck"]["value"] for step in rolls] == frame["luck"].round(4).tolist()
+    assert all(step["luck"]["mwc"] is None for step in rolls)  # points per game: no cube
     assert 'id="exposure"' not in page and 'id="race"' in page
+    assert "by the long nardy engine" in page and "a home mars 3" in page
     assert "long nardy has no cube" in page
+    assert match_html(loaded, jobs=2) == page
     unasked = data(match_html(loaded, luck=False))["steps"]
     assert not any("error" in step for step in unasked)
     dice = page[page.index('<table id="dice">'):]

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from nardy_analysis import load_file, replay_file
 from nardy_analysis.analysis.skill import _chances as chances_of
-from nardy_analysis.analysis.skill import (DECISION_COLUMNS, DECISION_DTYPES, RATINGS,
+from nardy_analysis.analysis.skill import (CUBE_ERRORS, DECISION_COLUMNS, DECISION_DTYPES, RATINGS,
                                            SUMMARY_COLUMNS, CubeState, cube_decision,
                                            cube_efficiency, cubeful_equities, move_mark,
                                            skill_frame, skill_rating, skill_summary)
@@ -531,3 +531,26 @@ def test_nothing_counted_is_not_rated():
     row = _player_row(skill_frame([]), 0, 0, 5)
     assert row["cube_rating"] == row["checker_rating"] == row["overall_rating"] == NO_RATING
     assert row["cube_error_rate_memg"] == 0.0
+
+
+CUBE_TIES = sorted((DATA / "cube").glob("*.skill.json"))
+
+
+@needs_engine
+@pytest.mark.parametrize("reference", CUBE_TIES, ids=lambda p: p.stem)
+def test_cube_ties_counted_as_gnubg(reference):
+    """Matches with cube decisions where no double and double/pass are equal but for
+    rounding (certain wins without gammons): every count of gnubg's cube statistics as it
+    printed them, those ties included or left out as gnubg has them; with no close cube
+    decision (a 1-point match) the cube rating loss is n/a (NaN)."""
+    table = json.loads(reference.read_text())["match"]
+    cube, overall = table["Cube"], table["Overall"]
+    _, summary = analysed(reference.with_suffix("").with_suffix(".mat"))
+    for side, row in summary.iterrows():
+        assert row["cube_decisions"] == int(cube["Total cube decisions"][side])
+        assert row["close_cube_decisions"] == int(cube["Close or actual cube decisions"][side])
+        for key, name in CUBE_ERRORS.items():
+            assert row[key] == int(cube[f"{name} (EMG (MWC))"][side].split()[0]), key
+        loss = overall["Cube errors rating loss"][side]
+        assert (np.isnan(row["cube_rating_loss"]) if loss == "n/a"
+                else row["cube_rating_loss"] == pytest.approx(float(loss), abs=0.1))

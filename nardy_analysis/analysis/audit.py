@@ -51,10 +51,12 @@ Long nardy (RULES.md, "Long nardy") has no bar and no hitting: its rolls count i
 five tests, and bar_entry and hits_on_blots do not apply to them (an audit of long nardy
 rolls only says so in those tests' notes).
 
-With ``luck=True`` (the engine extra: ``pip install 'nardy-analysis[engine]'``) five tests of
-the dice's luck join them (:data:`LUCK_TESTS`), on every roll with a replayed position,
-luck as :mod:`nardy_analysis.analysis.luck` computes it (GNU Backgammon's: cubeless 0-ply;
-money play in equity per game at cube 1, match play in normalised match equity). Each roll's
+With ``luck=True`` (short nardy needs the engine extra: ``pip install
+'nardy-analysis[engine]'``) five tests of the dice's luck join them (:data:`LUCK_TESTS`), on
+every roll with a replayed position, luck as :mod:`nardy_analysis.analysis.luck` computes it
+(GNU Backgammon's: cubeless 0-ply; money play and long nardy in equity per game at cube 1,
+short nardy match play in normalised match equity), through each match's own engine (the
+long nardy engine for long nardy). Each roll's
 luck ``L`` has, under fair dice, a known distribution given its position: the 36 throws and
 their best-play equities. Its mean is 0, and its variance ``V`` and fourth central moment
 ``M4`` are known (:func:`~nardy_analysis.analysis.luck.roll_luck_distribution`). So the
@@ -131,8 +133,8 @@ unlucky_rolls  rolls with L < -0.3 / sum of p_i       as bar_entry
 decisive_luck  sum(L) of the decisive rolls / 0       their mean luck per roll, as luck
 ============== ====================================== =======================================
 
-The luck effect is in the luck's unit: equity per game at cube 1 (EMG) in money play, and
-normalised match equity in match play (where winning the cube's value in points is +1 and
+The luck effect is in the luck's unit: equity per game at cube 1 (EMG) in money play and long
+nardy, and normalised match equity in short nardy match play (where winning the cube's value in points is +1 and
 losing it -1; a mix of both in an audit that pools them).
 
 For roll_classes and faces the effect is that of the one cell named in ``cell``, chosen by
@@ -159,12 +161,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..errors import InvalidArgument, NardyError
+from ..errors import InvalidArgument, NardyError, plural
 from ..game.position import ALL_ROLLS, BAR
 from ..load import LoadedFile, load_file, match_files
 from ..parallel import map_files
 from ..replay import ReplayedMatch
-from .engine import Evaluator, default_evaluator
+from .engine import Evaluator
 from .luck import LUCKY, luck_frame
 from .shots import shots, throws
 from .turns import replayed_matches
@@ -284,8 +286,9 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True, luck: 
         Add the columns of :data:`LUCK_DTYPES`: each roll's luck and its distribution under
         fair dice (an engine evaluation of each position; the engine extra).
     evaluator : Evaluator, optional
-        With ``luck``: default :func:`~nardy_analysis.analysis.engine.default_evaluator`
-        (0-ply, as GNU Backgammon's luck analysis).
+        With ``luck``: the engine of every match (of its game); default each match's own
+        (:func:`~nardy_analysis.analysis.luck.luck_frame`; 0-ply, as GNU Backgammon's luck
+        analysis).
 
     Returns
     -------
@@ -302,12 +305,12 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True, luck: 
         when the opponent has a blot), ``hitting_roll`` (the roll can hit). The position
         columns are missing (NA) for rolls not replayed (after a rule violation, or
         ``positions=False``) and for long nardy. ``long``: thrown in long nardy. With
-        ``luck``, then :data:`LUCK_DTYPES` (not for long nardy: NaN).
+        ``luck``, then :data:`LUCK_DTYPES`.
 
     Raises
     ------
     EngineError
-        ``luck`` without the engine extra.
+        ``luck`` on short nardy without the engine extra.
 
     Notes
     -----
@@ -325,8 +328,6 @@ def _roll_rows(matches: Iterable[ReplayedMatch], positions: bool, luck: bool,
     :data:`LUCK_DTYPES` with ``luck``), None where a value is missing."""
     seen_files: dict[str, int] = {}
     caches: dict = {}  # per Rules, by position: the roll-free facts of _position_facts
-    if luck:
-        evaluator = evaluator or default_evaluator()
     unknown = [None] * 5
     no_luck = [np.nan] * len(LUCK_DTYPES)
     for match in matches:
@@ -336,7 +337,7 @@ def _roll_rows(matches: Iterable[ReplayedMatch], positions: bool, luck: bool,
         names = record.players
         site = record.tags.get("Site", "").strip() or "unknown"
         long = match.rules.game == "long"
-        lucks = _turn_lucks(match, evaluator) if luck and not long else {}
+        lucks = _turn_lucks(match, evaluator) if luck else {}
         rules, cache = match.rules, caches.setdefault(match.rules, {})
         for game in match.games:
             replayed = {id(t.record): t for t in game.turns}
@@ -354,7 +355,7 @@ def _roll_rows(matches: Iterable[ReplayedMatch], positions: bool, luck: bool,
                 yield row
 
 
-def _turn_lucks(match: ReplayedMatch, evaluator: Evaluator) -> dict[int, list[float]]:
+def _turn_lucks(match: ReplayedMatch, evaluator: Evaluator | None) -> dict[int, list[float]]:
     """The :data:`LUCK_DTYPES` of each replayed roll of ``match``, by ``id`` of its record."""
     frame = luck_frame(match, evaluator)
     turns = [turn.record for game in match.games for turn in game.turns]
@@ -802,9 +803,6 @@ def count_tests(counts: AuditCounts) -> pd.DataFrame:
         parts += _luck_tests([counts.luck_rolls(name) for name in names])
     frame = pd.concat([part.assign(group=names) for part in parts], ignore_index=True)
     frame["n"] = frame["n"].astype(np.int64)
-    if counts.long:  # no engine evaluates long nardy: its rolls have no luck
-        unrated = frame["test"].isin(LUCK_TESTS) & (frame["n"] == 0)
-        frame.loc[unrated, "note"] = "does not apply to long nardy (no engine for it)"
     frame["p_adjusted"] = np.nan
     tested = frame["p_value"].notna()
     if tested.any():
@@ -867,7 +865,8 @@ def _doubles(counts: np.ndarray) -> pd.DataFrame:
         p_value[g] = _binomial_pvalue(k[g], n[g], 1 / 6)
         if n[g] < 100 and min(_binomial_pvalue(0, n[g], 1 / 6),
                               _binomial_pvalue(n[g], n[g], 1 / 6)) > ALPHA:
-            note[g] = f"too few rolls: no count of doubles in {int(n[g])} rolls gives p < {ALPHA}"
+            note[g] = (f"too few rolls: no count of doubles in {plural(int(n[g]), 'roll')} "
+                       f"gives p < {ALPHA}")
     low, high = clopper_pearson(k, n)
     rate = _rate(k, n)
     return _frame("doubles", n, k, n / 6, rate, p_value, rate - 1 / 6, low - 1 / 6,
@@ -1209,6 +1208,16 @@ class DiceAudit:
         if self.counts is None:
             self.counts = roll_counts(self.rolls, self.by, self.include_opening, self.player)
 
+    def __repr__(self) -> str:
+        """Short: the rolls, the groups and the results flagged (``str()`` gives the
+        summary, :attr:`frame` every result)."""
+        groups = f", {plural(self.frame['group'].nunique() - 1, 'group')} by {self.by}" \
+            if self.by else ""
+        player = f", player {self.player!r}" if self.player is not None else ""
+        return (f"<DiceAudit: {plural(self.counts.rolls, 'roll')}{player}{groups}, "
+                f"{plural(len(self.frame), 'result')}, {len(self.flagged())} flagged at "
+                f"{ALPHA}>")
+
     @property
     def files(self) -> list[str]:
         """The files whose rolls were tested, in the order of the rolls."""
@@ -1323,12 +1332,14 @@ class DiceAudit:
         opening = ("opening rolls included: in long nardy they are ordinary rolls"
                    if self.counts.long else
                    f"opening rolls {'included' if self.include_opening else 'excluded'}")
-        text = (f"{self.counts.rolls:,} rolls ({opening}) from {len(files)} "
+        rolls = self.counts.rolls
+        text = (f"{rolls:,} roll{'s' * (rolls != 1)} ({opening}) from {len(files):,} "
                 f"file{'s' * (len(files) != 1)}" + (f" ({names})" if files else ""))
         if self.player is not None:
             text += f", player {self.player}"
         if self.by:
-            text += f", {self.frame['group'].nunique() - 1} groups by {self.by}"
+            groups = self.frame["group"].nunique() - 1
+            text += f", {groups:,} group{'s' * (groups != 1)} by {self.by}"
         return text
 
 
@@ -1348,14 +1359,14 @@ def _table(frame: pd.DataFrame) -> list[str]:
              f"{'p':>10}{'p adj.':>10}  effect [95% CI]"]
     for row in frame.itertuples():
         if row.n == 0:
-            lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8}  "
+            lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8,}  "
                          f"{row.note or 'no data'}")
             continue
         sign = "" if row.test == "luck_spread" else "+"  # a ratio, not a difference
         effect = (_DASH if np.isnan(row.effect) else
                   f"{row.effect:{sign}.4f} [{row.ci_low:{sign}.4f}, {row.ci_high:{sign}.4f}]"
                   .replace("+nan", _DASH).replace("nan", _DASH))
-        lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8}"
+        lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8,}"
                      f"{number(row.observed)}{number(row.expected)}{p(row.p_value)}"
                      f"{p(row.p_adjusted)}  {effect}"
                      + (f" ({row.cell})" if isinstance(row.cell, str) else "")
@@ -1388,7 +1399,7 @@ def _groups(frame: pd.DataFrame, by: str, shown: int = 20) -> list[str]:
         low_p = (f"{smallest[group]:.3g} ({best.at[group, 'test']})"
                  if pd.notna(smallest[group]) else "no test has enough rolls")
         lines.append(f"  {str(group)[:30]:<31}{n:>8,}{observed:>10,.0f}"
-                     f"{doubles.at[group, 'expected']:>10.1f}  {rate:<22}{low_p}")
+                     f"{doubles.at[group, 'expected']:>10,.1f}  {rate:<22}{low_p}")
     if len(order) > shown:
         lines.append(f"  ... and {len(order) - shown} more groups (all in --json and --html)")
     return lines

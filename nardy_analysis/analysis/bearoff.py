@@ -31,31 +31,28 @@ generator does): with ``V(a, b)`` the value for the side with checkers ``a`` on 
 
 A side that has borne off every checker has won: +1 for it, -1 for the other, per cube.
 
-The table is made for the sides a position reaches, extended when a later position needs
-more, and kept in a cache file for later processes (:func:`cache_file`), as GNU Backgammon
-ships its ``gnubg_ts0.bd`` made once: a match that reaches bear-offs costs seconds of
-dynamic programming the first time, a load of the stored table after.
+The table of all 924 x 924 pairs of sides ships with the package, as GNU Backgammon ships
+its ``gnubg_ts0.bd``: ``data/bearoff.npz`` (about 4 MB), made by ``python
+tools/bearoff_table.py`` from :func:`_table`, each equity stored as gnubg stores its own, a
+16-bit step of ``2 / 65535`` between -1 and +1 (so within ``1 / 65535`` of the exact value),
+read once per process when a two-sided bear-off is first valued (about 0.1 s).
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
-import zipfile
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
-import platformdirs
 
 from ..errors import InvalidArgument
 from ..game.position import ALL_ROLLS, Position
 from ..game.rules import CHECKERS, OFF
 from .shots import throws
 
-__all__ = ["BEAROFF_CHECKERS", "BEAROFF_POINTS", "CACHE_VERSION", "OWNED", "CENTRED",
-           "OPPONENT_OWNS", "bearoff_equities", "cache_file", "is_two_sided_bearoff"]
+__all__ = ["BEAROFF_CHECKERS", "BEAROFF_POINTS", "OWNED", "CENTRED", "OPPONENT_OWNS",
+           "TABLE_FILE", "bearoff_equities", "is_two_sided_bearoff", "stored_table"]
 
 BEAROFF_POINTS = 6
 BEAROFF_CHECKERS = 6
@@ -88,14 +85,10 @@ def _plays(side: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
                        for play in position.legal_plays(roll)) for roll in ALL_ROLLS)
 
 
-Side = tuple[int, ...]
-"""A side of a bear-off: its checkers on points 1..6."""
-
-
-def _reachable(sides: Iterable[Side], known: Iterable[Side] = ()) -> list[Side]:
-    """``sides``, every side their plays can reach and the sides ``known`` (closed under
-    play: not searched again), the empty one included, fewest pips first."""
-    found, todo = {(0,) * BEAROFF_POINTS, *known}, list(sides)
+def _reachable(sides: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """``sides`` and every side their plays can reach, the empty one included, fewest pips
+    first."""
+    found, todo = {(0,) * BEAROFF_POINTS}, list(sides)
     while todo:
         side = todo.pop()
         if side not in found:
@@ -104,12 +97,10 @@ def _reachable(sides: Iterable[Side], known: Iterable[Side] = ()) -> list[Side]:
     return sorted(found, key=lambda side: (_pips(side), side))
 
 
-def _table(sides: list[Side], known: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """``(values, seen)`` (n, n, 4): the values of :func:`bearoff_equities` for every pair of
-    ``sides`` (mover's first; ``sides`` closed under play, fewest pips first, the empty side
-    first), and what the opponent faces after a play, by the mover's column. ``known`` is an
-    earlier ``(index, values, seen)`` of some of the sides (also closed): those pairs are
-    copied, not computed again."""
+def _table(sides: list[tuple[int, ...]]) -> np.ndarray:
+    """The values (n, n, 4) of :func:`bearoff_equities` for every pair of ``sides`` (mover's
+    first; ``sides`` closed under play, fewest pips first, the empty side first), by
+    dynamic programming (the module docstring)."""
     index = {side: i for i, side in enumerate(sides)}
     n, pips = len(sides), np.array([_pips(side) for side in sides])
     # every side's plays in one row: side i's, roll by roll, from offset[i]; each roll's
@@ -124,15 +115,8 @@ def _table(sides: list[Side], known: tuple[Any, ...]) -> tuple[np.ndarray, np.nd
     value = np.zeros((n, n, 4))
     value[0, 1:], value[1:, 0] = 1.0, -1.0  # the side with nothing left has won
     seen = value.copy()
-    old, old_value, old_seen = known
-    new = np.ones(n, bool)
-    if old:
-        here = np.array([index[side] for side in old])
-        value[np.ix_(here, here)], seen[np.ix_(here, here)] = old_value, old_seen
-        new[here] = False
     a_all, b_all = (grid.ravel() for grid in np.meshgrid(np.arange(1, n), np.arange(1, n),
                                                           indexing="ij"))
-    a_all, b_all = a_all[new[a_all] | new[b_all]], b_all[new[a_all] | new[b_all]]
     total = pips[a_all] + pips[b_all]
     order = np.argsort(total, kind="stable")
     a_all, b_all, total = a_all[order], b_all[order], total[order]
@@ -148,13 +132,7 @@ def _table(sides: list[Side], known: tuple[Any, ...]) -> tuple[np.ndarray, np.nd
         own, opp = found[:, OWNED], found[:, OPPONENT_OWNS]
         seen[a, b] = np.stack([found[:, CUBELESS], opp,  # the next mover cannot double
                                _decision(found[:, CENTRED], opp), _decision(own, opp)], axis=1)
-    return value, seen
-
-
-_TABLE: list[Any] = [{}, np.zeros((0, 0, 4)), np.zeros((0, 0, 4))]
-"""The table made so far: ``[index of each side, values, seen]`` (:func:`_table`), extended
-to the sides of a position it lacks (a match's later bear-offs mostly reach sides of its
-earlier ones)."""
+    return value
 
 
 def _decision(no_double: np.ndarray, doubled: np.ndarray) -> np.ndarray:
@@ -199,63 +177,39 @@ def bearoff_equities(position: Position) -> np.ndarray:
                               f"a side on their first {BEAROFF_POINTS} points): {position!r}")
     mover, other = (tuple(side[1:BEAROFF_POINTS + 1])
                     for side in (position.on_roll, position.opponent))
-    if not _TABLE[0]:
-        _TABLE[:] = _read_cache() or _TABLE
-    index: dict[Side, int]
-    value: np.ndarray
-    index, value, _ = _TABLE
-    if mover not in index or other not in index:
-        sides = _reachable((mover, other), index)
-        value, seen = _table(sides, tuple(_TABLE))
-        index = {side: i for i, side in enumerate(sides)}
-        _TABLE[:] = index, value, seen
-        _write_cache(sides, value, seen)
-    return np.array(value[index[mover], index[other]])  # a copy
+    index, steps = _stored()
+    return np.asarray(steps[index[mover], index[other]] / _STEPS - 1.0)
 
 
-CACHE_VERSION = 1
-"""The stamp in the cache file's name; raised whenever the table's definition changes, so
-that a file of an older definition is never read."""
+TABLE_FILE = Path(__file__).resolve().parent / "data" / "bearoff.npz"
+"""The shipped table (:func:`stored_table`): ``sides`` (924, 6), the checkers of each side
+on points 1..6, and the equities (924, 924, 4) in steps, ``(equity + 1) * 32767.5``
+rounded (gnubg's ``gnubg_ts0.bd`` scale: 0 to 65535 for -1 to +1), each column after the
+cubeless one less the cubeless one, then each row less the row before, modulo 65536
+(smaller numbers, which compress; undone exactly), as two arrays of bytes, ``high`` and
+``low``."""
+
+_STEPS = 32767.5
 
 
-def cache_file() -> Path:
-    """Where the table is kept between processes: ``bearoff-v{CACHE_VERSION}.npz`` in
-    ``$NARDY_CACHE`` if set, else in the user's cache folder (``platformdirs``, e.g.
-    ``~/.cache/nardy-analysis``)."""
-    folder = os.environ.get("NARDY_CACHE") or platformdirs.user_cache_dir("nardy-analysis")
-    return Path(folder) / f"bearoff-v{CACHE_VERSION}.npz"
+def stored_table(sides: list[tuple[int, ...]], value: np.ndarray) -> dict[str, np.ndarray]:
+    """The arrays of :data:`TABLE_FILE` for the equities ``value`` (n, n, 4) of the pairs of
+    ``sides`` (:func:`_table`)."""
+    steps = np.rint((value + 1.0) * _STEPS).astype(np.int64)
+    steps[..., 1:] -= steps[..., :1]
+    steps[1:] -= steps[:-1].copy()
+    steps %= 65536
+    return {"sides": np.array(sides, dtype=np.int8), "high": (steps >> 8).astype(np.uint8),
+            "low": (steps & 255).astype(np.uint8)}
 
 
-def _read_cache() -> list[Any] | None:
-    """The table of :func:`cache_file` as ``[index, values, seen]``, or None when there is
-    none or it cannot be read or does not fit together (then it is made again)."""
-    try:
-        with np.load(cache_file()) as stored:
-            sides, value, seen = stored["sides"], stored["value"], stored["seen"]
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-        return None
-    n = len(sides)
-    if sides.shape != (n, BEAROFF_POINTS) or value.shape != (n, n, 4) \
-            or seen.shape != value.shape or not n:
-        return None
-    return [{tuple(side): i for i, side in enumerate(sides.tolist())}, value, seen]
-
-
-def _write_cache(sides: list[Side], value: np.ndarray, seen: np.ndarray) -> None:
-    """Keep the table in :func:`cache_file` for later processes: written to a temporary file
-    beside it and renamed over it (``os.replace``, atomic), so that another process reads
-    the old table or the new one, never half of one; if it cannot be written, it is not
-    kept (the cache only saves time)."""
-    path = cache_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        out = tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.stem, suffix=".tmp",
-                                          delete=False)
-    except OSError:
-        return
-    try:
-        with out:
-            np.savez(out, sides=np.array(sides, dtype=np.int8), value=value, seen=seen)
-        os.replace(out.name, path)
-    except OSError:
-        Path(out.name).unlink(missing_ok=True)
+@lru_cache(maxsize=1)
+def _stored() -> tuple[dict[tuple[int, ...], int], np.ndarray]:
+    """The shipped table as ``(index of each side, steps)``, the equities' steps 0..65535
+    of :data:`TABLE_FILE` undone (uint16), read once per process."""
+    with np.load(TABLE_FILE) as stored:
+        sides = stored["sides"]
+        steps = stored["high"].astype(np.uint16) << 8 | stored["low"]
+    steps = np.cumsum(steps, axis=0, dtype=np.uint16)  # sums modulo 65536, as stored
+    steps[..., 1:] += steps[..., :1]
+    return {tuple(side): i for i, side in enumerate(sides.tolist())}, steps

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import EngineError
+from ..errors import EngineError, InvalidArgument
 from ..game.position import Position, Roll, ending
 from ..game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 
@@ -326,6 +326,19 @@ def game_over_probabilities(position: Position, rules: Rules = STANDARD) -> Prob
     return won if winner == position.turn else won.swapped()
 
 
+def boards_of_keys(keys) -> np.ndarray:
+    """gnubg-nn's boards of its position keys, shape (n, 2, 25), as ``board_from_position_key``
+    gives them one by one: each key is 20 letters ``A``..``P``, two to a byte (high half
+    first), whose 80 bits, lowest first, hold for each of the 25 points of one side and then
+    of the other as many ones as checkers there and a zero (GNU Backgammon's position key):
+    a point's checkers are the ones between its zero and the zero before."""
+    codes = np.frombuffer("".join(keys).encode("ascii"), np.uint8).reshape(-1, 20) - 65
+    bits = np.unpackbits(codes[:, 0::2] << 4 | codes[:, 1::2], axis=1, bitorder="little")
+    zeros = np.argsort(bits, axis=1, kind="stable")[:, :2 * BAR]  # each point's zero, in order
+    ones = np.take_along_axis(np.cumsum(bits, axis=1, dtype=np.int16), zeros, axis=1)
+    return np.diff(ones, axis=1, prepend=0).reshape(-1, 2, BAR)
+
+
 def _turned_twice(win: float) -> float:
     """``win`` as gnubg-nn's ``best_move`` lists it: ``1 - (1 - win)`` in single precision
     (it turns the chances round to the mover's side and back), which can differ from
@@ -406,9 +419,7 @@ class GnubgNN(Evaluator):
     def position_classes(self, keys: tuple) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`position_class` of each of ``keys`` as two arrays of shape (n,): the
         classes (str) and the pip counts."""
-        boards = np.fromiter(chain.from_iterable(chain.from_iterable(
-            map(self._gnubg.board_from_position_key, keys))), int, 2 * BAR * len(keys))
-        boards = boards.reshape(-1, 2, BAR)
+        boards = boards_of_keys(keys)
         occupied = boards > 0
         rearmost = np.where(occupied.any(axis=2), BAR - 1 - occupied[:, :, ::-1].argmax(axis=2),
                             -1)  # 0-based from each side's own side; 24 the bar, -1 none
@@ -447,8 +458,12 @@ class GnubgNN(Evaluator):
         """Every legal play at 0-ply (gnubg keys)."""
         found = self._gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1,
                                       b=1)
-        return (tuple(play[0] for play in found[2]) if found[0] else (),
-                np.array(self._listed(position, found), dtype=float).reshape(-1, 5))
+        if not found[0]:
+            return (), np.zeros((0, 5))
+        keys, _, chances, _ = zip(*found[2])
+        if len(keys) == 1 or not any(position.opponent[7:BAR + 1]):
+            chances = self._listed(position, found)
+        return keys, np.array(chances, dtype=float)
 
     def _listed(self, position: Position, found) -> list:
         """The opponent's chances (rows of 5) after each play in gnubg-nn's answer
@@ -654,3 +669,34 @@ def default_evaluator(ply: int = 0, engine: str = "gnubg-nn",
     if engine not in ENGINES:
         raise EngineError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     return ENGINES[engine](ply)
+
+
+def match_evaluator(rules: Rules, evaluator: Evaluator | None = None, ply: int = 0,
+                    engine: str = "gnubg-nn") -> Evaluator:
+    """The evaluator for a match played under ``rules``: ``evaluator`` when given, else
+    :func:`default_evaluator` of ``ply``, ``engine`` and ``rules``.
+
+    Raises
+    ------
+    InvalidArgument
+        ``evaluator`` is not an engine of the rules' game (a backgammon net for long nardy,
+        or the long nardy engine for short nardy), or the game's own engine refuses ``ply``
+        (the long nardy engine looks one roll ahead at most): this match cannot be analysed
+        so, others may.
+    EngineError
+        As for :func:`default_evaluator`, for short nardy (an engine not installed).
+    """
+    own = GAME_ENGINES.get(rules.game)
+    if evaluator is None:
+        try:
+            return default_evaluator(ply, engine, rules)
+        except EngineError as error:
+            if own is None:
+                raise
+            raise InvalidArgument(f"{error} (the engine of rules {rules.name!r})") from None
+    if not (isinstance(evaluator, own) if own else
+            not isinstance(evaluator, tuple(GAME_ENGINES.values()))):
+        game = "long nardy" if rules.game == "long" else "short nardy"
+        raise InvalidArgument(f"the evaluator {evaluator.name!r} does not evaluate {game} "
+                              f"(rules {rules.name!r}); leave it out to use the game's own")
+    return evaluator

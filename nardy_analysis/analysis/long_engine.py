@@ -11,6 +11,9 @@ mars and the home mar chances are 0, so that money equity counts it as 2 points.
 * Both sides with at most six checkers left, all home: the exact two-sided bear-off table of
   :mod:`~nardy_analysis.analysis.bearoff`; bearing off is the same in both games (RULES.md,
   "Long nardy", "Bearing off") and no mars is possible (each side has borne off nine).
+* Other pure races (:func:`is_race`) of sides with at most six checkers left on 1..12, or
+  all home: the one-sided race database of :mod:`~nardy_analysis.analysis.race` (each
+  side's distribution of the turns it needs; near the exact chances, docs/LONG_ENGINE.md).
 * Elsewhere: a net of one hidden layer of sigmoid units and five sigmoid outputs, trained by
   self-play TD(lambda) (``tools/long_engine/train.py``); its weights and how they were made
   are ``data/long_net.npz``. Inference is numpy: the inputs of every play of a roll are
@@ -31,9 +34,11 @@ from ..errors import EngineError
 from ..game.long import LongPosition
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.rules import CHECKERS, LONG, Rules
-from .bearoff import bearoff_equities, is_two_sided_bearoff
-from .engine import (GAME_ENGINES, MONEY, Evaluator, Probabilities, Utility,
-                     game_over_probabilities)
+from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, bearoff_equities,
+                      is_two_sided_bearoff)
+from .race import POINTS, covered, race_chances
+from .engine import (GAME_ENGINES, MONEY, Evaluator, Probabilities, Utility, check_position,
+                     check_roll, game_over_probabilities)
 
 NET_FILE = Path(__file__).resolve().parent / "data" / "long_net.npz"
 """The trained weights and their metadata (a JSON string, ``meta``)."""
@@ -43,6 +48,8 @@ SIDE_INPUTS = 110
 """Inputs per side: 4 per point, 14 more."""
 INPUTS = 2 * SIDE_INPUTS + 1
 """Inputs of a position: the side on roll's, the other's, the race flag."""
+ROWS = 16
+"""The net evaluates its rows in blocks of this many (:meth:`LongEvaluator.net`)."""
 
 _FACING = np.array([0] + [(p + 11) % 24 + 1 for p in range(1, 25)])
 _POINTS = np.arange(1, 25)
@@ -179,9 +186,17 @@ class LongEvaluator(Evaluator):
         """The net's chances of positions (``boards`` as :func:`encode` takes them) for the
         side on roll: float64 (n, 5), made consistent (``win_gammon <= win``, ``
         win_backgammon <= win_gammon``, ``lose_gammon <= 1 - win``, ``lose_backgammon <=
-        lose_gammon``); the home mar columns 0 when a home mars scores 2."""
-        hidden = _sigmoid(encode(boards) @ self._w1 + self._b1)
-        out = _sigmoid(hidden @ self._w2 + self._b2)
+        lose_gammon``); the home mar columns 0 when a home mars scores 2.
+
+        The rows are padded with zeros to a multiple of :data:`ROWS`, so that a position's
+        chances do not depend on how many others are evaluated with it (BLAS treats a
+        remainder of rows, and a single row, with other kernels that round differently)."""
+        inputs = encode(boards)
+        n = len(inputs)
+        padded = np.zeros((-(-n // ROWS) * ROWS, INPUTS))
+        padded[:n] = inputs
+        hidden = _sigmoid(padded @ self._w1 + self._b1)
+        out = _sigmoid(hidden @ self._w2 + self._b2)[:n]
         out[:, 1] = np.minimum(out[:, 1], out[:, 0])
         out[:, 2] = np.minimum(out[:, 2], out[:, 1])
         out[:, 3] = np.minimum(out[:, 3], 1.0 - out[:, 0])
@@ -192,23 +207,78 @@ class LongEvaluator(Evaluator):
 
     def static(self, positions: list[Position]) -> np.ndarray:
         """0-ply chances (n, 5) of positions for their players on roll: the certain outcome,
-        the exact bear-off, else the net, all net positions in one matrix product."""
-        out = np.empty((len(positions), 5))
-        rest = []
-        for i, position in enumerate(positions):
-            if position.is_over:
-                out[i] = game_over_probabilities(position, self.rules)
-            elif is_two_sided_bearoff(position):
-                out[i] = ((bearoff_equities(position)[0] + 1.0) / 2.0, 0.0, 0.0, 0.0, 0.0)
-            else:
-                rest.append(i)
-        if rest:
-            out[rest] = self.net(np.array([sides(positions[i]) for i in rest]))
+        the exact bear-off, the one-sided race database (:mod:`~nardy_analysis.analysis.race`)
+        for the pure races it covers, else the net, all net positions in one matrix
+        product."""
+        if not positions:
+            return np.zeros((0, 5))
+        return self.static_sides(np.array([sides(position) for position in positions]))
+
+    def static_sides(self, boards: np.ndarray) -> np.ndarray:
+        """:meth:`static` of positions given as ``(n, 2, 25)`` counts (:func:`sides`: the
+        side on roll, then the other): float64 (n, 5)."""
+        boards = np.asarray(boards, dtype=np.int64)[:, :, :25]
+        off = boards[:, :, 0]
+        over = (off == CHECKERS).any(axis=1)
+        bearoff = ~over & (off >= CHECKERS - BEAROFF_CHECKERS).all(axis=1) \
+            & ~boards[:, :, BEAROFF_POINTS + 1:].any(axis=(1, 2))
+        race = ~(over | bearoff) & ~boards[:, :, POINTS + 1:].any(axis=(1, 2)) \
+            & covered(boards[:, 0]) & covered(boards[:, 1])
+        rest = ~(over | bearoff | race)
+        out = np.empty((len(boards), 5))
+        if race.any():
+            out[race] = race_chances(boards[race, 0], boards[race, 1])
+            if self.rules.home_mars != 3:
+                out[np.ix_(race, [2, 4])] = 0.0
+        for i in np.flatnonzero(over | bearoff):
+            position = LongPosition._make(tuple(tuple(side) + (0,) for side in
+                                                boards[i].tolist()), 0)
+            out[i] = (game_over_probabilities(position, self.rules) if over[i] else
+                      ((bearoff_equities(position)[0] + 1.0) / 2.0, 0.0, 0.0, 0.0, 0.0))
+        if rest.any():
+            out[rest] = self.net(boards[rest])
         return out
 
     def first_turn(self, position: Position) -> bool:
         """The player on roll's first turn of the game: all 15 checkers on the head."""
         return position.on_roll[24] == CHECKERS
+
+    def best_equities(self, position: Position, rolls: tuple[Roll, ...],
+                      utility: Utility = MONEY) -> tuple[float, ...]:
+        """As :meth:`Evaluator.best_equities`; at 0-ply every legal play of all ``rolls`` is
+        evaluated in one matrix product (:meth:`static_sides`), from the mover's sides after
+        them (:meth:`LongPosition.legal_sides`), no positions built. The same numbers as
+        :meth:`best_play`'s: :meth:`net` pads its rows, and each roll's equities are taken
+        from its own rows (a product of one row can round differently from the same row's
+        in a larger one)."""
+        if self.ply:
+            return super().best_equities(position, rolls, utility)
+        check_position(position)
+        if not isinstance(position, LongPosition):
+            raise EngineError(f"the long nardy engine takes long nardy positions: {position!r}")
+        if position.is_over:
+            raise EngineError(f"the game is over in {position!r}; there is nothing to play")
+        first, mover = self.first_turn(position), position.on_roll
+        found, ends, dances = [], [], {}
+        for index, roll in enumerate(rolls):
+            check_roll(roll)
+            after = position.legal_sides(roll, self.rules, first)
+            if after in ((), (mover,)):                           # no step can be played
+                dances[index] = utility(self.evaluate(position.with_turn(1 - position.turn))
+                                        .swapped())
+            else:
+                found += after
+                ends.append(len(found))
+        if not found:
+            return tuple(dances[index] for index in range(len(rolls)))
+        boards = np.empty((len(found), 2, 25), np.int64)
+        boards[:, 0] = position.opponent[:25]
+        boards[:, 1] = np.array(found)[:, :25]
+        chances = self.static_sides(boards)
+        best = iter(float(utility.of_opponent(chances[start:end]).max())  # roll by roll, as
+                    for start, end in zip([0, *ends], ends))                 # best_play does
+        return tuple(dances[index] if index in dances else next(best)
+                     for index in range(len(rolls)))
 
     def _evaluate_uncached(self, position: Position) -> Probabilities:
         if not isinstance(position, LongPosition):
@@ -230,11 +300,15 @@ class LongEvaluator(Evaluator):
     def _plays_uncached(self, position: Position, roll: Roll) -> tuple[tuple, np.ndarray]:
         if not isinstance(position, LongPosition):
             raise EngineError(f"the long nardy engine takes long nardy positions: {position!r}")
-        legal = position.legal_plays(roll, self.rules, first_turn=self.first_turn(position))
-        if len(legal) == 1 and not legal[0].play.moves:        # no step can be played
+        mover, opp = position.on_roll, position.opponent
+        after = position.legal_sides(roll, self.rules, first_turn=self.first_turn(position))
+        if after in ((), (mover,)):                               # no step can be played
             return (), np.zeros((0, 5))
-        afters = [play.after for play in legal]
-        return tuple(after.board for after in afters), self.static(afters)
+        boards = np.empty((len(after), 2, 25), np.int64)
+        boards[:, 0] = opp[:25]
+        boards[:, 1] = np.array(after)[:, :25]
+        keys = tuple((side, opp) if position.turn == 0 else (opp, side) for side in after)
+        return keys, self.static_sides(boards)
 
     def _position_after(self, key, mover: int) -> Position:
         return LongPosition._make(key, 1 - mover)

@@ -44,6 +44,14 @@ lucky`` above +0.6, ``lucky`` above +0.3, ``unlucky`` below -0.3 and ``very unlu
 included) is one of :data:`RATINGS`, as GNU Backgammon rates it (:func:`luck_rating`). The
 luck-adjusted result is the actual result minus the player's luck plus the opponent's luck
 (in MWC in match play, in points in money play), as in GNU Backgammon's statistics.
+
+Long nardy. The same definition, through this project's long nardy engine
+(:class:`~nardy_analysis.analysis.long_engine.LongEvaluator`, chosen by the match's rules):
+there is no cube, so equity is always money equity in points per game, a mars counting 2 and
+a home mars 3 (or as ``Rules.home_mars`` says; RULES.md, "Long nardy", "Results"), in match
+play too (``luck_points`` is the luck, ``luck_mwc`` NaN, the summaries' unit ``points``). Any
+roll may open a long nardy game, so the first roll is one of the roller's 36 throws like any
+other; a player's first turn plays by the head rule's exception for it.
 """
 
 from __future__ import annotations
@@ -56,14 +64,15 @@ from typing import Iterable, Iterator, NamedTuple
 import numpy as np
 import pandas as pd
 
-from .engine import MONEY, Evaluator, Utility, default_evaluator
+from .engine import MONEY, Evaluator, Utility, default_evaluator, match_evaluator
 from ..errors import InvalidArgument, NardyError
-from .turns import short_nardy_matches
+from .turns import identified_matches
 from ..load import load_file, match_files
 from ..parallel import map_files
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..replay import ReplayedMatch
-from ..game.rules import Rules
+from ..game.long import LongPosition
+from ..game.rules import LONG, STANDARD, Rules
 from .shots import throws
 
 __all__ = ["LUCKY", "MARKS", "OPENING_ROLLS", "RATINGS", "RATING_SHOWN", "RollLuck",
@@ -332,7 +341,8 @@ def roll_luck_distribution(position: Position, roll: Roll, utility: Utility = MO
     EngineError
         As for :func:`roll_luck`.
     """
-    evaluator = evaluator or default_evaluator()
+    evaluator = evaluator or default_evaluator(
+        rules=LONG if isinstance(position, LongPosition) else STANDARD)
     mine = _best_equities(evaluator, position, utility)
     equity = mine[ALL_ROLLS.index(roll)]
     if opening:
@@ -363,7 +373,9 @@ def roll_luck(position: Position, roll: Roll, utility: Utility = MONEY,
         The roller's equity (:data:`~nardy_analysis.engine.MONEY` or
         :func:`match_utility`).
     evaluator : Evaluator, optional
-        Default: :func:`~nardy_analysis.engine.default_evaluator` at 0-ply.
+        Default: :func:`~nardy_analysis.engine.default_evaluator` at 0-ply, of standard
+        rules, or of ``LONG`` for a long nardy position (pass the engine of
+        ``LONG_FEDERATION`` for its head rule).
     opening : bool
         The first roll of a game: the mean is over :data:`OPENING_ROLLS` for both players
         (see the module docstring). ``position`` must then be the starting position.
@@ -432,13 +444,15 @@ ROLL_COLUMNS = {
     "side": "the roller's column: 0 left, 1 right",
     "dice": "the roll, larger die first",
     "dance": "True when no part of the roll could be played",
-    "cube_value": "cube value when the roll was thrown",
+    "cube_value": "cube value when the roll was thrown (1 in long nardy: no cube)",
     "luck": "luck of the roll in the roller's equity: points per game at cube 1 (money "
-            "play) or normalised match equity (match play); gnubg's LU value",
+            "play and long nardy) or normalised match equity (short nardy match play); "
+            "gnubg's LU value",
     "equity": "the roller's equity after the best play of the roll thrown (same unit)",
     "luck_mwc": "match play: the luck as a change of the roller's match-winning chance "
-                "(0..1); NaN in money play",
-    "luck_points": "money play: the luck in points (luck times cube value); NaN in match play",
+                "(0..1); NaN in money play and long nardy",
+    "luck_points": "money play and long nardy: the luck in points (luck times cube value); "
+                   "NaN in short nardy match play",
     "mark": "very lucky, lucky, unlucky, very unlucky, or '' (see MARKS)",
     "luck_variance": "variance of the luck of the position's 36 throws under fair dice "
                      "(equity squared; their mean is 0); NaN for a standard opening roll",
@@ -470,11 +484,19 @@ KEY = ["file", "match_id", "game", "turn"]
 
 
 
+def _per_game(match: ReplayedMatch) -> bool:
+    """Luck in equity per game (points): money play, and long nardy (no cube, so no match
+    equity normalised by it)."""
+    return match.record.length == 0 or match.rules.game == "long"
+
+
 class _Game:
-    """The match situation of one game: utilities and MWC per side and cube value."""
+    """The match situation of one game: utilities and MWC per side and cube value (money
+    equity when :func:`_per_game`)."""
 
     def __init__(self, match: ReplayedMatch, game):
-        self.length, self.scores = match.record.length, game.scores
+        self.length = 0 if _per_game(match) else match.record.length
+        self.scores = game.scores
         self.state = (game.crawford, game.post_crawford)
         self.rules = match.rules
 
@@ -489,7 +511,8 @@ class _Game:
         return _mwc_after(self.length, self.scores[side], self.scores[1 - side], points, post)
 
 
-def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.DataFrame:
+def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0,
+               engine: str = "gnubg-nn") -> pd.DataFrame:
     """Per-roll luck of one or more matches, one row per roll in file order.
 
     Parameters
@@ -497,9 +520,14 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
     source : ReplayedMatch or LoadedFile, or an iterable of them
         Replayed matches, or files loaded with :func:`nardy_analysis.load.load_files`.
     evaluator : Evaluator, optional
-        Default: :func:`~nardy_analysis.engine.default_evaluator` at ``ply``.
+        The engine of every match (of its game). Default: each match's own,
+        :func:`~nardy_analysis.engine.default_evaluator` of ``ply``, ``engine`` and the
+        match's rules (gnubg-nn for short nardy, the long nardy engine for long nardy).
     ply : int
         Ply of the default evaluator (0, as GNU Backgammon's luck analysis).
+    engine : str
+        The short nardy engine of the default evaluator (a key of
+        :data:`~nardy_analysis.analysis.engine.ENGINES`).
 
     Returns
     -------
@@ -511,26 +539,27 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0) -> pd.D
     Raises
     ------
     EngineError
-        No engine installed: ``pip install nardy-analysis[engine]``.
+        No engine installed: ``pip install nardy-analysis[engine]`` (short nardy).
     NardyError
         A match longer than 25 points.
     ValueError
-        ``source`` holds something else (such as a path: load it first), or a long nardy
-        match (``InvalidArgument``: :func:`~nardy_analysis.analysis.turns.short_nardy_matches`).
+        ``source`` holds something else (such as a path: load it first), or ``evaluator``
+        is not an engine of a match's game (``InvalidArgument``).
     """
-    evaluator = evaluator or default_evaluator(ply)
     rows = []
-    for match_id, match in short_nardy_matches(source, "luck"):
-        names, money = match.record.players, match.record.length == 0
+    for match_id, match in identified_matches(source):
+        names, chosen = match.record.players, match_evaluator(match.rules, evaluator, ply,
+                                                               engine)
         for game in match.games:
             situation = _Game(match, game)
+            money = situation.length == 0
             for number, turn in enumerate(game.turns, 1):
                 side, cube = turn.player, turn.cube_value
                 utility = situation.utility(side, cube)
                 opening = number == 1 and not match.rules.opening_doubles
                 other = situation.utility(1 - side, cube) if opening else None
                 luck, equity, variance, lucky, unlucky, fourth = roll_luck_distribution(
-                    turn.before, turn.roll, utility, evaluator, opening, other)
+                    turn.before, turn.roll, utility, chosen, opening, other)
                 play = turn.play
                 if play is None:  # unknown play: a dance if the roll has only the empty play
                     play = turn.before.legal_plays(turn.roll, match.rules)[0].play
@@ -583,7 +612,7 @@ def luck_frames(paths: str | PathLike | Iterable[str | PathLike], *, ply: int = 
 
 
 def _file_luck(path: Path, ply: int, engine: str, **options) -> pd.DataFrame:
-    return luck_frame(load_file(path, **options), default_evaluator(ply, engine))
+    return luck_frame(load_file(path, **options), ply=ply, engine=engine)
 
 
 # --- summaries ------------------------------------------------------------------------------
@@ -600,7 +629,8 @@ SUMMARY_COLUMNS = {
     "rating": "gnubg's rating of the luck rate in words that cannot be misread "
               "(RATING_SHOWN: 'none (average luck)' for its 'None'); '' without rolls",
     "rating_gnubg": "gnubg's rating, its exact word (RATINGS); '' without rolls",
-    "unit": "'mwc' (match-winning chance 0..1, match play) or 'points' (money play)",
+    "unit": "'mwc' (match-winning chance 0..1, match play) or 'points' (money play, long "
+            "nardy)",
     "luck_total": "total luck in the unit",
     "result": "actual result in the unit: MWC after minus MWC before, or points won",
     "luck_adjusted": "result - luck_total + the opponent's luck_total",
@@ -624,8 +654,8 @@ def _results(match: ReplayedMatch) -> list[tuple[float, float]]:
             results.append((float("nan"),) * 2)
             continue
         won = [game.points if side == game.winner else -game.points for side in (0, 1)]
-        if match.record.length:
-            situation = _Game(match, game)
+        situation = _Game(match, game)
+        if situation.length:
             won = [situation.mwc(side, won[side]) - situation.mwc(side, after=False)
                    for side in (0, 1)]
         results.append(tuple(won))
@@ -694,7 +724,7 @@ def _frame_summary(frame: pd.DataFrame) -> list[dict]:
         names = [next(iter(rolls.loc[rolls["side"] == side, "player"]), None)
                  for side in (0, 1)]
         rows += _match_rows({"file": file, "match_id": match_id}, names, rolls,
-                            rolls["match_length"].iloc[0] == 0, rolls["game"].unique(), None)
+                            rolls["luck_mwc"].isna().all(), rolls["game"].unique(), None)
     return rows
 
 
@@ -720,7 +750,8 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
         Columns :data:`SUMMARY_COLUMNS` (without :data:`RESULT_COLUMNS` for a frame alone);
         for each match its games in order, then the match, two rows (side 0, side 1) each.
         The luck rate counts every roll (dances included); the match's result is the MWC at
-        its end minus that at its start (match play) or the points won (money play).
+        its end minus that at its start (match play) or the points won (money play, long
+        nardy).
 
     Raises
     ------
@@ -732,7 +763,7 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
         summary = pd.DataFrame(_frame_summary(source),
                                columns=[c for c in SUMMARY_COLUMNS if c not in RESULT_COLUMNS])
         return summary.astype({"game": "Int64"})
-    matches = short_nardy_matches(source, "luck")
+    matches = list(identified_matches(source))
     if frame is None:
         frame = luck_frame([m for _, m in matches], evaluator, ply)
     rows, start = [], 0
@@ -742,7 +773,7 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
         if count and set(rolls["match_id"]) != {match_id}:
             raise InvalidArgument(f"the frame given is not the luck frame of match {match_id}")
         rows += _match_rows({"file": match.record.file, "match_id": match_id},
-                            match.record.players, rolls, match.record.length == 0,
+                            match.record.players, rolls, _per_game(match),
                             [g.number for g in match.games], _results(match))
     summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
     return summary.astype({"game": "Int64"})
@@ -750,7 +781,8 @@ def luck_summary(source, frame: pd.DataFrame | None = None,
 
 PLAYER_COLUMNS = {
     "player": "name (the bare name, across files and matches)",
-    "unit": "'mwc' (match play) or 'points' (money play): each player has a row per unit",
+    "unit": "'mwc' (match play) or 'points' (money play, long nardy): each player has a "
+            "row per unit",
     "matches": "matches (or money sessions) played", "games": "games in which they rolled",
     "rolls": "rolls thrown", "very_lucky": "rolls marked very lucky",
     "lucky": "rolls marked lucky", "unlucky": "rolls marked unlucky",

@@ -21,13 +21,17 @@ backgammon players' errors).
 Cube decisions. Before each roll on which the roller may double (cube centred or theirs,
 not the Crawford game, and in match play not already enough to win the match) the cubeful
 0-ply equities of *no double* (ND), *double, take* (DT) and *double, pass* (DP = +1) are
-computed; the best is ``max(ND, min(DT, DP))``. The doubler's error is the equity of what was
-done (ND, or ``min(DT, DP)`` for a double) minus the best; the taker's is ``-DT`` (take) or
-``-DP`` (pass) minus ``-min(DT, DP)``. Categories as gnubg names them (:data:`CUBE_ERRORS`):
-a missed double below the cash point (DT < DP) or above it, a wrong double below the double
-point (ND > DT) or above too good (ND > DP <= DT), a wrong take (DT > DP), a wrong pass
-(DT < DP). A decision is *close or actual* when a double was given, or when the best double
-equity is within :data:`CLOSE` of ND.
+computed, in single precision as GNU Backgammon computes them, and judged as its analysis
+judges them (:func:`_cube_rows`): doubling is best when ``DT >= ND`` and ``DP >= ND``, and
+is then worth DT if ``DP > DT``, else DP; otherwise no double is best. The doubler's error
+is the equity of what was done (ND, or ``min(DT, DP)`` for a double) minus the best; the
+taker's is ``-DT`` (take) or ``-DP`` (pass) minus ``-min(DT, DP)``. Categories as gnubg
+names them (:data:`CUBE_ERRORS`): a missed double below the cash point or above it (``DT >
+1``), a wrong double below the double point or above the too-good point (``ND > 1``), a
+wrong take, a wrong pass. A decision is *close or actual* when a double was given, or when
+the best equity is within :data:`CLOSE` of ``min(DT, 1)``. Where ND and DP are equal in
+exact numbers (a certain win without gammons) the roundings of single precision decide, as
+they do for gnubg (``tests/data/skill/cube``).
 
 Cubeful equity at 0-ply (Rick Janowski, "Take-Points in Money Games", 1993, with the cube
 life index ``x``; its match-play form after Joern Thyssen's "Cubeful equities in match
@@ -71,12 +75,12 @@ import pandas as pd
 
 from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, CENTRED, CUBELESS, OPPONENT_OWNS,
                       OWNED, bearoff_equities, is_two_sided_bearoff)
-from .engine import MONEY, Evaluator, GnubgNN, default_evaluator
+from .engine import MONEY, Evaluator, GnubgNN, match_evaluator
 from .luck import OPENING_ROLLS, _results, match_winning_chance, mean_equity
 from .turns import identified_matches, phase
 from ..errors import IllegalPlayError
 from ..game.position import ALL_ROLLS, Position, Roll, play_steps
-from ..game.rules import BAR, CHECKERS, OFF, STANDARD
+from ..game.rules import BAR, CHECKERS, OFF
 from ..notation.records import CubeRecord
 from ..replay import ReplayedMatch
 
@@ -97,7 +101,8 @@ NO_RATING = "n/a"
 decision); also the rating of long nardy play, which gnubg's scale does not rate."""
 
 CLOSE = 0.16
-"""A cube decision is close when the best double equity is within this of no double."""
+"""A cube decision is close when its best equity is within this of ``min(DT, 1)`` (EMG;
+compared in single precision, as GNU Backgammon's ``isCloseCubedecision``)."""
 
 CUBE_ERRORS = {
     "missed_double_below_cp": "Missed doubles below CP",
@@ -269,25 +274,30 @@ def _piecewise(p: np.ndarray, knots: list) -> np.ndarray:
 
 def _match_no_double(score: _Score, chances: np.ndarray, cube: int, owner, x, crawford: bool):
     """Cubeful MWC for the player on roll, the cube where it is (``owner`` 0: theirs,
-    1: the opponent's, None: centred), without doubling now. The cube is dead (the MWC the
-    cubeless one) in the Crawford game, for a player who already wins the match with it,
-    and at 2-away 2-away whatever the cube (GNU Backgammon 1.1.0a16's eval.c,
-    ``fDoCubeful``, read, not copied: no cubeful evaluation at that score)."""
+    1: the opponent's, None: centred), without doubling now, as ``(dead, live, x)``: the
+    cubeless MWC, that of a fully live cube and the life index, to be mixed as ``x * live +
+    (1 - x) * dead`` (:func:`_mixed`). The cube is dead (``x`` 0) in the Crawford game, for
+    a player who already wins the match with it, and at 2-away 2-away whatever the cube
+    (GNU Backgammon 1.1.0a16's eval.c, ``fDoCubeful``, read, not copied: no cubeful
+    evaluation at that score)."""
     lose = _outcome_average(score, chances, cube, False)
     win = _outcome_average(score, chances, cube, True)
     pw = chances[:, 0]
     dead = pw * win + (1.0 - pw) * lose  # the cubeless MWC
     knots, live = [(0.0, lose)], not crawford and (score.away, score.opponent_away) != (2, 2)
-    if owner in (None, 1) and live and score.opponent_away > cube:
+    if not live:
+        return dead, dead, np.zeros_like(dead)
+    if owner in (None, 1) and score.opponent_away > cube:
         knots.append((_take_point(score.other, chances, cube), score.mwc(-cube)))
-    if owner in (None, 0) and live and score.away > cube:
+    if owner in (None, 0) and score.away > cube:
         knots.append((1.0 - _take_point(score, _swap(chances), cube), score.mwc(cube)))
     knots.append((1.0, win))
-    return x * _piecewise(pw, knots) + (1 - x) * dead
+    return dead, _piecewise(pw, knots), np.broadcast_to(x, dead.shape)
 
 
-def _money_no_double(chances: np.ndarray, owner, x, jacoby: bool) -> np.ndarray:
-    """Cubeful money equity (per cube) for the player on roll, without doubling now."""
+def _money_no_double(chances: np.ndarray, owner, x, jacoby: bool) -> tuple:
+    """Cubeful money equity (per cube) for the player on roll, without doubling now, as
+    ``(dead, live, x)`` (:func:`_match_no_double`)."""
     p, g, b, lg, lb = chances.T
     wins = np.where(p > 1e-7, 1.0 + (g + b) / np.where(p > 1e-7, p, 1.0), 1.0)
     losses = np.where(p < 1 - 1e-7, 1.0 + (lg + lb) / np.where(p < 1 - 1e-7, 1 - p, 1.0), 1.0)
@@ -302,7 +312,13 @@ def _money_no_double(chances: np.ndarray, owner, x, jacoby: bool) -> np.ndarray:
     if owner in (None, 0):
         knots.append((cash, 1.0))
     knots.append((1.0, high))
-    return x * _piecewise(p, knots) + (1 - x) * dead
+    return dead, _piecewise(p, knots), np.broadcast_to(x, dead.shape)
+
+
+def _mixed(parts: tuple) -> np.ndarray:
+    """``x * live + (1 - x) * dead`` of ``(dead, live, x)``."""
+    dead, live, x = parts
+    return x * live + (1 - x) * dead
 
 
 @dataclass(frozen=True)
@@ -382,12 +398,9 @@ _BEAROFF_COLUMN = {0: OWNED, None: CENTRED, 1: OPPONENT_OWNS}
 """The column of :func:`~nardy_analysis.analysis.bearoff.bearoff_equities` by cube owner."""
 
 
-def _no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
-    """ND in MWC (match) or money equity per cube of ``state.cube``; rows with a two-sided
-    bear-off's exact equities (``chances`` of shape (n, 9)) as GNU Backgammon values them
-    (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact equity of the cube's
-    owner, in match play Janowski's formula on the exact winning chance with the cube life
-    index that gives that money equity (at most ``x``)."""
+def _no_double_parts(chances: np.ndarray, state: CubeState, x) -> tuple:
+    """ND of :func:`_no_double` before its mix, ``(p, dead, live, x)``: the winning chance
+    it is worked out from and :func:`_match_no_double`'s parts."""
     exact, chances = chances[:, 5:], chances[:, :5]
     bearoff = ~np.isnan(exact[:, CUBELESS]) if exact.size else np.zeros(len(chances), bool)
     if bearoff.any():
@@ -396,16 +409,28 @@ def _no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
         chances = np.where(bearoff[:, None], exact_chances, chances)
         cubeful = exact[:, _BEAROFF_COLUMN[state.owner]]
     if not state.length:
-        value = _money_no_double(chances, state.owner, x, state.jacoby)
-        return np.where(bearoff, cubeful, value) if bearoff.any() else value
+        dead, live, x = _money_no_double(chances, state.owner, x, state.jacoby)
+        if bearoff.any():
+            dead, live = np.where(bearoff, cubeful, dead), np.where(bearoff, cubeful, live)
+            x = np.where(bearoff, 0.0, x)
+        return chances[:, 0], dead, live, x
     if bearoff.any():  # gnubg's eval.c, EvaluatePositionCubeful4, CLASS_BEAROFF_TS
         cubeless = exact[:, CUBELESS]
-        live = _money_no_double(chances, state.owner, 1.0, False)
+        live = _mixed(_money_no_double(chances, state.owner, 1.0, False))
         apart = np.abs(live - cubeless) > 1e-4
         fitted = (cubeful - cubeless) / np.where(apart, live - cubeless, 1.0)
         x = np.where(bearoff, np.clip(np.where(apart, fitted, x), 0.0, x), x)
-    return _match_no_double(state.score, chances, state.cube, state.owner, x,
-                            state.crawford)
+    return chances[:, 0], *_match_no_double(state.score, chances, state.cube, state.owner,
+                                            x, state.crawford)
+
+
+def _no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
+    """ND in MWC (match) or money equity per cube of ``state.cube``; rows with a two-sided
+    bear-off's exact equities (``chances`` of shape (n, 9)) as GNU Backgammon values them
+    (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact equity of the cube's
+    owner, in match play Janowski's formula on the exact winning chance with the cube life
+    index that gives that money equity (at most ``x``)."""
+    return _mixed(_no_double_parts(chances, state, x)[1:])
 
 
 def cube_decision(chances: np.ndarray, state: CubeState, x) -> tuple:
@@ -548,9 +573,43 @@ def _stacked(arrays: list[np.ndarray]) -> np.ndarray:
     return stacked
 
 
+def _single_precision_no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
+    """ND of :func:`_no_double` as GNU Backgammon's eval.c works it out, in single precision
+    (float32): the cubeless equity ``u`` from the winning chance in single precision, the
+    dead cube's MWC ``(u (W - L) + W + L) / 2`` (``W``, ``L``: winning and losing the cube;
+    money play 1 and -1), then ``dead (1 - x) + live x``. Where ND and double/pass are equal
+    in exact numbers (a certain win without gammons) these roundings decide which is
+    larger, as they do for gnubg."""
+    f32 = np.float32
+    p, dead, live, x = _no_double_parts(chances, state, x)
+    exact = (state.score.mwc(state.cube), state.score.mwc(-state.cube)) if state.length \
+        else (1.0, -1.0)
+    utility = (2 * dead - sum(exact)) / (exact[0] - exact[1]) - (2 * p - 1)  # gammons' part
+    win, lose = _cash(state)
+    utility = (p.astype(f32) * f32(2) - f32(1)) + utility.astype(f32)
+    dead = f32(0.5) * (utility * (win - lose) + (win + lose))
+    x = np.asarray(x).astype(f32)
+    return dead * (f32(1) - x) + live.astype(f32) * x
+
+
+def _cash(state: CubeState) -> tuple:
+    """``(W, L)`` in single precision: the MWC of winning and of losing the cube (match play),
+    or 1 and -1 (money play, per cube)."""
+    if not state.length:
+        return np.float32(1), np.float32(-1)
+    return np.float32(state.score.mwc(state.cube)), np.float32(state.score.mwc(-state.cube))
+
+
 def _normalised_cube_decision(chances: np.ndarray, state: CubeState, x) -> list:
-    """ND, DT, DP of :func:`cube_decision` as normalised equity."""
-    return [state.normalise(value) for value in cube_decision(chances, state, x)]
+    """ND, DT, DP of :func:`cube_decision` as normalised equity in single precision, as GNU
+    Backgammon's ``FindCubeDecision`` has them (``mwc2eq``: ``(2 MWC - W - L) / (W - L)``;
+    money play the equity itself), for a player who may double."""
+    win, lose = _cash(state)
+    nd = _single_precision_no_double(chances, state, x)
+    dt = _single_precision_no_double(chances, state.doubled(), x) * np.float32(
+        1 if state.length else 2)
+    return [(np.float32(2) * value - (win + lose)) / (win - lose)
+            for value in (nd, dt, np.full_like(nd, win))]
 
 
 def _move_row(evaluator, match, turn, keys: tuple, equities: np.ndarray) -> dict | None:
@@ -577,18 +636,27 @@ def _move_row(evaluator, match, turn, keys: tuple, equities: np.ndarray) -> dict
 def _cube_rows(nd: float, dt: float, dp: float, doubled: bool,
                response: str | None) -> list[dict]:
     """The roller's cube decision from its normalised ND, DT, DP (and, when doubled, the
-    opponent's take or pass: ``response``)."""
-    double = min(dt, dp)
-    best, done = max(nd, double), (double if doubled else nd)
+    opponent's take or pass: ``response``), judged as GNU Backgammon's analysis.c and eval.c
+    judge it (``FindBestCubeDecision``, ``isCloseCubedecision``, ``updateStatcontext``; read,
+    not copied): doubling is best when ``DT >= ND`` and ``DP >= ND``, its equity DT when
+    ``DP > DT`` else DP; a double is wrong when ``min(DT, DP)`` is below the best, above the
+    too-good point when ``ND > 1``; no double is a missed double when ND is below the best,
+    above the cash point when ``DT > 1``; close when the best is within :data:`CLOSE` of
+    ``min(DT, 1)`` (a double is always counted); a take is wrong when ``-DT < -DP``, a pass
+    when ``-DP < -DT``."""
+    should = dt >= nd and dp >= nd
+    best = (dt if dp > dt else dp) if should else nd
+    done = (dt if dt < dp else dp) if doubled else nd
     category = ""
     if done < best:
-        category = (("wrong_double_above_tg" if dt >= dp else "wrong_double_below_dp")
+        category = (("wrong_double_above_tg" if nd > 1.0 else "wrong_double_below_dp")
                     if doubled else
-                    ("missed_double_above_cp" if dt >= dp else "missed_double_below_cp"))
+                    ("missed_double_above_cp" if dt > 1.0 else "missed_double_below_cp"))
     rows = [{"kind": "double", "play": "double" if doubled else "no double",
-             "best": "double" if double > nd else "no double", "equity": done,
+             "best": "double" if should else "no double", "equity": done,
              "best_equity": best, "error": done - best, "category": category,
-             "close": doubled or double - nd > -CLOSE}]
+             "close": doubled or bool(np.float32(best) - np.float32(min(dt, 1.0))
+                                      < np.float32(CLOSE))}]
     if doubled and response is not None:
         took = response == "take"
         done, best = (-dt if took else -dp), max(-dt, -dp)
@@ -867,15 +935,6 @@ def _long_nardy_row(row: dict) -> dict:
         "cube_rating": None, "checker_rating": NO_RATING, "overall_rating": NO_RATING}
 
 
-def _engine(evaluator: Evaluator | None, match: ReplayedMatch) -> Evaluator:
-    """``evaluator``, else the default engine of the match's game
-    (:func:`~nardy_analysis.analysis.engine.default_evaluator`: one gnubg-nn for every short
-    nardy variant, the long nardy engine under the match's rules for long nardy)."""
-    if evaluator is not None:
-        return evaluator
-    return default_evaluator(rules=match.rules if match.rules.game == "long" else STANDARD)
-
-
 def skill_summary(source, frame: pd.DataFrame | None = None,
                   evaluator: Evaluator | None = None) -> pd.DataFrame:
     """GNU Backgammon's "Match statistics" per player per match.
@@ -912,7 +971,7 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
         frame = skill_frame([m for _, m in matches], evaluator)
     rows = []
     for match_id, match in matches:
-        engine, long = _engine(evaluator, match), match.rules.game == "long"
+        engine, long = match_evaluator(match.rules, evaluator), match.rules.game == "long"
         decisions = frame[(frame["match_id"] == match_id)
                           & (frame["file"].fillna("") == (match.record.file or ""))]
         length = match.record.length
@@ -971,5 +1030,5 @@ def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
         A short nardy match longer than 25 points.
     """
     rows = [row for match_id, match in identified_matches(source)
-            for row in _match_rows(_engine(evaluator, match), match_id, match)]
+            for row in _match_rows(match_evaluator(match.rules, evaluator), match_id, match)]
     return pd.DataFrame(rows, columns=list(DECISION_COLUMNS)).astype(DECISION_DTYPES)

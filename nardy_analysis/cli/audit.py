@@ -45,7 +45,7 @@ def _audit_file(path: Path, strict: bool, rules=None,
 @click.option("--luck", is_flag=True,
               help="Also test the dice's luck, as gnubg measures it (cubeless 0-ply): mean "
                    "luck, its spread, lucky and unlucky rolls, and the luck of the decisive "
-                   "rolls. Needs "
+                   "rolls; long nardy through the long nardy engine. Needs "
                    "the engine extra: pip install 'nardy-analysis[engine]'.")
 @rules_option
 @strict_option
@@ -60,7 +60,8 @@ def audit(paths, by, player, as_json, html, include_opening, positions, luck, ru
     Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
     entry and hits on exposed blots, with Benjamini-Hochberg adjusted p-values; with
     --player, one player's rolls across all the files; with --luck, the luck of the rolls
-    against its distribution under fair dice at each position (gnubg's engine). Every game
+    against its distribution under fair dice at each position (gnubg's engine; for long
+    nardy, the long nardy engine). Every game
     that can be read is used; each error is reported on stderr with the game it concerns (a
     game that cannot be read is left out; every roll of one that breaks a rule counts, its
     positions end there).

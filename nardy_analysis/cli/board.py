@@ -51,22 +51,24 @@ def state_lines(position: Position, state: MatchState | None) -> list[str]:
     list of str
         Who is on roll (X, as :class:`~nardy_analysis.game.position.Position`'s ``str``
         draws it), then, with a state: the dice, a double on offer, the cube (value and
-        owner) and the score (points of players 0 and 1 and the match length in points),
-        or that it is a money game.
+        owner) and the score (points of each player and the match length in points), or
+        that it is a money game. Players are numbered 1 (player 0 of the ID, the light
+        checkers of the SVG board) and 2, as a record numbers unnamed players.
     """
-    lines = [f"X (player {position.turn}) is on roll; O is player {1 - position.turn}."]
+    lines = [f"X (player {position.turn + 1}) is on roll; O is player {2 - position.turn}."]
     if state is None:
         return lines
     if state.dice:
         lines.append(f"dice: {state.dice[0]}{state.dice[1]}")
     if state.doubled:
-        lines.append(f"player {state.player} doubles to {state.cube * 2}; "
-                     f"player {state.turn} to take or drop")
-    owner = "centred" if state.cube_owner is None else f"owned by player {state.cube_owner}"
+        lines.append(f"player {state.player + 1} doubles to {state.cube * 2}; "
+                     f"player {state.turn + 1} to take or drop")
+    owner = ("centred" if state.cube_owner is None
+             else f"owned by player {state.cube_owner + 1}")
     lines.append(f"cube: {state.cube}, {owner}")
     if state.match_length:
         crawford = ", Crawford game" if state.crawford else ""
-        lines.append(f"score: player 0 {state.score[0]}, player 1 {state.score[1]} "
+        lines.append(f"score: player 1 {state.score[0]}, player 2 {state.score[1]} "
                      f"in a {state.match_length}-point match{crawford}")
     else:
         lines.append("money game" + (", Jacoby rule" if state.jacoby else ""))

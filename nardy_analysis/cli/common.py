@@ -493,6 +493,11 @@ def _error_line(error: NardyError, consequence: str, label: str = "") -> tuple[i
             f"{consequence}")
 
 
+STRICT_STOPS = "--strict stops the file at its first error or warning, so no match is read"
+"""Why ``report`` and ``plot`` show nothing of a file that ``--strict`` stopped (the file's
+error says what it is; without ``--strict`` a file with no match says so itself)."""
+
+
 class ErrorReport:
     """The errors of a command's files: each file's on stderr as it comes, the files found
     in folders that are not match records counted in one note at the end, and the exit

@@ -10,6 +10,7 @@ import pandas as pd
 
 from ..analysis.engine import ENGINES, EngineError, default_evaluator
 from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summary
+from ..errors import plural
 from .common import (ErrorReport, OutputFile, ParquetOutput, UsageLine, analysed_file,
                      close_parquet, dask_option, file_results, found_files, jobs_option,
                      parquet_parts, progress_option, quiet_option, rules_option, strict_option,
@@ -19,7 +20,7 @@ from .common import (ErrorReport, OutputFile, ParquetOutput, UsageLine, analysed
 def _analyse_file(path: Path, ply: int, engine: str, strict: bool, rules) -> dict:
     """Per-roll frame, summary and errors of one file (:func:`analysed_file`)."""
     def analyse(matches):
-        frame = luck_frame(matches, default_evaluator(ply, engine))
+        frame = luck_frame(matches, ply=ply, engine=engine)
         return frame, luck_summary(matches, frame)
 
     return analysed_file(path, strict, analyse, rules)
@@ -75,8 +76,8 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
     for unit, title in (("mwc", "match play"), ("points", "money play")):
         rows = table[table["unit"] == unit]
         if len(rows):
-            click.echo(f"players, {title} (all matches of {files} files; luck, result and "
-                       "adjusted summed over the matches)")
+            click.echo(f"players, {title} (all matches of {plural(files, 'file')}; luck, "
+                       "result and adjusted summed over the matches)")
             _print_rows(rows, "matches", lambda row: str(row["matches"]))
 
 
@@ -123,11 +124,12 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
     rating_gnubg). --json adds the unit of each value as <column>_unit.
     Every game that can be read is analysed; each error is reported on stderr with the game
     it concerns (a game that breaks a rule is analysed up to there). Needs the engine
-    extra: pip install 'nardy-analysis[engine]'. Long nardy does not apply (the engine is a
-    backgammon net): a file of long nardy matches is skipped with one line on stderr and
-    counts as a file with an error; the other files are analysed. Exit status: 0 when no
-    file had an error (files in folders that are not match records are only counted), 1
-    when any had, 2 for usage errors (and a missing engine extra).
+    extra: pip install 'nardy-analysis[engine]'. Long nardy matches are analysed by this
+    project's long nardy engine (--engine is for short nardy; --ply 0 or 1): there is no
+    cube, so their luck is in points per game (a mars 2, a home mars 3), in match play too,
+    in the money play rows of --by player. Exit status: 0 when no file had an error (files
+    in folders that are not match records are only counted), 1 when any had, 2 for usage
+    errors (and a missing engine extra).
     """
 
     files = found_files(paths).files
@@ -158,7 +160,7 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
                                        "summary": _with_units(result["summary"])},
                                       ensure_ascii=False))
                 continue
-            click.echo(f"{result['file']}: {len(result['frame'])} rolls")
+            click.echo(f"{result['file']}: {plural(len(result['frame']), 'roll')}")
             _print_table(result["summary"])
     frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
     close_parquet(parquet_file, parts, frame)

@@ -8,12 +8,13 @@ import click
 from matplotlib.figure import Figure
 
 from ..analysis.turns import turns_frame
-from ..errors import InvalidArgument, path_text
+from ..errors import InvalidArgument, path_text, plural
 from ..load import load_file
 from ..plots.game import plot_blot_exposure, plot_pip_race
 from ..replay import ReplayedMatch
-from .common import (CannotWrite, ErrorReport, OutputFile, UsageLine, file_errors, one_file,
-                     quiet_option, rules_option, strict_option, write_output)
+from .common import (STRICT_STOPS, CannotWrite, ErrorReport, OutputFile, UsageLine,
+                     file_errors, one_file, quiet_option, rules_option, strict_option,
+                     write_output)
 
 _KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
 
@@ -49,9 +50,12 @@ def plot(path, game, match_number, kind, out, rules, strict):
     problems.add(file_errors(loaded, "game {game} is drawn up to there"))
     matches = loaded.matches
     if not matches and problems.failed:
+        if strict:
+            click.echo(f"{name}: {STRICT_STOPS}; nothing is drawn", err=True)
         problems.exit()
     if not 1 <= match_number <= len(matches):
-        raise click.BadParameter(f"{name} holds {len(matches)} match(es)", param_hint="--match")
+        raise click.BadParameter(f"{name} holds {plural(len(matches), 'match')}",
+                                 param_hint="--match")
     match = matches[match_number - 1]
     # Only the game drawn: the frame's shots are the costly part.
     frame = turns_frame(ReplayedMatch(match.record, match.rules,

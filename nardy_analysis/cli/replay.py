@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import RuleViolation, path_text
+from ..errors import RuleViolation, path_text, plural
 from ..game.rules import Rules
 from ..load import LoadedFile, load_file
 from ..replay import ReplayedMatch
@@ -78,7 +78,7 @@ def _result_line(result: dict) -> str:
     (first, second), (a, b) = result["players"], result["score"]
     kind = f"{result['length']}-point match" if result["length"] else "money session"
     outcome = ("unfinished" if not result["finished"] else "even" if not result["points"]
-               else f"{first if a > b else second} wins by {_count(result['points'], 'point')}")
+               else f"{first if a > b else second} wins by {plural(result['points'], 'point')}")
     return f"{first} {a} - {second} {b} ({kind}): {outcome}"
 
 
@@ -123,25 +123,21 @@ def replay(paths, as_json, strict, rules, jobs, dask_address, progress):
             elif summary["errors"] or not quiet():
                 _print_summary(summary)
     if not as_json and not quiet() and len(files) > 1:
-        click.echo(f"total: {_count(totals['files'], 'file')}, "
-                   f"{_count(totals['matches'], 'match')}, {_count(totals['games'], 'game')}, "
-                   f"{_count(totals['turns'], 'turn')}, {_count(totals['errors'], 'error')}, "
-                   f"{_count(totals['warnings'], 'warning')}; "
+        click.echo(f"total: {plural(totals['files'], 'file')}, "
+                   f"{plural(totals['matches'], 'match')}, {plural(totals['games'], 'game')}, "
+                   f"{plural(totals['turns'], 'turn')}, {plural(totals['errors'], 'error')}, "
+                   f"{plural(totals['warnings'], 'warning')}; "
                    f"{failed} of {totals['files'] + len(empty)} "
                    f"{'files and empty folders' if empty else 'files'} failed")
     report.exit(failed=bool(failed))
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("ch") else "s")
-
-
 def _print_summary(summary: dict) -> None:
     errors, warnings = summary["errors"], summary["warnings"]
-    status = ", ".join([_count(len(errors), "error") if errors else "ok"]
-                       + [_count(len(warnings), "warning")] * bool(warnings))
-    click.echo(f"{summary['file']}: {_count(summary['matches'], 'match')}, "
-               f"{_count(summary['games'], 'game')}, {_count(summary['turns'], 'turn')}: "
+    status = ", ".join([plural(len(errors), "error") if errors else "ok"]
+                       + [plural(len(warnings), "warning")] * bool(warnings))
+    click.echo(f"{summary['file']}: {plural(summary['matches'], 'match')}, "
+               f"{plural(summary['games'], 'game')}, {plural(summary['turns'], 'turn')}: "
                f"{status}")
     for result in summary["results"]:
         click.echo(f"  {_result_line(result)}")

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from ..errors import path_text
+from ..errors import path_text, plural
 from ..load import load_file
 from ..parallel import cores
-from .common import (ErrorReport, OutputFile, file_errors, note, one_file, quiet_option,
-                     rules_option, strict_option, write_output)
+from .common import (STRICT_STOPS, ErrorReport, OutputFile, file_errors, note, one_file,
+                     quiet_option, rules_option, strict_option, write_output)
 
 
 @click.command("report")
@@ -49,9 +49,11 @@ def report(path, out, match_number, luck, jobs, rules, strict):
     problems.add(file_errors(loaded, "the page shows game {game} up to there"))
     count = len(loaded.matches)
     if not count:
+        if strict:
+            click.echo(f"{name}: {STRICT_STOPS}; no page is written", err=True)
         problems.exit(failed=True)
     if not 1 <= match_number <= count:
-        raise click.BadParameter(f"{name} holds {count} match(es)", param_hint="--match")
+        raise click.BadParameter(f"{name} holds {plural(count, 'match')}", param_hint="--match")
     if count > 1:
         note(f"{name} holds {count} matches; the page shows match {match_number} "
              "(--match N for another)")

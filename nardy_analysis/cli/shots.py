@@ -37,7 +37,7 @@ def shots(positions, as_json, rules):
             click.echo(json.dumps(result.to_dict()))
             continue
         click.echo(str(position))
-        click.echo(f"X (player {position.turn}) is on roll.")
+        click.echo(f"X (player {position.turn + 1}) is on roll.")
         click.echo(f"shots: {result.count}/36 ({result.probability:.1%}): "
                    f"{' '.join(map(str, result.rolls)) or 'none'}")
         for point, rolls in sorted(result.blots.items()):

@@ -97,7 +97,6 @@ def simulate(count, out, dice, loaded, length, games, players, cube, rules, bots
     `nardy simulate 200 --out loaded --dice doubles=0.25 && nardy audit loaded`,
     `nardy simulate 100 --out bots --rules long --length 0 --bots engine,heuristic`.
 
-    \b
     The heuristic bot plays the legal play whose position after it scores best, in pips:
     long nardy: the race (the opponent's pip count minus its own), +2 for each point held,
     +3 n^2 for each run of n points in a row held in front of opposing checkers still to

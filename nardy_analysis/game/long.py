@@ -236,68 +236,133 @@ class LongPosition(Position):
             every play, the empty one included, leaves an unpassed six-point block (a position
             no legal game reaches).
         """
-        found = _search(self, roll, rules, first_turn)
-        opp = self.opponent
-        keys = sorted({key for key, _ in found.values()}, reverse=True) if rules.forced_play \
-            else [None]
-        for best in keys:                          # the best key some allowed play has
-            chosen = {board: steps for board, (key, steps) in found.items()
-                      if best in (None, key) and _unpassed_block(board, opp) is None}
-            if chosen:
-                break
-        return tuple(LegalPlay(Play(tuple(Move(*step) for step in steps)),
-                               LongPosition.after(board, opp, self.turn))
-                     for board, steps in chosen.items())
+        opp, turn = self.opponent, self.turn
+        return tuple(LegalPlay(Play(tuple(map(_MOVES.__getitem__, steps))),
+                               LongPosition.after(board, opp, turn))
+                     for board, steps in _legal(self, roll, rules, first_turn).items())
+
+    def legal_sides(self, roll: Roll, rules: Rules = LONG,
+                    first_turn: bool = False) -> tuple[tuple[int, ...], ...]:
+        """The mover's side after each play of :meth:`legal_plays` (26 counts, the mover's
+        numbering), in the same order, without building the plays and positions (the
+        engine's batched evaluation needs only these).
+
+        Returns
+        -------
+        tuple of 26-tuples of int
+            ``legal_plays(roll, rules, first_turn)[i].after.board[self.turn]`` for each ``i``.
+        """
+        return tuple(_legal(self, roll, rules, first_turn))
+
+
+_MOVES = {(start, end): Move(start, end) for start in range(1, 25) for end in range(start)}
+"""The steps of long nardy plays (no hits), made once: Move is immutable."""
+
+
+def _legal(position: LongPosition, roll: Roll, rules: Rules,
+           first_turn: bool) -> dict[tuple, tuple]:
+    """The legal plays of :meth:`LongPosition.legal_plays`: the mover's side after each ->
+    its steps ``(start, end)``, in the search's order."""
+    found = _search(position, roll, rules, first_turn)
+    if not rules.forced_play:
+        return {board: steps for board, (_, steps, blocked) in found.items() if not blocked}
+    for best in sorted({entry[0] for entry in found.values()}, reverse=True):
+        chosen = {board: steps for board, (key, steps, blocked) in found.items()
+                  if key == best and not blocked}   # the best key some allowed play has
+        if chosen:
+            return chosen
+    return {}
 
 
 class _Full(Exception):
     """Raised by :func:`_search` asked to stop at the first full play."""
 
 
+_BIT = (0,) + tuple(1 << (_FACING[point] - 1) for point in range(1, 25))
+"""``_BIT[p]``: my point p as a bit of the opponent's path (bit ``q - 1`` its point q)."""
+
+
 def _search(position: LongPosition, roll: Roll, rules: Rules, first_turn: bool,
-            stop_at_full: bool = False) -> dict[tuple, tuple[tuple[int, int], tuple]]:
+            stop_at_full: bool = False) -> dict[tuple, tuple[tuple[int, int], tuple, bool]]:
     """Every board the player on roll can reach with single-die steps of ``roll`` (closed
-    points, the head rule and bearing off checked; the six-point block not yet): board ->
-    ``((steps, largest die), steps)``, the best way the forced-play rules rank to reach it,
-    steps as ``(start, end)``. With ``stop_at_full``, raise :class:`_Full` at the first play
-    of all the dice (or off to the last checker) that leaves no unpassed six-point block."""
+    points, the head rule and bearing off checked): board -> ``((steps, largest die), steps,
+    blocked)``, the best way the forced-play rules rank to reach it, steps as ``(start,
+    end)``, ``blocked`` when it holds an unpassed six-point block (:func:`_unpassed_block`).
+    Boards come in the order a depth-first search over every order of the steps first
+    reaches them (dice in the order of ``roll.dice``, starts from the 24-point down). With
+    ``stop_at_full``, raise :class:`_Full` at the first play of all the dice (or off to the
+    last checker) that is not blocked.
+
+    Two dice: both orders, each start of the first die, then each start of the second. A
+    double: only the steps with starts from the highest down, each start at most the one
+    before (every other order of the same steps reaches the same board later, or not at
+    all: a step from a higher point never spoils a later one from a lower point: it may
+    bring a checker to it, home or below a checker bearing off), so each board is reached
+    once per number of steps, first by the same steps as in every order.
+
+    The points held are kept as a bit mask of the opponent's path, so that a block is six
+    bits in a row starting below the opponent's lowest checker (its point ``low``; 0 once
+    it has borne one off)."""
     me, opp = position.lists()
-    head = me[HEAD] - _head_limit(roll, rules, first_turn)
-    dice = len(roll.dice)
-    found: dict[tuple, tuple[tuple[int, int], tuple]] = {}
-    seen: set = set()
+    closed = [False] + [opp[point] > 0 for point in _PATH]   # closed[p]: opponent holds my p
+    larger = rules.bear_off_any_with_larger
+    dice = roll.dice
+    heads = _head_limit(roll, rules, first_turn)            # checkers that may leave the head
+    outside = sum(me[7:25])                                 # checkers not yet home
+    held = sum(_BIT[point] for point in range(1, 25) if me[point])
+    unpassed = (1 << next(q for q in range(25) if opp[q])) - 1    # runs from below ``low``
+    found: dict[tuple, tuple[tuple[int, int], tuple, bool]] = {}
 
-    def search(remaining: tuple[int, ...], steps: list[tuple[int, int]], biggest: int):
+    def record(key: tuple[int, int], steps: tuple) -> None:
         board = tuple(me)
-        if (board, remaining) in seen:
-            return
-        seen.add((board, remaining))
-        key = (len(steps), biggest)               # the forced-play rules' order
-        if board not in found or found[board][0] < key:
-            found[board] = (key, tuple(steps))
-        if stop_at_full and (len(steps) == dice or me[OFF] == CHECKERS) \
-                and _unpassed_block(board, opp) is None:
+        run = held & held >> 1 & held >> 2 & held >> 3 & held >> 4 & held >> 5
+        blocked = bool(run & unpassed)
+        old = found.get(board)
+        if old is None or old[0] < key:                    # the forced-play rules' order
+            found[board] = (key, steps, blocked)
+        if stop_at_full and not blocked and (len(steps) == len(dice) or me[OFF] == CHECKERS):
             raise _Full
-        points = [p for p in range(24, 0, -1) if me[p]]
-        for i, die in enumerate(remaining):
-            if die in remaining[:i]:
-                continue
-            rest = remaining[:i] + remaining[i + 1:]
-            for start in points:
-                if start == HEAD and me[HEAD] <= head:
-                    continue
-                end = _land(me, opp, start, die, rules)
-                if type(end) is str:
-                    continue
-                me[start] -= 1
-                me[end] += 1
-                steps.append((start, end))
-                search(rest, steps, max(biggest, die))
-                steps.pop()
-                me[end] -= 1
-                me[start] += 1
 
-    search(roll.dice, [], 0)
+    def steps_from(top: int, die: int, done: tuple) -> None:
+        """Every step of ``die`` from a start ``top`` or lower (as :func:`_land`, the head
+        rule checked), then the next dice's."""
+        nonlocal heads, outside, held
+        for start in [p for p in range(top, 0, -1) if me[p]]:
+            end = start - die
+            if start == HEAD and not heads:
+                continue
+            if end > 0:
+                if closed[end]:
+                    continue
+            elif outside or (end < 0 and not larger and any(me[start + 1:7])):
+                continue
+            else:
+                end = OFF
+            me[start] -= 1
+            me[end] += 1
+            held += _BIT[end] * (me[end] == 1) - _BIT[start] * (not me[start])
+            heads -= start == HEAD
+            outside -= start > 6 >= end
+            steps = done + ((start, end),)
+            if len(dice) == 4:
+                record((len(steps), die), steps)
+                if len(steps) < 4:
+                    steps_from(start, die, steps)
+            elif len(steps) == 1:
+                record((1, die), steps)
+                steps_from(24, dice[1] if die == dice[0] else dice[0], steps)
+            else:
+                record((2, dice[0]), steps)
+            outside += start > 6 >= end
+            heads += start == HEAD
+            held -= _BIT[end] * (me[end] == 1) - _BIT[start] * (not me[start])
+            me[end] -= 1
+            me[start] += 1
+
+    record((0, 0), ())
+    steps_from(24, dice[0], ())
+    if len(dice) == 2:
+        steps_from(24, dice[1], ())
     return found
 
 

@@ -124,7 +124,7 @@ def _groups(audit: DiceAudit, flagged_groups: list[str]) -> dict:
         tested = rows[rows["p_adjusted"].notna()]
         best = tested.loc[tested["p_adjusted"].idxmin()] if len(tested) else None
         table.append({"group": group, "rolls": _cell(rolls),
-                      "doubles": _cell(doubles["observed"] / rolls) if rolls else _DASH,
+                      "doubles": f"{doubles['observed'] / rolls:.3f}" if rolls else _DASH,
                       "test": best["test"] if best is not None else _DASH,
                       "p_adjusted": _cell(best["p_adjusted"]) if best is not None else _DASH,
                       "flagged": int((tested["p_adjusted"] < ALPHA).sum()),

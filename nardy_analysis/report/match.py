@@ -1,10 +1,12 @@
-"""The HTML page of one match: a board to step through move by move, the scores, the pip race
-and blot exposure of each game, and the dice, in one self-contained file.
+"""The HTML page of one match: a summary of what mattered, a board to step through move by
+move, the scores, the pip race and blot exposure of each game, and the dice, in one
+self-contained file.
 
 The page is rendered from ``templates/match.html.j2`` (autoescaped; the data for its script
 is a JSON block). Each step of the page is a position: the start of a game, the position after
 each roll's play, a cube action, a result, or an error where a game stops. Boards are
-:func:`~nardy_analysis.game.svg.board_svg` pictures seen from player 0's side, stored as
+:func:`~nardy_analysis.game.svg.board_svg` pictures with the match state of their step (cube,
+score, dice, who is to act), seen from player 0's side, stored as
 indices into the list of distinct SVG lines of the match (most lines repeat from board to
 board), which keeps a 15-game match to a few hundred kilobytes.
 """
@@ -20,7 +22,7 @@ from ..analysis.audit import ABOUT, ALPHA, audit_dice
 from ..analysis.luck import RATING_SHOWN, luck_frame, luck_rating
 from ..analysis.skill import CUBE_ERRORS, skill_frame, skill_rating
 from ..analysis.shots import shots, throws
-from ..errors import InvalidArgument, NardyError, RecordWarning, path_text
+from ..errors import InvalidArgument, NardyError, RecordWarning, path_text, plural
 from ..game.ids import GameState, MatchState
 from ..game.long import LongPosition
 from ..game.position import Position
@@ -72,15 +74,20 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     -------
     str
         A self-contained HTML document (no external URL; CSS, script and SVG inline): the
-        header (players, match length, result, date, site and other tags), the games' scores,
-        the board with first/previous/next/last buttons (and the arrow, Home and End keys)
-        and a game menu, for each step the game and move, the roll, the play, both pip
+        header (players, match length, result, date, site), the summary (from the steps:
+        each player's luck and error rate with gnubg's ratings, the biggest errors and the
+        luckiest and unluckiest rolls, each a link to its step; ``#step-N`` in the page's
+        address opens step N), the board with first/previous/next/last buttons (and the
+        arrow, Home and End keys) and a game menu, for each step its board with the cube,
+        score, dice and who is to act, the game and move, the roll, the play, both pip
         counts (pips), the opponent's shots at the blots left (throws of 36), the luck and
-        the error (normalised equity, EMG),
-        charts of the game's pip race and blot exposure, and the match's dice tests
+        the error (normalised equity, EMG), charts of the game's pip race and blot exposure
+        as wide as the window in the players' checkers' colours, the games' scores, every
+        tag, and the match's dice tests
         (:func:`~nardy_analysis.analysis.audit.audit_dice`, :data:`AUDIT_COLUMNS`). Long
         nardy (RULES.md, "Long nardy") has no shots, blot exposure (nothing is hit) or cube
-        decisions, and its games start at 360 pips each.
+        decisions; its luck and errors are the long nardy engine's (points per game), and its
+        games start at 360 pips each.
 
     Raises
     ------
@@ -94,10 +101,8 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     games = []
     long = replayed.rules.game == "long"
     start = (LongPosition if long else Position).start()
-    luck_by_turn, skill, luck_note = (
-        _long_skill(replayed, evaluator) if long and luck
-        else _luck(replayed, evaluator, jobs) if luck
-        else ({}, _Skill(), "Luck is not shown (not asked for)."))
+    luck_by_turn, skill, luck_note = (_luck(replayed, evaluator, jobs) if luck
+                                      else ({}, _Skill(), "Luck is not shown (not asked for)."))
     unread_games = sorted(unread, key=lambda e: e.game)
     for game in replayed.games:
         while unread_games and unread_games[0].game < game.number:
@@ -139,8 +144,9 @@ def _chosen(source, match: int) -> tuple[ReplayedMatch, list[NardyError]]:
         raise InvalidArgument(f"expected a replayed match or a loaded file, got {source!r}; "
                               "read a file with nardy_analysis.load_file(path) first")
     if not 1 <= match <= len(source.matches):
-        raise InvalidArgument(f"{path_text(source.path)} holds {len(source.matches)} replayed "
-                              f"match(es), not a match {match}")
+        raise InvalidArgument(f"{path_text(source.path)} holds "
+                              f"{plural(len(source.matches), 'replayed match')}, not a match "
+                              f"{match}")
     chosen = source.matches[match - 1]
     start = chosen.record.line
     end = (source.matches[match].record.line if match < len(source.matches)
@@ -218,7 +224,7 @@ class _Cube:
             return self.state(1 - player, game_state=GameState.DROPPED)
         self.value *= 4 if action.action == "beaver" else 2
         self.owner = player
-        return self.state(1 - player if action.action == "take" else player)
+        return self.state(player if action.action == "raccoon" else 1 - player)  # doubler
 
 
 def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_turn,
@@ -264,7 +270,7 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
                            state, move=problems[key].move,
                            notes=_notes(*key, key[1], problems)))
     if game.winner is not None:
-        result = (f"{names[game.winner]} wins {_plural(game.points, 'point')}"
+        result = (f"{names[game.winner]} wins {plural(game.points, 'point')}"
                   + (f" ({game.ending})" if game.ending else ""))
         after = game.score_after
         steps.append(_step(number, "result", f"{result}; score {names[0]} {after[0]}, "
@@ -274,10 +280,10 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     else:
         result = "unfinished"
     if game.errors:
-        notes.append(_plural(len(game.errors), "error")
+        notes.append(plural(len(game.errors), "error")
                      + (" (the game is replayed up to the first)" if stopped else ""))
     if game.warnings:
-        notes.append(_plural(len(game.warnings), "warning"))
+        notes.append(plural(len(game.warnings), "warning"))
     return _Game(number, first, game.scores, result, notes)
 
 
@@ -289,7 +295,7 @@ def _decisions(step: dict) -> list[dict]:
     """The decisions of a step that count in an error rate: an unforced checker play, a cube
     decision (before a roll when close or wrong, or a double, take or pass)."""
     error = step.get("error")
-    return ([error] if error and not error["forced"] else []) + (
+    return ([error] if error and not error.get("forced") else []) + (
         [step["cube"]] if step.get("cube") else [])
 
 
@@ -344,10 +350,6 @@ def _listed(steps: list[dict], index: int, value: float, what: str) -> dict:
     return {"step": index, "where": where, "what": what, "value": value}
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
-
-
 def _notes(line: int, start: int, end: float, problems: dict) -> list[str]:
     """The errors and warnings on ``line`` from column ``start`` to ``end`` (taken out of
     ``problems``), each as ``error: ...`` or ``warning: ...``."""
@@ -391,8 +393,8 @@ def _result(match: ReplayedMatch) -> str:
         return "no game replayed"
     score = match.score
     if length == 0:
-        return (f"Money session: {names[0]} {_plural(score[0], 'point')}, "
-                f"{names[1]} {_plural(score[1], 'point')}")
+        return (f"Money session: {names[0]} {plural(score[0], 'point')}, "
+                f"{names[1]} {plural(score[1], 'point')}")
     text = f"{names[0]} {score[0]} \u2013 {names[1]} {score[1]}"
     if match.winner is not None:
         return f"{names[match.winner]} wins the match {text}"
@@ -467,6 +469,7 @@ def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, _Skill, str
     """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}``, the errors of the
     decisions, and a note for the page (how to install an engine when none is); with
     ``jobs`` > 1 game by game on that many worker processes (the default engine only)."""
+    long = match.rules.game == "long"
     try:
         if jobs > 1 and evaluator is None and len(match.games) > 1:
             parts = list(map_files(_game_luck, [ReplayedMatch(match.record, match.rules,
@@ -478,25 +481,23 @@ def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, _Skill, str
             frame, skill = luck_frame(match, evaluator), skill_frame(match, evaluator)
     except NardyError as error:  # no engine (EngineError), a match longer than 25 points
         return {}, _Skill(), f"Luck is not shown: {error}"
-    unit = "normalised match equity" if match.record.length else "points per game at cube 1"
     found = {}
     for row in frame.itertuples():
         mwc = None if np.isnan(row.luck_mwc) else round(float(row.luck_mwc), 4)
         found[row.game, row.turn] = {"value": round(float(row.luck), 4), "mwc": mwc,
                                      "mark": row.mark}
+    if long:
+        return found, _Skill(skill), (
+            f"Luck: the roller's equity (points per game, a mars 2, a home mars "
+            f"{match.rules.home_mars}) gained by the roll over the average roll. Error: the "
+            "equity the checker play gave away against the best play (long nardy has no cube), "
+            "marked as GNU Backgammon marks it. Both by the long nardy engine at 0-ply.")
+    unit = "normalised match equity" if match.record.length else "points per game at cube 1"
     return found, _Skill(skill), (
         f"Luck: the roller's equity ({unit}) gained by the roll over the average roll. Error: "
         "the equity the decision gave away against the best choice (normalised equity, EMG, "
         "cubeful), marked as GNU Backgammon marks it. Both by the engine at 0-ply, as GNU "
         "Backgammon's analysis.")
-
-
-def _long_skill(match: ReplayedMatch, evaluator) -> tuple[dict, _Skill, str]:
-    """No luck, the errors of the checker plays of a long nardy match, and the page's note."""
-    return {}, _Skill(skill_frame(match, evaluator)), (
-        "Luck is not shown for long nardy. Error: the equity (points per game; long nardy has "
-        "no cube) the checker play gave away against the best play, marked as GNU "
-        "Backgammon marks it, by the long nardy engine at 0-ply.")
 
 
 def _dice(match: ReplayedMatch) -> dict:
