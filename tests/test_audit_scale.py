@@ -215,7 +215,7 @@ def test_jobs_2_gives_the_output_of_jobs_1_on_the_samples(name, tmp_path, monkey
     serial = same_as_serial(name, [SAMPLES], tmp_path, monkeypatch, "--jobs", "2")
     assert serial["exit"] == 1 and "forced_play" in serial["stderr"]
     if name == "no such player":
-        assert "no rolls of player 'nobody' in 16 files" in serial["stderr"]
+        assert "no rolls of player 'nobody' in 17 files" in serial["stderr"]
     else:
         assert serial["stdout"].count("\n") >= 8
 
@@ -264,5 +264,5 @@ def test_the_library_takes_jobs_and_a_client(cluster):
             assert audit.rolls is None and audit.files == serial.files
             assert audit.counts == serial.counts
             assert_same_tests(audit.frame, serial.frame)
-        with pytest.raises(InvalidArgument, match="no rolls of player 'nobody' in 16 files"):
+        with pytest.raises(InvalidArgument, match="no rolls of player 'nobody' in 17 files"):
             audit_files(SAMPLES, player="nobody", client=client)

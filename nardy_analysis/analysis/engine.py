@@ -339,6 +339,14 @@ def boards_of_keys(keys) -> np.ndarray:
     return np.diff(ones, axis=1, prepend=0).reshape(-1, 2, BAR)
 
 
+@lru_cache(maxsize=None)
+def _one_sided(gnubg, side: tuple[int, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """gnubg-nn's one-sided bear-off distribution of ``side`` (checkers on points 1..6):
+    ``P(done in i rolls)`` and ``P(done in i rolls or more)``, i = 0, 1, ..."""
+    done = gnubg.bearoff_probabilities(side)
+    return done, tuple(sum(done[i:]) for i in range(len(done)))
+
+
 def _turned_twice(win: float) -> float:
     """``win`` as gnubg-nn's ``best_move`` lists it: ``1 - (1 - win)`` in single precision
     (it turns the chances round to the mover's side and back), which can differ from
@@ -449,10 +457,9 @@ class GnubgNN(Evaluator):
                 return Probabilities(*probabilities)
         if gnubg.classify(board) != gnubg.c_bearoff:
             return Probabilities(*probabilities)
-        mine = gnubg.bearoff_probabilities(tuple(board[1][:6]))
-        theirs = gnubg.bearoff_probabilities(tuple(board[0][:6]))
-        win = sum(p * sum(theirs[i:]) for i, p in enumerate(mine))
-        return Probabilities(win, *probabilities[1:])
+        mine, _ = _one_sided(gnubg, tuple(board[1][:6]))
+        _, theirs = _one_sided(gnubg, tuple(board[0][:6]))
+        return Probabilities(sum(p * tail for p, tail in zip(mine, theirs)), *probabilities[1:])
 
     def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
         """Every legal play at 0-ply (gnubg keys)."""

@@ -187,8 +187,7 @@ def _sure_life_index(position: Position, roll: Roll) -> float | None:
     checker cannot pass the opponent's (a hit only sends the opponent's further back); in a
     race nobody is hit, the opponent's pips stay, and a bear-off follows when both sides
     are home."""
-    mine, theirs = (next(point for point in range(BAR, 0, -1) if side[point])
-                    for side in (position.on_roll, position.opponent))
+    mine, theirs = _rearmost(position)
     moved = 4 * roll.low if roll.is_double else roll.low + roll.high
     if mine + theirs > BAR - 1:  # contact (cube_efficiency, phase)
         return _one_life_index("contact", 0) if mine - moved + theirs > BAR - 1 else None
@@ -197,6 +196,14 @@ def _sure_life_index(position: Position, roll: Roll) -> float | None:
     if theirs > BEAROFF_POINTS or mine - moved > BEAROFF_POINTS:
         return _one_life_index("race", position.pip_count(1 - position.turn))
     return None
+
+
+@lru_cache(maxsize=4096)
+def _rearmost(position: Position) -> tuple[int, int]:
+    """The points of the rearmost checkers of the player on roll and of the opponent, each
+    from their own side (25 the bar); kept for the 21 rolls of a position."""
+    return tuple(next(point for point in range(BAR, 0, -1) if side[point])
+                 for side in (position.on_roll, position.opponent))
 
 
 @lru_cache(maxsize=None)
@@ -718,9 +725,9 @@ def _with_bearoffs(evaluator: Evaluator, position: Position, keys: tuple,
     """``chances`` (n, 5) after the plays ``keys`` of the player on roll of ``position`` (the
     opponent then on roll) with the exact equities of those that reach a two-sided bear-off,
     as :func:`_chances` (n, 9); ``chances`` themselves when no play can reach one."""
-    mover, opponent = position.on_roll, position.opponent
-    if any(mover[BEAROFF_POINTS + 1:]) or any(opponent[BEAROFF_POINTS + 1:]) \
-            or CHECKERS - opponent[OFF] > BEAROFF_CHECKERS:
+    mine, theirs = _rearmost(position)
+    if mine > BEAROFF_POINTS or theirs > BEAROFF_POINTS \
+            or CHECKERS - position.opponent[OFF] > BEAROFF_CHECKERS:
         return chances
     exact = np.full((len(chances), 4), np.nan)
     for row, key in enumerate(keys):

@@ -394,50 +394,23 @@ def replayed_matches(source: Source) -> list[ReplayedMatch]:
     return matches
 
 
-def short_nardy_matches(source: Source, analysis: str) -> list[tuple[MatchId, ReplayedMatch]]:
-    """:func:`identified_matches` of ``source``, for an analysis of short nardy only.
-
-    Parameters
-    ----------
-    source : ReplayedMatch or LoadedFile, or an iterable of them
-        As for :func:`replayed_matches`.
-    analysis : str
-        What does not apply, for the message: ``"luck"``.
-
-    Returns
-    -------
-    list
-        ``(match id, replayed match)`` pairs.
-
-    Raises
-    ------
-    InvalidArgument
-        A match of ``source`` is long nardy (:func:`refuse_long_nardy`).
-    """
-    pairs = list(identified_matches(source))
-    refuse_long_nardy(analysis, [match_id for match_id, match in pairs
-                                 if match.rules.game == "long"])
-    return pairs
-
-
 def refuse_long_nardy(analysis: str, long_matches: Sequence[MatchId]) -> None:
-    """The one check of the analyses that apply to short nardy only: luck (the engine is a
-    backgammon net) and blot exposure (nothing is hit in long nardy; RULES.md,
-    "Long nardy"). In a turns frame, the long nardy rows are those without a
-    ``cube_value``.
+    """The one check of the analyses that apply to short nardy only: blot exposure (nothing
+    is hit in long nardy; RULES.md, "Long nardy"). In a turns frame, the long nardy rows are
+    those without a ``cube_value``.
 
     Parameters
     ----------
     analysis : str
-        What does not apply, for the message: ``"luck"``.
+        What does not apply, for the message: ``"blot exposure"``.
     long_matches : sequence of str
         The ids of the long nardy matches found (empty: nothing to refuse).
 
     Raises
     ------
     InvalidArgument
-        ``long_matches`` is not empty: ``luck does not apply to long nardy (match NAME):
-        only to short nardy``.
+        ``long_matches`` is not empty: ``blot exposure does not apply to long nardy (match
+        NAME): only to short nardy``.
     """
     if len(long_matches):
         raise InvalidArgument(f"{analysis} does not apply to long nardy (match "
