@@ -8,8 +8,8 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, SAMPLES, read_tsv
-from nardy_analysis import (CAUCASIAN, LENIENT, STANDARD, TAVLA, Position, RecordWarning, RuleViolation,
-                            parse_mat, replay_file, replay_match)
+from nardy_analysis import (CAUCASIAN, LENIENT, STANDARD, TAVLA, Position, RecordWarning,
+                            RuleViolation, parse_mat, replay_file, replay_match)
 from nardy_analysis.game.position import ALL_ROLLS, Roll
 from nardy_analysis.game.rules import BAR, OFF
 from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord, WrittenMove

@@ -689,7 +689,7 @@ def _match_decisions(match: ReplayedMatch):
     jacoby = _uses_jacoby(match)
     for game in match.games:
         turns = {id(turn.record): (number, turn) for number, turn in enumerate(game.turns, 1)}
-        after, cube, owner, doubler = None, 1, None, None
+        after, cube, owner, doubler, number = None, 1, None, None, 0
         for action in game.record.actions:
             if isinstance(action, CubeRecord):
                 if action.action == "double":
