@@ -690,6 +690,21 @@ def play_steps(position: Position, steps: Iterable[tuple[int, int]],
     return Position.after(me, opp, position.turn), Play(tuple(moves))
 
 
+def most_multiple(rules: Rules = STANDARD, *, money: bool = False, cube: int = 1) -> int:
+    """The largest multiple of the cube a game can score: 3 with backgammons, 2 with gammons
+    alone, 1 without them or in a money game under the Jacoby rule with the cube not turned;
+    long nardy: a home mars's (at least 2, a mars).
+
+    Parameters are those of :func:`ending`. RULES.md, "End of game and scoring" and "Doubling
+    cube, matches, house rules" (Jacoby); long nardy: RULES.md, "Long nardy", "Results".
+    """
+    if rules.game == "long":
+        return max(2, rules.home_mars)
+    if not rules.gammons or (money and rules.jacoby and cube == 1):
+        return 1
+    return 3 if rules.backgammons else 2
+
+
 def ending(position: Position, rules: Rules = STANDARD, *, money: bool = False,
            cube: int = 1) -> tuple[str, int]:
     """How a game borne off to the end ends, and the multiple of the cube it scores.
@@ -734,7 +749,7 @@ def ending(position: Position, rules: Rules = STANDARD, *, money: bool = False,
         if loser[OFF]:
             return "oin", 1
         return ("home_mars", rules.home_mars) if sum(loser[1:7]) == CHECKERS else ("mars", 2)
-    if loser[OFF] or not rules.gammons or (money and rules.jacoby and cube == 1):
+    if loser[OFF] or most_multiple(rules, money=money, cube=cube) == 1:
         return "single", 1
     if rules.backgammons and (loser[BAR] or any(loser[19:BAR])):
         return "backgammon", 3

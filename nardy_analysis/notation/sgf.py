@@ -27,7 +27,9 @@ properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not 
   ``PL[W]AE[a:y]AW[..]AB[..]``, is how gnubg writes the position after an illegal play
   (a ``.mat`` file's ``Illegal play (...)``): the roll's record has that position as its
   ``recorded_position`` (:func:`_set_up`), and the replay goes on from it as it does for
-  the ``.mat`` cell (a ``recorded_illegal_play`` warning).
+  the ``.mat`` cell (a ``recorded_illegal_play`` warning). A ``double`` node right after
+  the ``drop`` that ends such a game is gnubg's artefact and is not read
+  (:func:`_double_after_drop`).
 
 A variation (a game tree inside a game tree) is not part of the game: the main line is read,
 as gnubg does. Any other position setup (``AE``, ``AB``, ``AW`` elsewhere; ``PL`` without
@@ -312,6 +314,8 @@ def _game(tree: Any, source: str, offset: int, lines: list[str], file: str | Non
             actions[-1:] = [_set_up(props, actions[-1:], context, lines, file, number)]
             continue
         action = _action(props, lines, file, number)
+        if _double_after_drop(action, actions):
+            continue
         if isinstance(action, CubeRecord) and action.action == "double":
             cube *= 2  # the value .mat writes after "Doubles =>"; SGF has no beavers
             action = action._replace(value=cube)
@@ -328,6 +332,15 @@ def _game(tree: Any, source: str, offset: int, lines: list[str], file: str | Non
                         mi.line if mi else root_line, mi.column if mi else root_column,
                         properties)
     return index, record, root, numbers["length"]
+
+
+def _double_after_drop(action: Any, actions: list[Any]) -> bool:
+    """Whether ``action`` is a double right after the drop that ended the game: gnubg
+    (1.07.001 and 1.1.0a16) imports some ``.mat`` games that go on from an ``Illegal play``
+    position and end in a dropped double as double, drop, double and writes all three; read
+    back, gnubg ends the game at the drop (same score)."""
+    return (isinstance(action, CubeRecord) and action.action == "double" and bool(actions)
+            and isinstance(actions[-1], CubeRecord) and actions[-1].action == "drop")
 
 
 def _main_line(tree: Any) -> list[Any]:
