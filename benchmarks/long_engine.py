@@ -114,22 +114,23 @@ def calibration(games: list) -> None:
 def self_consistency(games: list, count: int, seed: int = 0) -> None:
     """Mean |V(position) - mean over the 36 rolls of V after the best play| over ``count``
     positions drawn from the games' turns: the 0-ply value against the 1-ply one, as money
-    equity and as the win chance, for all and for those the net evaluates."""
+    equity and for each of the five chances, for all and for those the net evaluates (not
+    the two-sided table nor the race database)."""
     rng = np.random.default_rng(seed)
     turns = [p for game, _ in games for p, _ in game]
     picked = [turns[i] for i in rng.choice(len(turns), count, replace=False)]
     zero, one = LongEvaluator(cache_size=0), LongEvaluator(ply=1)
-    gaps = []
-    for position in picked:
-        v0, v1 = zero.evaluate(position), one.evaluate(position)
-        gaps.append((abs(MONEY(v0) - MONEY(v1)), abs(v0.win - v1.win),
-                     not is_two_sided_bearoff(position)))
-    gaps = np.array(gaps)
-    net = gaps[:, 2] == 1
-    print(f"self-consistency, {count} positions of self-play: mean |V0 - V1| equity "
-          f"{gaps[:, 0].mean():.4f}, win chance {gaps[:, 1].mean():.4f} (goal <= 0.02); "
-          f"the {net.sum()} the net evaluates: equity {gaps[net, 0].mean():.4f}, "
-          f"win chance {gaps[net, 1].mean():.4f}")
+    gaps = np.array([[MONEY(v0) - MONEY(v1), *np.subtract(v0, v1)] for v0, v1 in
+                     ((zero.evaluate(p), one.evaluate(p)) for p in picked)])
+    boards = np.array([sides_of(p) for p in picked])
+    net = np.array([not (is_two_sided_bearoff(p) or is_race(p)) for p in picked]) | ~(
+        covered(boards[:, 0]) & covered(boards[:, 1]))
+    names = ("equity", "win", "win mars", "win home mars", "lose mars", "lose home mars")
+    for label, rows in ((f"{count} positions of self-play", slice(None)),
+                        (f"the {net.sum()} the net evaluates", net)):
+        means = np.abs(gaps[rows]).mean(axis=0)
+        print(f"self-consistency, {label}: mean |V0 - V1| " + ", ".join(
+            f"{name} {m:.4f}" for name, m in zip(names, means)) + " (goal <= 0.02)")
 
 
 def race_sides(checkers: int, points: int) -> list[tuple[int, ...]]:

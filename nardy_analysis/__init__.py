@@ -9,6 +9,7 @@ from .game.ids import GameState, MatchState, match_from_id, match_id
 from .game.position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, ending
 from .game.rules import CAUCASIAN, LENIENT, STANDARD, TAVLA, Rules
 from .notation.mat import parse_mat, read_mat
+from .notation.positions import parse_position
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
                                TurnRecord, WrittenMove)
 from .notation.sgf import format_sgf, parse_sgf, read_sgf
@@ -31,5 +32,5 @@ __all__ = [
     "ReplayedGame", "ReplayedMatch", "ReplayedTurn", "ResultRecord", "Roll", "Rules",
     "RuleViolation", "STANDARD", "TAVLA", "TurnRecord", "WrittenMove", "__version__", "ending",
     "format_mat", "format_sgf", "load_file", "load_files", "match_files", "match_from_id",
-    "match_id", "parse_mat", "parse_sgf", "read_mat", "read_sgf", "replay_file", "replay_match",
-    "sample_folder", "write_mat", "written_record"]
+    "match_id", "parse_mat", "parse_position", "parse_sgf", "read_mat", "read_sgf",
+    "replay_file", "replay_match", "sample_folder", "write_mat", "written_record"]

@@ -19,7 +19,7 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'es' if word.endswith(('ch', 'sh', 's', 'x')) else 's'}"
 
 
-def path_text(path: str | os.PathLike) -> str:
+def path_text(path: str | os.PathLike[str]) -> str:
     """The text that names ``path`` in messages, records and every output (terminal lines,
     CSV, JSON, Parquet, HTML): the file name as the file system gives it, each byte that is
     not UTF-8 written as ``\\xNN`` (``bad\\xffname.mat``), so that the text can be written
@@ -62,7 +62,7 @@ class NardyError(Exception):
     text = ""
     position_id: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         """The error as a JSON-ready dict (the CLI's ``errors`` objects): ``file``, ``game``,
         ``move``, ``line``, ``column``, ``text``, ``kind``, ``message``, ``position_id``."""
         return {"file": self.file, "game": self.game, "move": self.move, "line": self.line,
@@ -113,7 +113,7 @@ class NotationError(NardyError, ValueError):
         return text
 
     @property
-    def text(self) -> str:
+    def text(self) -> str:  # type: ignore[override]  # a NotationError has its source line
         """The offending source line, stripped."""
         return self.source_line.strip()
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from importlib.resources import files
 from os import PathLike
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple
 
-from .errors import EmptyFile, RecordWarning, RuleViolation, path_text
+from .errors import EmptyFile, NardyError, RecordWarning, RuleViolation, path_text
 from .game.rules import Rules
 from .notation.mat import read_mat
 from .notation.records import MatchRecord
@@ -43,7 +43,7 @@ class MatchFiles(NamedTuple):
     empty: list[Path]
 
 
-def match_files(paths: str | PathLike | Iterable[str | PathLike]) -> MatchFiles:
+def match_files(paths: str | PathLike[str] | Iterable[str | PathLike[str]]) -> MatchFiles:
     """The match files named by ``paths``.
 
     A file is kept as given; a folder is searched recursively for :data:`PATTERNS`.
@@ -84,7 +84,7 @@ class LoadedFile:
     matches : tuple of ReplayedMatch
         The matches replayed, in file order: every record, unless a strict replay stopped
         at a violation. Violations found in lenient mode are in each match's ``errors``.
-    errors : tuple of Exception
+    errors : tuple of OSError or NardyError
         What kept the file from being read or replayed in full: ``OSError`` (the file
         cannot be read), :class:`~nardy_analysis.errors.DecodeError` and
         :class:`~nardy_analysis.errors.NotationError` (each part of the file skipped; an
@@ -100,11 +100,11 @@ class LoadedFile:
     path: Path
     records: tuple[MatchRecord, ...]
     matches: tuple[ReplayedMatch, ...]
-    errors: tuple[Exception, ...]
+    errors: tuple[OSError | NardyError, ...]
     warnings: tuple[RecordWarning, ...] = ()
 
 
-def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = True,
+def load_file(path: str | PathLike[str], *, rules: Rules | None = None, tags: bool = True,
               strict: bool = False) -> LoadedFile:
     """Read and replay every match of one ``.mat`` or gnubg ``.sgf`` file; never raises for
     a bad file.
@@ -147,8 +147,8 @@ def load_file(path: str | PathLike, *, rules: Rules | None = None, tags: bool = 
     return LoadedFile(path, tuple(records), tuple(matches), tuple(errors), tuple(quirks))
 
 
-def load_files(paths: str | PathLike | Iterable[str | PathLike],
-               **options) -> Iterator[LoadedFile]:
+def load_files(paths: str | PathLike[str] | Iterable[str | PathLike[str]],
+               **options: Any) -> Iterator[LoadedFile]:
     """:func:`load_file` for every match file that ``paths`` name (see :func:`match_files`).
 
     Parameters
@@ -171,7 +171,7 @@ def load_files(paths: str | PathLike | Iterable[str | PathLike],
         yield load_file(path, **options)
 
 
-def replay_file(path: str | PathLike, rules: Rules | None = None, strict: bool = False,
+def replay_file(path: str | PathLike[str], rules: Rules | None = None, strict: bool = False,
                 tags: bool = True) -> list[ReplayedMatch]:
     """Read and replay every match in a ``.mat`` or ``.sgf`` file, raising at the first
     problem (:func:`load_file`'s first error).
@@ -207,4 +207,4 @@ def sample_folder() -> Path:
         The folder, e.g. ``load_files(sample_folder())`` or
         ``sample_folder() / "BackgammonStudio_5407469.mat"``.
     """
-    return Path(files("nardy_analysis.sample_games"))
+    return Path(str(files("nardy_analysis.sample_games")))

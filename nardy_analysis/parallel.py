@@ -13,7 +13,7 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Generator, Iterable, Iterator
 
 from .errors import InvalidArgument
 
@@ -32,7 +32,7 @@ def cores() -> int:
 
 def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, client=None,
               window: int | None = None, batch: int | None = None,
-              **options) -> Iterator[Any]:
+              **options) -> Generator[Any, None, None]:
     """``work(path, **options)`` for every path, yielded in the order of ``paths``.
 
     Parameters

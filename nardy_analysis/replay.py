@@ -53,8 +53,8 @@ from typing import NoReturn, Sequence
 
 from .errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation, plural
 from .game.long import LongPosition, check_play
-from .game.position import (Play, Position, Roll, apply_step, ending, movable_points,
-                             one_die_plays, undo_step)
+from .game.position import (Play, Position, Roll, apply_step, ending, most_multiple,
+                             movable_points, one_die_plays, undo_step)
 from .game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
                                WrittenMove, variation_tag)
@@ -757,10 +757,9 @@ class _GameReplayer:
         else:
             self.result.ending = "resign"
             board = winner
-            top = (max(2, self.rules.home_mars) if self.rules.game == "long"
-                   else 3 if self.rules.backgammons else 2 if self.rules.gammons else 1)
+            top = most_multiple(self.rules, money=self.match.length == 0, cube=self.cube)
             full = [self.cube * k for k in range(1, top + 1)]
-            fact, why = None, "the nearest value a resignation can have"
+            fact, why = None, "rounded up to a value a resignation can have"
         self.result.winner, self.result.points = board, record.points
         if winner != board:
             self.result.points = full[0]
@@ -785,8 +784,9 @@ class _GameReplayer:
             self.result.ending = "forfeit"
             expected.add(record.points)
         if record.points not in expected:
-            # The nearest value the rules give (a resignation: at most a backgammon).
-            self.result.points = min(full, key=lambda p: (abs(p - record.points), p))
+            # As gnubg imports it: the least value at or above the points written (a
+            # resignation: at most a backgammon).
+            self.result.points = next((p for p in full if p >= record.points), full[-1])
             scale = (f", oin 1, mars 2, home mars {self.rules.home_mars}"
                      if self.rules.game == "long" else f" with the cube at {self.cube}")
             self.warn("result", f"{plural(record.points, 'point')} is not a possible result here "

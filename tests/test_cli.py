@@ -321,8 +321,8 @@ def test_convert_writes_every_other_game_and_names_the_broken_one(ten, to):
     match, = parse_sgf(result.stdout, strict=True).matches if to == "sgf" else \
         parse_mat(result.stdout, strict=True).matches
     # SGF numbers the games 1, 2, ... as they come: the scores tell them apart
-    assert [g.scores for g in match.games] == [g.scores for n, g in
-                                               enumerate(read_mat(clean, strict=True).matches[0].games, 1)
+    clean_games = read_mat(clean, strict=True).matches[0].games
+    assert [g.scores for g in match.games] == [g.scores for n, g in enumerate(clean_games, 1)
                                                if n != 4]
     result = run("convert", "--to", to, str(violation))
     assert result.exit_code == 1 and VIOLATION_ERROR in result.stderr
@@ -349,7 +349,8 @@ def unswapped(tmp_path) -> Path:
     sides (as in the corpus record)."""
     text = SWAPPED.read_text()
     for key in ("Player 1", "Player 2"):
-        text = text.replace(f'; [{key} "', f'; [{key}- "').replace(f'; [{key} Elo', f'; [{key}- Elo')
+        text = text.replace(f'; [{key} "', f'; [{key}- "').replace(f'; [{key} Elo',
+                                                                  f'; [{key}- Elo')
     text = text.replace("Player 1-", "Player 2").replace("Player 2-", "Player 1")
     path = tmp_path / "unswapped.mat"
     path.write_text(text)

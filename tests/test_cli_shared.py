@@ -481,18 +481,18 @@ def test_replay_prints_winner_score_and_points_per_match():
 ANONYMOUS = {  # how each output names the players of two_matches_anonymous.mat ("" unnamed)
     "stats": (["stats"], lambda out: {r["player"] for r in csv_rows(out)}),
     "audit --by player": (["audit", "--json", "--by", "player"],
-                          lambda out: {json.loads(l)["group"] for l in out.splitlines()[1:]}
+                          lambda out: {json.loads(line)["group"] for line in out.splitlines()[1:]}
                           - {"all"}),
-    "luck": (["luck"], lambda out: {l[10:31].strip() for l in out.splitlines()
-                                    if l.startswith("  game")}),
-    "luck --json": (["luck", "--json"], lambda out: {r["player"] for l in out.splitlines()
-                                                     for r in json.loads(l)["summary"]}),
+    "luck": (["luck"], lambda out: {line[10:31].strip() for line in out.splitlines()
+                                    if line.startswith("  game")}),
+    "luck --json": (["luck", "--json"], lambda out: {r["player"] for line in out.splitlines()
+                                                     for r in json.loads(line)["summary"]}),
     "luck --csv": (["luck", "-q", "--csv", "{out}"],
                    lambda out: {r["player"] for r in csv_rows(out)}),
     "luck --by player": (["luck", "--by", "player", "--json"],
-                         lambda out: {json.loads(l)["player"] for l in out.splitlines()}),
+                         lambda out: {json.loads(line)["player"] for line in out.splitlines()}),
     "skill --by player": (["skill", "--by", "player", "--json"],
-                          lambda out: {json.loads(l)["player"] for l in out.splitlines()}),
+                          lambda out: {json.loads(line)["player"] for line in out.splitlines()}),
 }
 
 

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 from scipy.stats import binomtest
 
-from nardy_analysis import (ALL_ROLLS, InvalidArgument, Position, load_file, load_files,
+from nardy_analysis import (InvalidArgument, Position, load_file, load_files,
                             parse_mat, replay_file, replay_match)
 from nardy_analysis.analysis.turns import (_ROW, DTYPES, _turn_rows, hit_rates, phase,
                                            turns_frame)
@@ -192,10 +192,10 @@ def test_phase(mine, theirs, expected):
 def test_no_hit_is_possible_in_a_race(samples):
     race = samples[samples["phase"] == "race"]
     assert len(race) > 50
-    for pid, side in zip(race["position_id_before"], race["side"]):
-        position = Position.from_id(pid, turn=side)
+    for pid, turn in zip(race["position_id_before"], race["side"]):
+        position = Position.from_id(pid, turn=turn)
         assert brute_force_shots(position) == 0
-        assert brute_force_shots(position.with_turn(1 - side)) == 0
+        assert brute_force_shots(position.with_turn(1 - turn)) == 0
 
 
 def test_hit_rates_groups_and_binomial_intervals():

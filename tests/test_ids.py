@@ -24,7 +24,9 @@ from hypothesis import strategies as st
 from conftest import gnubg_board
 from nardy_analysis.errors import InvalidArgument, PositionIdError
 from nardy_analysis.game.ids import GameState, MatchState, match_from_id, match_id
+from nardy_analysis.game.long import LongPosition
 from nardy_analysis.game.position import BAR, Position, play_steps
+from nardy_analysis.notation.positions import parse_position
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
 
@@ -401,3 +403,27 @@ def test_xgid_refuses_what_it_cannot_record():
 def test_match_state_validation(fields):
     with pytest.raises(InvalidArgument):
         MatchState(**fields)
+
+
+# --- a position written any of the four ways ---------------------------------------------------
+
+def test_parse_position_tells_the_four_ways_apart():
+    start = Position.start()
+    assert parse_position("4HPwATDgc/ABMA") == (start, None)
+    position, state = parse_position("4HPwATDgc/ABMA:QYkqASAAIAAA")  # the manual's Match ID
+    assert (position, state.player, state.score, state.dice) == (start.with_turn(1), 1, (2, 4),
+                                                                 (5, 2))
+    assert parse_position(START_XGID) == parse_position(START_XGID[5:]) \
+        == Position.from_xgid(START_XGID)
+    position, state = parse_position("24x15/24x15/0")
+    assert isinstance(position, LongPosition) and state is None
+    assert position == LongPosition.from_notation("24x15/24x15/0")
+
+
+@pytest.mark.parametrize("text, quoted", [
+    ("", ""), ("4HPwATDgc/ABM", "4HPwATDgc/ABM"), ("4HPwATDgc/ABMA:QYkqAS", "QYkqAS"),
+    ("XGID=-b--:0", "XGID=-b--:0"), ("24x16/24x15/0", "24x16/24x15/0")])
+def test_parse_position_quotes_what_it_cannot_read(text, quoted):
+    with pytest.raises(PositionIdError) as info:
+        parse_position(text)
+    assert repr(quoted) in str(info.value)

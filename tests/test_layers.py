@@ -3,6 +3,7 @@ each module importing only from its own layer or those below it."""
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "nardy_analysis"
 
-LAYERS = ["errors", "game", "notation", "simulate", "replay", "load", "parallel", "analysis", "plots", "report", "cli"]
+LAYERS = ["errors", "game", "notation", "simulate", "replay", "load", "parallel", "parquet",
+          "analysis", "plots", "report", "cli"]
 """Bottom to top: a module may import from its own layer and the layers below."""
 
 EXEMPT = {"nardy_analysis", "nardy_analysis.__main__"}
@@ -33,10 +35,17 @@ MODULES = _modules()
 def _imports(name: str, source: str, is_package: bool = False) -> set[str]:
     """The package's modules that module ``name`` (source text ``source``) imports, at module
     level or inside functions, relative imports resolved; ``from package import module``
-    counts as an import of that module."""
+    counts as an import of that module. Imports for the type checker alone (under ``if
+    TYPE_CHECKING:``) never run and do not count."""
     package = name if is_package else name.rpartition(".")[0]
+    tree = ast.parse(source)
+    typing_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If)
+                   and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+                   for statement in node.body for inner in ast.walk(statement)}
     found = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -73,7 +82,8 @@ def test_importing_the_package_loads_no_cli_plotting_or_frames():
 def test_the_scan_finds_imports_at_every_level():
     source = ("import json\nimport nardy_analysis.errors\nfrom ..load import load_file\n"
               "from . import shots\nfrom .turns import turns_frame\n"
-              "def f():\n    from ..plots import game\n    from ..game.rules import STANDARD\n")
+              "def f():\n    from ..plots import game\n    from ..game.rules import STANDARD\n"
+              "if TYPE_CHECKING:\n    from ..replay import ReplayedMatch\n")
     assert _imports("nardy_analysis.analysis.luck", source) == {
         "nardy_analysis.errors", "nardy_analysis.load", "nardy_analysis.analysis.shots",
         "nardy_analysis.analysis.turns", "nardy_analysis.plots.game",
@@ -156,6 +166,35 @@ def test_the_cycle_finder_names_each_cycle():
 def test_no_import_cycle():
     cycles = _cycles(GRAPH)
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def _documented() -> dict[str, set[str]]:
+    """The layers each layer imports, as the table of docs/ARCHITECTURE.md gives them, in
+    its order (``everything``: every layer below)."""
+    table = {}
+    for line in (PACKAGE.parent / "docs" / "ARCHITECTURE.md").read_text("utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 3 and cells[0] in LAYERS:
+            words = set(re.findall(r"[a-z]+", cells[2]))
+            table[cells[0]] = (set(LAYERS[:LAYERS.index(cells[0])]) if "everything" in words
+                               else words & set(LAYERS))
+    return table
+
+
+def test_the_documented_table_is_what_each_layer_imports():
+    table = _documented()
+    assert list(table) == LAYERS
+    imported: dict[str, set[str]] = {layer: set() for layer in LAYERS}
+    for name, targets in GRAPH.items():
+        if name not in EXEMPT:
+            imported[name.split(".")[1]] |= {target.split(".")[1] for target in targets
+                                             if target not in EXEMPT}
+    for layer in LAYERS:
+        imported[layer].discard(layer)
+        if layer == "cli":
+            assert imported[layer] <= table[layer]
+        else:
+            assert imported[layer] == table[layer], f"{layer} imports {sorted(imported[layer])}"
 
 
 @pytest.mark.parametrize("name", sorted(set(MODULES) - EXEMPT))

@@ -121,12 +121,13 @@ def test_a_missed_bear_off_costs_its_exact_equity():
     """2-1 with checkers on 2 and 1: bearing both off wins a single game (the opponent has
     borne off 14), +1. Playing 2/1 1/off leaves a checker on 1 against the opponent's one
     on 6, which bears off with 27 of the 36 throws (all but 11, 21, 31, 41, 32): the mover's
-    equity is 9/36 - 27/36 = -0.5, an error of -1.5, very bad."""
+    equity is 9/36 - 27/36 = -0.5, an error of -1.5, very bad (to the bear-off table's
+    step, 1/65535)."""
     frame = skill_frame(one_roll("2,1/6/0", Roll(2, 1), "2/1 1/off"))
     row = frame.iloc[0]
     assert (row["plays"], row["best"], row["mark"]) == (2, "2/off 1/off", "very bad")
-    assert row["best_equity"] == 1.0 and row["equity"] == pytest.approx(-0.5, abs=1e-12)
-    assert row["error"] == pytest.approx(-1.5, abs=1e-12)
+    assert row["best_equity"] == 1.0 and row["equity"] == pytest.approx(-0.5, abs=1 / 65535)
+    assert row["error"] == pytest.approx(-1.5, abs=1 / 65535)
     best = skill_frame(one_roll("2,1/6/0", Roll(2, 1), "2/off 1/off")).iloc[0]
     assert best["error"] == 0 and best["equity"] == 1.0 and best["mark"] == ""
 
@@ -145,6 +146,7 @@ def test_a_forced_play_counts_no_error():
     frame = skill_frame(one_roll("1/6/0", Roll(2, 1), "1/off"))
     assert frame[["plays", "error", "mark"]].values.tolist() == [[1, 0.0, ""]]
     summary = skill_summary(one_roll("1/6/0", Roll(2, 1), "1/off"), frame)
+    assert summary["total_moves"].tolist() == [1, 0]  # a match without a file or Match ID
     assert summary["unforced_moves"].tolist() == [0, 0]
     assert summary["checker_error_rate_memg"].tolist() == [0.0, 0.0]
 
@@ -205,13 +207,15 @@ def test_long_nardy_needs_no_engine_extra(monkeypatch):
 
     from nardy_analysis.analysis import engine
 
+    cached = engine.default_evaluator
+
     def uncached_for_short_nardy(ply=0, name="gnubg-nn", rules=LONG):
-        chosen = engine.default_evaluator if rules.game == "long" else \
-            engine.default_evaluator.__wrapped__  # the cached one may hold gnubg-nn
+        chosen = cached if rules.game == "long" else \
+            cached.__wrapped__  # the cached one may hold gnubg-nn
         return chosen(ply, name, rules)
 
     monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if not installed
-    monkeypatch.setattr("nardy_analysis.analysis.skill.default_evaluator",
+    monkeypatch.setattr("nardy_analysis.analysis.engine.default_evaluator",
                         uncached_for_short_nardy)
     runner = CliRunner()
     done = runner.invoke(skill, [str(SAMPLE), "--json", "--no-progress"])

@@ -10,7 +10,7 @@ from conftest import ROOT
 
 
 def test_a_notebook_copied_out_of_the_repository_runs(tmp_path, monkeypatch):
-    copy = tmp_path / "05_long_nardy.ipynb"  # the samples only, no engine: the quickest
+    copy = tmp_path / "05_long_nardy.ipynb"  # the samples only, no engine extra needed
     shutil.copy(ROOT / "notebooks" / copy.name, copy)
     monkeypatch.chdir(tmp_path)
     notebook = nbformat.read(copy, as_version=4)

@@ -20,6 +20,7 @@ from nardy_analysis.analysis.luck import ROLL_DTYPES, luck_frame, luck_frames
 from nardy_analysis.analysis.turns import DTYPES, turns_frame, turns_frames
 from nardy_analysis.cli import common, main
 from nardy_analysis import parallel
+from nardy_analysis.parquet import ParquetParts
 from nardy_analysis.load import load_files
 
 HAS_ENGINE = importlib.util.find_spec("gnubg_nn") is not None
@@ -69,7 +70,7 @@ def test_the_default_is_all_cores(monkeypatch):
     monkeypatch.setattr(common, "cores", lambda: 3)
     used = []
     monkeypatch.setattr(common, "map_files", lambda work, files, jobs, **kw: used.append(jobs)
-                        or iter(()))
+                        or (result for result in ()))  # a generator, as map_files
     for files in ([1, 2, 3, 4], [1, 2], [1]):
         with common.file_results(print, files, False, None, None):
             pass
@@ -85,8 +86,7 @@ def test_a_dataset_is_parts_of_one_schema_that_pandas_and_dask_read(tmp_path):
 
     dd = pytest.importorskip("dask.dataframe")
     frames = [turns_frame(loaded) for loaded in load_files(SAMPLES)]
-    parts = common.ParquetParts(str(tmp_path / "turns"), {**DTYPES, "blot_points": "list"},
-                                rows=100)
+    parts = ParquetParts(tmp_path / "turns", {**DTYPES, "blot_points": "list"}, rows=100)
     for frame in frames + [turns_frame([])]:
         parts.write(frame)
     parts.close()
@@ -97,7 +97,7 @@ def test_a_dataset_is_parts_of_one_schema_that_pandas_and_dask_read(tmp_path):
     assert len(sizes) > 2 and min(sizes[:-1]) >= 100 and sum(sizes) == len(whole)
     assert len({str(pq.read_schema(f)) for f in files}) == 1
     read = pd.read_parquet(tmp_path / "turns")
-    assert len(read) == len(whole) == 411 + 180  # short nardy samples, the long nardy one
+    assert len(read) == len(whole) == 413 + 180  # short nardy samples, the long nardy one
     single = tmp_path / "one.parquet"  # as nardy stats --parquet one.parquet writes it
     whole.to_parquet(single, index=False)
     pd.testing.assert_frame_equal(read, pd.read_parquet(single))
@@ -106,7 +106,7 @@ def test_a_dataset_is_parts_of_one_schema_that_pandas_and_dask_read(tmp_path):
 
 
 def test_no_rows_is_one_empty_part_with_the_columns(tmp_path):
-    parts = common.ParquetParts(str(tmp_path / "rolls"), ROLL_DTYPES)
+    parts = ParquetParts(tmp_path / "rolls", ROLL_DTYPES)
     parts.write(luck_frame([]))
     parts.close()
     (part,) = (tmp_path / "rolls").iterdir()
@@ -114,6 +114,15 @@ def test_no_rows_is_one_empty_part_with_the_columns(tmp_path):
     assert part.name == "part-00000.parquet" and len(read) == 0
     assert list(read.columns) == list(ROLL_DTYPES)
     assert read["dance"].dtype == bool and read["luck"].dtype == "float64"
+
+
+def test_a_part_that_cannot_be_written_is_an_os_error_naming_it(tmp_path):
+    parts = ParquetParts(tmp_path / "no" / "rolls", ROLL_DTYPES)
+    parts.write(luck_frame([]))
+    with pytest.raises(OSError):
+        parts.close()
+    assert parts.next_part == tmp_path / "no" / "rolls" / "part-00000.parquet"
+    assert (parts.parts, parts.written) == (0, 0)
 
 
 def run(*args):

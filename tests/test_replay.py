@@ -8,8 +8,8 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, SAMPLES, read_tsv
-from nardy_analysis import (CAUCASIAN, LENIENT, STANDARD, TAVLA, Position, RecordWarning, RuleViolation,
-                            parse_mat, replay_file, replay_match)
+from nardy_analysis import (CAUCASIAN, LENIENT, STANDARD, TAVLA, Position, RecordWarning,
+                            RuleViolation, parse_mat, replay_file, replay_match)
 from nardy_analysis.game.position import ALL_ROLLS, Roll
 from nardy_analysis.game.rules import BAR, OFF
 from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord, WrittenMove
@@ -109,7 +109,7 @@ def test_each_violation_names_rule_line_and_column(body, kind, line, column, wor
      "player 1's double was dropped: kept as player 1's win of 1 point", (0, 1, "drop")),
     # 'Wins 100 points' in a 5-point match: a resignation gives at most a backgammon.
     ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n      Wins 100 points\n", "result", 6, 7,
-     "kept as 3 points (resign), the nearest value a resignation", (0, 3, "resign")),
+     "kept as 3 points (resign), rounded up to a value a resignation", (0, 3, "resign")),
     # 'and the match' at 0-0 of a 5-point match, for a single game.
     ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n      Wins 1 point and the match\n",
      "result", 6, 7, "has not reached 5 points", (0, 1, "resign")),
@@ -173,6 +173,61 @@ def test_a_roll_with_no_play_then_a_win_is_a_resignation(points, cube, ending, w
                                                                       True)
     last = game.turns[-1]
     assert (str(last.roll), last.player, last.play, last.after) == ("63", 0, None, None)
+
+
+CUBE_AT_4 = ("  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+             "  2)  Doubles => 2                Takes\n"
+             "  3) 63: 24/15                    Doubles => 4\n  4)  Takes\n")
+
+
+@pytest.mark.parametrize("written, kept", [(4, 4), (8, 8), (12, 12), (5, 8), (6, 8), (9, 12),
+                                           (13, 12), (1, 4)])
+def test_a_resignation_the_cube_cannot_give_is_rounded_up_as_gnubg_imports_it(written, kept):
+    # gnubg 1.07.001 (Debian) and 1.1.0a16 (PyPI) import this 15-point match game and show
+    # the score alice 8 for 'Wins 5' and 'Wins 6', 12 for 'Wins 9' and 'Wins 13' ('show
+    # score' after 'import mat'): the resignation rounded up to a multiple of the cube, at
+    # most a backgammon.
+    wins = f"{written} point" + "s" * (written > 1)
+    replayed = replay_text(CUBE_AT_4 + f"      Wins {wins}\n", length=15)
+    (game,) = replayed.games
+    assert not replayed.errors and (game.winner, game.points, game.ending) == (0, kept, "resign")
+    if written == kept:
+        assert not replayed.warnings
+        return
+    (warning,) = replayed.warnings
+    assert (warning.kind, warning.line, warning.column) == ("result", 9, 7)
+    assert warning.message == (f"{wins} is not a possible result here (expected 4 or "
+                               f"8 or 12 with the cube at 4); kept as {kept} points (resign), "
+                               "rounded up to a value a resignation can have")
+
+
+@pytest.mark.parametrize("length, before, written", [(5, 0, 5), (9, 6, 3), (9, 8, 1)])
+def test_the_last_game_credited_with_the_points_needed_is_no_warning(length, before, written):
+    # Galaxy's convention on the line that ends a match: the winner gets the points he needs
+    # (e.g. BackgammonGalaxy_1024669.mat line 74, 'Wins 3 points' of a 3-point match with the
+    # cube at 4).
+    text = HEADER.replace("alice : 0", f"alice : {before}").format(length=length)
+    (match,) = parse_mat(text + CUBE_AT_4 + f"      Wins {written} points\n", "t.mat",
+                         strict=True).matches
+    replayed = replay_match(match)
+    assert not replayed.errors and not replayed.warnings
+    assert replayed.games[0].points == written
+
+
+@pytest.mark.parametrize("jacoby, double, written, kept", [
+    ("On", "", 2, 1), ("On", "", 1, 1), ("Off", "", 2, 2),
+    ("On", "  2)  Doubles => 2                Takes\n", 4, 4)])
+def test_a_money_resignation_under_the_jacoby_rule_scores_single_until_the_cube_is_turned(
+        jacoby, double, written, kept):
+    # RULES.md, "Doubling cube, matches, house rules": a resigned gammon counts single too.
+    # gnubg 1.07.001's importer scores 'Wins 2 points' here 2 with or without 'set jacoby on'.
+    text = (f'; [Jacoby "{jacoby}"]\n\n' + HEADER.format(length=0)
+            + "  1) 31: 8/5 6/5                 42: 8/4 6/4\n" + double
+            + f"      Wins {written} point{'s' * (written > 1)}\n")
+    (match,) = parse_mat(text, "t.mat", strict=True).matches
+    replayed = replay_match(match)
+    assert replayed.games[0].points == kept
+    assert [w.kind for w in replayed.warnings] == ["result"] * (written != kept)
 
 
 def test_gnubgs_own_export_of_resignations_after_rolling_replays_clean():

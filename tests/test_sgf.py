@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -389,3 +390,28 @@ def test_convert_of_gnubg_sgf_to_mat_replays_the_same(row, tmp_path):
         [[(t.before, t.roll, t.after) for t in g.turns] for g in ours.matches[0].games]
     assert [(g.winner, g.points) for g in theirs.matches[0].games] == \
         [(g.winner, g.points) for g in ours.matches[0].games]
+
+
+ILLEGAL = ROOT / "tests" / "data" / "illegal_play"
+
+
+def test_gnubgs_sgf_of_a_match_with_illegal_plays_has_the_mats_games_and_turns():
+    # tests/data/illegal_play/README.md: gnubg 1.1.0a16 imported the .mat (one Illegal play
+    # per game, tools/illegal_play_match.py) and wrote three game trees, each with a set-up.
+    text = (ILLEGAL / "galaxy_1050517_illegal.sgf").read_text("utf-8")
+    assert text.count("(;FF[4]GM[6]") == 3 and len(re.findall(r"RE\[[WB]\+", text)) == 3
+    assert text.count("AE[a:y]") == 3
+    # gnubg's artefact: a double after the drop that ends game 1 (it reads it back as no action).
+    assert re.search(r"W\[drop\]\s*;B\[double\]\)", text)
+    (mat,) = replay_file(ILLEGAL / "galaxy_1050517_illegal.mat")
+    (sgf,) = replay_file(ILLEGAL / "galaxy_1050517_illegal.sgf")
+    for match in (mat, sgf):
+        assert not match.errors
+        assert [w.kind for w in match.warnings] == ["recorded_illegal_play"] * 3
+    assert [len(g.turns) for g in sgf.games] == [len(g.turns) for g in mat.games]
+    assert sum(len(g.turns) for g in sgf.games) == 138
+    assert [(g.winner, g.points, g.ending) for g in sgf.games] == \
+        [(g.winner, g.points, g.ending) for g in mat.games]
+    assert [t.before for t in sgf.games[0].turns] == [t.before for t in mat.games[0].turns]
+    first = sgf.record.games[0].actions
+    assert [a.action for a in first if isinstance(a, CubeRecord)][-2:] == ["double", "drop"]

@@ -49,9 +49,9 @@ for game, record in enumerate(games):
         gnubg.navigate(next=1)
 """
 
-COLUMNS = ["settings", "file", "game", "match_id", "position_id", "dice", "turn", "resigned", "doubled",
-           "gamestate", "cube", "cubeowner", "move", "matchto", "score", "crawford", "jacoby",
-           "beavers", "bgv"]
+COLUMNS = ["settings", "file", "game", "match_id", "position_id", "dice", "turn", "resigned",
+           "doubled", "gamestate", "cube", "cubeowner", "move", "matchto", "score", "crawford",
+           "jacoby", "beavers", "bgv"]
 
 
 def ids_of(gnubg_python: str, path: Path, commands: list[str]) -> list[dict]:

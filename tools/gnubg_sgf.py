@@ -1,4 +1,5 @@
-"""Have GNU Backgammon write SGF for match files, and read SGF back, as test data for the SGF reader.
+"""Have GNU Backgammon write SGF for match files, and read SGF back, as test data for the SGF
+reader.
 
 Usage::
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -64,11 +65,11 @@ CUBELESS, OWNED, CENTRED, OPPONENT_OWNS = range(4)
 _WEIGHTS = np.array([throws((roll,)) for roll in ALL_ROLLS]) / 36.0
 
 
-def _pips(side) -> int:
+def _pips(side: Sequence[int]) -> int:
     return sum(point * n for point, n in enumerate(side, 1))
 
 
-def _board(side) -> tuple[int, ...]:
+def _board(side: Sequence[int]) -> tuple[int, ...]:
     """A full 26-entry side (the rest borne off) from checkers on points 1..6."""
     return (CHECKERS - sum(side), *side) + (0,) * (25 - BEAROFF_POINTS)
 
@@ -84,7 +85,7 @@ def _plays(side: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
                        for play in position.legal_plays(roll)) for roll in ALL_ROLLS)
 
 
-def _reachable(sides) -> list[tuple[int, ...]]:
+def _reachable(sides: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
     """``sides`` and every side their plays can reach, the empty one included, fewest pips
     first."""
     found, todo = {(0,) * BEAROFF_POINTS}, list(sides)
@@ -114,8 +115,8 @@ def _table(sides: list[tuple[int, ...]]) -> np.ndarray:
     value = np.zeros((n, n, 4))
     value[0, 1:], value[1:, 0] = 1.0, -1.0  # the side with nothing left has won
     seen = value.copy()
-    a_all, b_all = np.meshgrid(np.arange(1, n), np.arange(1, n), indexing="ij")
-    a_all, b_all = a_all.ravel(), b_all.ravel()
+    a_all, b_all = (grid.ravel() for grid in np.meshgrid(np.arange(1, n), np.arange(1, n),
+                                                          indexing="ij"))
     total = pips[a_all] + pips[b_all]
     order = np.argsort(total, kind="stable")
     a_all, b_all, total = a_all[order], b_all[order], total[order]
@@ -134,7 +135,7 @@ def _table(sides: list[tuple[int, ...]]) -> np.ndarray:
     return value
 
 
-def _decision(no_double, doubled):
+def _decision(no_double: np.ndarray, doubled: np.ndarray) -> np.ndarray:
     """``max(ND, min(2 * DT, 1))`` per cube, as gnubg's ``CubeEquity`` decides it (doubling
     when ``2 DT >= ND`` and ``DP = 1 >= ND``)."""
     double = np.minimum(2 * doubled, 1.0)
@@ -177,7 +178,7 @@ def bearoff_equities(position: Position) -> np.ndarray:
     mover, other = (tuple(side[1:BEAROFF_POINTS + 1])
                     for side in (position.on_roll, position.opponent))
     index, steps = _stored()
-    return steps[index[mover], index[other]] / _STEPS - 1.0
+    return np.asarray(steps[index[mover], index[other]] / _STEPS - 1.0)
 
 
 TABLE_FILE = Path(__file__).resolve().parent / "data" / "bearoff.npz"
@@ -203,7 +204,7 @@ def stored_table(sides: list[tuple[int, ...]], value: np.ndarray) -> dict[str, n
 
 
 @lru_cache(maxsize=1)
-def _stored() -> tuple[dict, np.ndarray]:
+def _stored() -> tuple[dict[tuple[int, ...], int], np.ndarray]:
     """The shipped table as ``(index of each side, steps)``, the equities' steps 0..65535
     of :data:`TABLE_FILE` undone (uint16), read once per process."""
     with np.load(TABLE_FILE) as stored:

@@ -21,7 +21,7 @@ own fewest turns is not always the best against the other side's count, so the c
 near the exact ones, not equal: docs/LONG_ENGINE.md gives the measured differences.
 
 Covered sides (:func:`covered`): at most :data:`FEW` checkers left on the points 1..12, or any
-number all on the home points 1..6. The database is made on first use (a few seconds).
+number all on the home points 1..6. The database is made on first use (about a second).
 """
 
 from __future__ import annotations
@@ -47,19 +47,18 @@ _WEIGHTS = np.array([1 if roll.is_double else 2 for roll in ALL_ROLLS]) / 36.0
 _BASE = 16 ** np.arange(POINTS, dtype=np.int64)     # a side's code: its counts in base 16
 
 
-def _counts(points: int, most: int) -> list[tuple[int, ...]]:
-    """Every way of at most ``most`` checkers on ``points`` points."""
-    found = [()]
+def _counts(points: int, most: int) -> np.ndarray:
+    """Every way of at most ``most`` checkers on ``points`` points: (n, points)."""
+    found = np.zeros((1, 0), dtype=np.int64)
     for _ in range(points):
-        found = [side + (n,) for side in found for n in range(most + 1 - sum(side))]
+        ways = most + 1 - found.sum(axis=1)              # 0..left checkers on the next point
+        first = np.repeat(np.cumsum(ways) - ways, ways)
+        found = np.column_stack((np.repeat(found, ways, axis=0), np.arange(ways.sum()) - first))
     return found
 
 
-def _sides() -> np.ndarray:
-    """Every covered side as counts on 1..12, shape (n, 12), fewest pips first (the empty
-    side first)."""
-    home = {side + (0,) * (POINTS - HOME) for side in _counts(HOME, CHECKERS)}
-    sides = np.array(sorted(home | set(_counts(POINTS, FEW))), dtype=np.int64)
+def _by_pips(sides: np.ndarray) -> np.ndarray:
+    """``sides`` (n, 12) fewest pips first (the empty side first)."""
     return sides[np.lexsort((sides @ _BASE, sides @ np.arange(1, POINTS + 1)))]
 
 
@@ -71,15 +70,16 @@ def covered(sides: np.ndarray) -> np.ndarray:
         (sides[:, 1:POINTS + 1].sum(axis=1) <= FEW) | ~sides[:, HOME + 1:25].any(axis=1))
 
 
-def _steps(sides: np.ndarray, codes: np.ndarray) -> np.ndarray:
+def _steps(sides: np.ndarray, codes: np.ndarray, width: int) -> np.ndarray:
     """``steps[d - 1, i, p - 1]``: the side that moving a checker of side ``i`` from point
-    ``p`` with the die ``d`` leaves (its index), -1 when that step is not legal."""
+    ``p`` (1..``width``, the points the sides use) with the die ``d`` leaves (its index), -1
+    when that step is not legal."""
     n, order = len(sides), np.argsort(codes)
-    steps = np.full((6, n, POINTS), -1, dtype=np.int32)
+    steps = np.full((6, n, width), -1, dtype=np.int32)
     home = ~sides[:, HOME:].any(axis=1)
     above = np.cumsum(sides[:, ::-1], axis=1)[:, ::-1]   # above[:, k]: on the points > k
     for die in range(1, 7):
-        for point in range(1, POINTS + 1):
+        for point in range(1, width + 1):
             end = point - die
             ok = sides[:, point - 1] > 0
             if end <= 0:                                  # bearing off: all home; with a
@@ -139,13 +139,28 @@ def turn_distributions() -> tuple[dict, np.ndarray, np.ndarray]:
     base 16, point 1 lowest) -> its row; ``finish[row, k]`` the chance that the side bears
     off its last checker on its k-th turn from now, ``first[row, k]`` that it bears off its
     first on its k-th (0 for a side with one off already)."""
-    sides = _sides()
-    codes = sides @ _BASE
-    steps = _steps(sides, codes)
-    pips = sides @ np.arange(1, POINTS + 1)
-    left = sides.sum(axis=1)
-    finish = _programme(steps, pips, left == 0)
-    first = _programme(steps, pips, left < CHECKERS)
+    home = _by_pips(np.pad(_counts(HOME, CHECKERS), ((0, 0), (0, POINTS - HOME))))
+    few = _by_pips(_counts(POINTS, FEW))
+    parts = []
+    for sides, width in ((home, HOME), (few, POINTS)):    # each closed under play; the home
+        codes = sides @ _BASE                             # part's steps only on 1..6
+        steps = _steps(sides, codes, width)
+        pips, left = sides @ np.arange(1, POINTS + 1), sides.sum(axis=1)
+        finish = _programme(steps, pips, left == 0)
+        # the first checker off: only the sides of 15 matter, every other one is done
+        full = np.flatnonzero(left == CHECKERS)
+        row = np.zeros(len(sides) + 1, dtype=np.int32)  # row[-1]: an illegal step stays -1
+        row[full], row[-1] = np.arange(1, len(full) + 1), -1
+        first = np.zeros((len(sides), TURNS))
+        first[:, 0] = left < CHECKERS
+        if len(full):
+            reduced = np.concatenate((np.full((6, 1, width), -1, dtype=np.int32),
+                                      row[steps[:, full]]), axis=1)
+            first[full] = _programme(reduced, np.concatenate(([0], pips[full])),
+                                     np.arange(len(full) + 1) == 0)[1:]
+        kept = sides[:, HOME:].any(axis=1) if width > HOME else slice(None)  # once each
+        parts.append((codes[kept], finish[kept], first[kept]))
+    codes, finish, first = (np.concatenate(arrays) for arrays in zip(*parts))
     return {code: row for row, code in enumerate(codes.tolist())}, finish, first
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, Iterable, Sequence
 
 from ..errors import InvalidArgument
 from ..game.position import ALL_ROLLS, Position, Roll, apply_step, movable_points, undo_step
@@ -40,7 +41,7 @@ class Shots:
     position: Position
     rolls: tuple[Roll, ...]
     count: int
-    blots: dict
+    blots: dict[int, tuple[Roll, ...]]
     rules: Rules = STANDARD
 
     @property
@@ -54,7 +55,7 @@ class Shots:
         (worked out when asked: most uses need only the hitting rolls)."""
         return _rolls(_hitting_rolls(self.position, self.rules, doubles=True)[2])
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``position_id``, ``hitting_rolls``, ``rolls`` (out of 36), ``blots``
         (``point``, ``hitting_rolls``) and ``double_hits``; points from the hitter's side."""
         return {"position_id": self.position.id(),
@@ -69,7 +70,7 @@ class Shots:
         return throws(self.double_hits)
 
 
-def throws(rolls) -> int:
+def throws(rolls: Iterable[Roll]) -> int:
     """How many of the 36 throws give one of ``rolls`` (doubles 1 each, others 2)."""
     return sum(1 if r.is_double else 2 for r in rolls)
 
@@ -147,14 +148,15 @@ def _rolls(rolls: int) -> tuple[Roll, ...]:
     return _LOW_ROLLS[rolls & 0x7FF] + _HIGH_ROLLS[rolls >> 11]
 
 
-def _ways(k: int, steps: int = 4, mixed: bool = True) -> tuple[int, dict]:
+def _ways(k: int, steps: int = 4, mixed: bool = True) -> tuple[int, dict[int, int]]:
     """The rolls with a journey of one checker over ``k`` pips: the points (counted from
     the end, :data:`_POINT` sets) whose being open matters, and the rolls for each pattern
     of them that is open. A journey of one die ``k`` needs nothing; of two different dice
     ``a + b = k``, the point ``a`` or the point ``b`` before the end open (played in either
     order); of ``j`` steps of a double ``d``, ``j*d = k``, ``j <= steps``, the points ``d``,
     ..., ``(j-1)*d`` before the end open. Without ``mixed``, doubles only."""
-    ways = []  # (roll, alternatives: sets of points, one of which must be all open)
+    # (roll, alternatives: sets of points, one of which must be all open)
+    ways: list[tuple[int, tuple[int, ...]]] = []
     for roll, bit in _ROLL.items():
         a, b = roll.high, roll.low
         if a == b and k % a == 0 and k <= steps * a:
@@ -183,7 +185,7 @@ _ENTERED_WAYS = {_POINT[k]: _ways(k, 3, False) for k in range(1, 25)}
 
 
 def _hitting_rolls(position: Position, rules: Rules,
-                   doubles: bool = False) -> tuple[dict, int, int]:
+                   doubles: bool = False) -> tuple[dict[int, int], int, int]:
     """Every opposing blot (its point, ascending) -> the set of rolls (:data:`_ROLL`) with a
     legal play hitting it; the set of rolls hitting any; and, with ``doubles``, the set of
     rolls with a legal play hitting two or more (else 0: telling them is about a fifth of
@@ -254,7 +256,7 @@ def _hitting_rolls(position: Position, rules: Rules,
                                  opens, 8 * a, 3)
             two = two or bool(first and hit)
         elif a == b:  # two blots one step from checkers, or the journeys
-            two = direct[a] & (direct[a] - 1) or \
+            two = bool(direct[a] & (direct[a] - 1)) or \
                 _journeys(_lands(board, opens, 8 * a, 4), blots, opens, 8 * a, 4)[1]
         elif on_bar:
             two = on_bar > 1 or _entry_double(board, blots, opens, a, b)
@@ -270,7 +272,7 @@ def _hitting_rolls(position: Position, rules: Rules,
 _EVERY = (1 << len(ALL_ROLLS)) - 1  # the set of all rolls
 
 
-def _board_reach(board, opens, points) -> dict:
+def _board_reach(board: int, opens: int, points: Iterable[int]) -> dict[int, int]:
     """Each blot of ``points`` -> the rolls with a journey of one checker from the
     ``board`` onto it through ``opens`` (:func:`_ways`); sets as :data:`_POINT` and
     :data:`_ROLL`."""
@@ -287,7 +289,7 @@ def _board_reach(board, opens, points) -> dict:
     return by_blot
 
 
-def _board_suspects(board, lone, opens, outside) -> int:
+def _board_suspects(board: int, lone: int, opens: int, outside: int) -> int:
     """The rolls for which, with no checker on the bar, a forced-play rule may forbid a
     journey of :func:`_board_reach` (sets of points and rolls as :data:`_POINT`,
     :data:`_ROLL`; ``outside``: the hitter's checkers outside the home board). It cannot:
@@ -316,7 +318,8 @@ def _board_suspects(board, lone, opens, outside) -> int:
     return suspect
 
 
-def _bar_reach(board, opens, points, on_bar) -> tuple[dict, int]:
+def _bar_reach(board: int, opens: int, points: Iterable[int],
+               on_bar: int) -> tuple[dict[int, int], int]:
     """With ``on_bar`` checkers of the hitter on the bar (forced-play rules on): each blot
     of ``points`` -> the rolls hitting it, exact except for the rolls returned second
     (``suspect``, told one by one). Sets as :data:`_POINT` and :data:`_ROLL`.
@@ -375,14 +378,14 @@ _MIXED_OF = tuple(sum(bit for roll, bit in _ROLL.items() if not roll.is_double a
                   for dice in range(128))  # dice (bits 1..6) -> the rolls of two dice with one
 _DOUBLES_OF = tuple(sum(_DOUBLE[d] for d in range(1, 7) if dice >> d & 1)
                     for dice in range(128))  # dice (bits 1..6) -> their doubles
-_ENTER_THEN = (None,) + tuple(
+_ENTER_THEN = ((),) + tuple(
     tuple(sum(_ROLL[Roll(x, y)] for x in range(1, 7) if x != y and dice >> x & 1)
           for dice in range(128))
     for y in range(1, 7))
 """``_ENTER_THEN[y][dice]``: the rolls ``x``-``y``, ``x != y``, with ``x`` among ``dice``."""
 
 
-def _entry_double(board, blots, opens, a, b) -> bool:
+def _entry_double(board: int, blots: int, opens: int, a: int, b: int) -> bool:
     """Whether a legal play of ``a``-``b`` (``a > b``) hits two blots with one checker on
     the bar, for a roll :func:`_bar_reach` leaves out (both dice are played after any open
     entry): an entry hits a blot and the other die another (:func:`_entering`)."""
@@ -392,7 +395,8 @@ def _entry_double(board, blots, opens, a, b) -> bool:
     return False
 
 
-def _roll(position, rules, roll, board, lone, blots, opens) -> tuple[int, bool]:
+def _roll(position: Position, rules: Rules, roll: Roll, board: int, lone: int, blots: int,
+          opens: int) -> tuple[int, bool]:
     """The blots (a set of points, :data:`_POINT`) some legal play of ``roll`` hits, and
     whether one hits two or more: by :func:`_double`, :func:`_entering` or
     :func:`_two_dice` (forced-play rules), else by the search :func:`_hits`. ``board``,
@@ -418,7 +422,9 @@ def _roll(position, rules, roll, board, lone, blots, opens) -> tuple[int, bool]:
     return found
 
 
-def _two_dice(me, opp, rules, board, lone, blots, opens, a, b, by_a, by_b, both):
+def _two_dice(me: Sequence[int], opp: Sequence[int], rules: Rules, board: int, lone: int,
+              blots: int, opens: int, a: int, b: int, by_a: int, by_b: int,
+              both: int) -> tuple[int, bool] | None:
     """Blots hit by legal plays of the roll ``a``-``b`` (``a > b``) with no checker of the
     roller on the bar (forced-play rules on), and whether one hits two; None when a hit
     cannot be told legal this way (a hitting step after which the other die may not be
@@ -467,7 +473,7 @@ def _two_dice(me, opp, rules, board, lone, blots, opens, a, b, by_a, by_b, both)
     return hit, bool(hit & (hit - 1)) and _mixed_double(lone, blots, a, b, by_a, by_b)
 
 
-def _mixed_double(lone, blots, a, b, by_a, by_b) -> bool:
+def _mixed_double(lone: int, blots: int, a: int, b: int, by_a: int, by_b: int) -> bool:
     """Whether a play of both dice of ``a``-``b`` (``a > b``) hits two blots (sets of
     points, :data:`_POINT`, as :func:`_two_dice`): the hitter going on (``t1 - y`` a blot),
     or another checker (a blot ``t1`` one die ``a`` ahead of a checker and ``t2 != t1`` the
@@ -484,7 +490,8 @@ def _mixed_double(lone, blots, a, b, by_a, by_b) -> bool:
 _ENTRY = tuple(_POINT[25 - d] if d else 0 for d in range(7))  # a die d enters on 25 - d
 
 
-def _entering(board, blots, opens, a, b, on_bar):
+def _entering(board: int, blots: int, opens: int, a: int, b: int,
+              on_bar: int) -> tuple[int, bool]:
     """Blots hit by legal plays of the roll ``a``-``b`` (``a > b``) with ``on_bar`` checkers
     of the roller on the bar (forced-play rules on), and whether one hits two; sets of
     points as :data:`_POINT` (``board``: the roller's points 1..24).
@@ -518,7 +525,8 @@ def _entering(board, blots, opens, a, b, on_bar):
     return hit, double
 
 
-def _double(me, board, blots, opens, d, on_bar):
+def _double(me: Sequence[int], board: int, blots: int, opens: int, d: int,
+            on_bar: int) -> tuple[int, bool] | None:
     """Blots hit by legal plays of the double ``d`` (forced-play rules on), and whether one
     hits two; None when a checker might bear off during the play, where the search
     answers. Sets of points as :data:`_POINT`; ``me`` the roller's 26 counts.
@@ -577,7 +585,7 @@ def _double(me, board, blots, opens, d, on_bar):
     return hit | first, double or bool(first and hit)
 
 
-def _lands(board, opens, shift, steps) -> list[int]:
+def _lands(board: int, opens: int, shift: int, steps: int) -> list[int]:
     """``reach`` of :func:`_double`: the points 1, 2, ... ``steps`` steps of ``shift / 8``
     pips from a point of ``board`` through open points (sets of points, :data:`_POINT`),
     up to the last that is not empty."""
@@ -590,7 +598,8 @@ def _lands(board, opens, shift, steps) -> list[int]:
     return reach
 
 
-def _journeys(reach, blots, opens, shift, most) -> tuple[int, bool]:
+def _journeys(reach: Sequence[int], blots: int, opens: int, shift: int,
+              most: int) -> tuple[int, bool]:
     """The blots hit by the journeys ``reach`` of :func:`_double` (the ends of those of
     ``j`` steps are ``reach[j - 1]``; ``most`` steps or fewer), and whether a legal play of
     ``most`` steps hits two: one journey passes a blot and lands on another (``passed``),
@@ -612,7 +621,7 @@ def _journeys(reach, blots, opens, shift, most) -> tuple[int, bool]:
     return hit, bool(double)
 
 
-def _capacity(me, reach, d, on_bar) -> int:
+def _capacity(me: Sequence[int], reach: Sequence[int], d: int, on_bar: int) -> int:
     """The steps of ``d`` the checkers can go on the board, ``sum of c`` of
     :func:`_double`: a checker on ``p`` counts once for each journey end ``p - j*d`` in
     ``reach[j - 1]``; ``on_bar`` checkers are on their entry point ``25 - d``."""
@@ -634,7 +643,8 @@ def _reach(dice: tuple[int, ...]) -> tuple[int, ...]:
     return dice[0], dice[1], dice[0] + dice[1]
 
 
-def _hits(position, me, opp, roll, blots, rules) -> tuple[set[int], bool]:
+def _hits(position: Position, me: list[int], opp: list[int], roll: Roll, blots: list[int],
+          rules: Rules) -> tuple[set[int], bool]:
     """Blots (hitter's points) hit by some legal play of ``roll``, and whether one legal play
     hits two or more. Explores only steps that hit or move a checker towards a blot it can
     still reach (moving another checker never opens a path: blots do not block); bar
@@ -646,7 +656,7 @@ def _hits(position, me, opp, roll, blots, rules) -> tuple[set[int], bool]:
     unsure = False
     seen = set()
 
-    def search(remaining, hits):
+    def search(remaining: tuple[int, ...], hits: frozenset[int]) -> None:
         nonlocal double, unsure
         if hits:
             if not rules.forced_play or _can_finish(me, opp, remaining, rules):
@@ -665,6 +675,7 @@ def _hits(position, me, opp, roll, blots, rules) -> tuple[set[int], bool]:
             if die in remaining[:i]:
                 continue
             rest = remaining[:i] + remaining[i + 1:]
+            starts: Sequence[int]
             if me[BAR]:
                 starts = (BAR,)
             else:
@@ -688,7 +699,8 @@ def _hits(position, me, opp, roll, blots, rules) -> tuple[set[int], bool]:
     return hit, double
 
 
-def _can_finish(me, opp, remaining, rules) -> bool:
+def _can_finish(me: list[int], opp: list[int], remaining: tuple[int, ...],
+                rules: Rules) -> bool:
     """Whether every die in ``remaining`` can still be played (in some order)."""
     if not remaining:
         return True

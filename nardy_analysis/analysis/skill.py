@@ -689,7 +689,7 @@ def _match_decisions(match: ReplayedMatch):
     jacoby = _uses_jacoby(match)
     for game in match.games:
         turns = {id(turn.record): (number, turn) for number, turn in enumerate(game.turns, 1)}
-        after, cube, owner, doubler = None, 1, None, None
+        after, cube, owner, doubler, number = None, 1, None, None, 0
         for action in game.record.actions:
             if isinstance(action, CubeRecord):
                 if action.action == "double":
@@ -979,7 +979,7 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
     rows = []
     for match_id, match in matches:
         engine, long = match_evaluator(match.rules, evaluator), match.rules.game == "long"
-        decisions = frame[(frame["match_id"] == match_id)
+        decisions = frame[(frame["match_id"].fillna("") == (match_id or ""))
                           & (frame["file"].fillna("") == (match.record.file or ""))]
         length = match.record.length
         all_moves = int((decisions["kind"] == "move").sum())

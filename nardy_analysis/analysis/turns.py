@@ -91,18 +91,25 @@ from functools import lru_cache
 from itertools import groupby
 from os import PathLike
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InvalidArgument
-from ..game.long import blocked_rolls
-from ..game.position import BAR, OFF, Play, Position
+from ..game.long import LongPosition, blocked_rolls
+from ..game.position import Move, Play, Position
+from ..game.rules import BAR, OFF
 from ..load import LoadedFile, load_file, match_files
 from ..parallel import map_files
 from ..replay import ReplayedMatch
 from .shots import shots
+
+Source = ReplayedMatch | LoadedFile | Iterable[ReplayedMatch | LoadedFile]
+"""What the analyses take: replayed matches, files loaded (:mod:`nardy_analysis.load`), or an
+iterable of them."""
+MatchId = str | None
+"""A match's id in the frames (:func:`identified_matches`)."""
 
 DTYPES = {
     "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
@@ -169,7 +176,7 @@ def longest_run(position: Position, player: int) -> int:
     return best
 
 
-def turns_frame(source) -> pd.DataFrame:
+def turns_frame(source: Source) -> pd.DataFrame:
     """One row per turn of the matches in ``source`` (columns: the module docstring).
 
     Parameters
@@ -190,7 +197,7 @@ def turns_frame(source) -> pd.DataFrame:
     return columns_frame(turn_columns(source))
 
 
-def turn_columns(source) -> dict[str, tuple]:
+def turn_columns(source: Source) -> dict[str, tuple[Any, ...]]:
     """The columns of :func:`turns_frame` before they become a frame, for a writer that needs
     no pandas (``nardy stats --parquet``).
 
@@ -215,7 +222,7 @@ def turn_columns(source) -> dict[str, tuple]:
     return {column: columns[column] for column in DTYPES}
 
 
-def columns_frame(columns: dict) -> pd.DataFrame:
+def columns_frame(columns: Mapping[str, Sequence[Any]]) -> pd.DataFrame:
     """The turns frame of :func:`turn_columns` (of one source, or of several joined column by
     column, in order): one frame built at once, rather than a frame per file and a
     ``pandas.concat``.
@@ -235,7 +242,7 @@ def columns_frame(columns: dict) -> pd.DataFrame:
                          for column, values in columns.items()}, index=index, copy=False)
 
 
-def _column(values, dtype: str, index: pd.RangeIndex):
+def _column(values: Sequence[Any] | np.ndarray, dtype: str, index: pd.RangeIndex) -> Any:
     """One column of :func:`turns_frame`, of ``dtype``, from its :func:`turn_columns`
     values: what ``pandas.DataFrame(rows).astype(DTYPES)`` makes of them, built once,
     without inferring a type."""
@@ -252,8 +259,8 @@ def _column(values, dtype: str, index: pd.RangeIndex):
             else pd.arrays.IntegerArray(data.astype(np.int64), missing))
 
 
-def turns_frames(paths: str | PathLike | Iterable[str | PathLike], *, jobs: int = 1,
-                 client=None, **options) -> Iterator[pd.DataFrame]:
+def turns_frames(paths: str | PathLike[str] | Iterable[str | PathLike[str]], *, jobs: int = 1,
+                 client: Any = None, **options: Any) -> Iterator[pd.DataFrame]:
     """The :func:`turns_frame` of each match file that ``paths`` name, file by file, on
     worker processes or a Dask cluster: only the frames travel back, never the matches.
 
@@ -274,13 +281,13 @@ def turns_frames(paths: str | PathLike | Iterable[str | PathLike], *, jobs: int 
         match that can be read; as ``load_file``, a broken game is left out or used up to
         its violation, and its errors are not told here: ``nardy stats`` reports them),
         the same whatever ``jobs`` or ``client``. Concatenate them, or write each as a part
-        of a Parquet dataset, as they come.
+        of a Parquet dataset, as they come (:class:`~nardy_analysis.parquet.ParquetParts`).
     """
     yield from map_files(_file_frame, match_files(paths).files, jobs=jobs, client=client,
                          **options)
 
 
-def _file_frame(path: Path, **options) -> pd.DataFrame:
+def _file_frame(path: Path, **options: Any) -> pd.DataFrame:
     return turns_frame(load_file(path, **options))
 
 
@@ -343,8 +350,8 @@ def hit_rates(frame: pd.DataFrame, bins: int | None = None, confidence: float = 
         group = exposed["blot_points"].str[0].astype(int)
     else:
         shots_ = exposed["opponent_shots"].astype(int)
-        group = shots_ if bins is None else pd.cut(shots_ / 36, np.linspace(0, 1, bins + 1),
-                                                   include_lowest=True)
+        group = shots_ if bins is None else pd.cut(
+            shots_ / 36, np.linspace(0, 1, bins + 1).tolist(), include_lowest=True)
     rows = []
     for key, rows_ in exposed.groupby(group, observed=True):
         n, k = len(rows_), int(rows_[event].sum())
@@ -356,7 +363,7 @@ def hit_rates(frame: pd.DataFrame, bins: int | None = None, confidence: float = 
                                        "ci_low", "ci_high"])
 
 
-def replayed_matches(source) -> list[ReplayedMatch]:
+def replayed_matches(source: Source) -> list[ReplayedMatch]:
     """The replayed matches of ``source``, in order.
 
     Parameters
@@ -375,7 +382,7 @@ def replayed_matches(source) -> list[ReplayedMatch]:
                               "start from the matches, nardy_analysis.load_files(paths)")
     single = (ReplayedMatch, LoadedFile, str, PathLike)  # a path is quoted whole in the error
     items = [source] if isinstance(source, single) else source
-    matches = []
+    matches: list[ReplayedMatch] = []
     for item in items:
         if isinstance(item, LoadedFile):
             matches += item.matches
@@ -387,10 +394,10 @@ def replayed_matches(source) -> list[ReplayedMatch]:
     return matches
 
 
-def refuse_long_nardy(analysis: str, long_matches) -> None:
-    """The one check of the analyses that apply to short nardy only: blot exposure
-    (nothing is hit in long nardy; RULES.md, "Long nardy"). In a turns frame, the long
-    nardy rows are those without a ``cube_value``.
+def refuse_long_nardy(analysis: str, long_matches: Sequence[MatchId]) -> None:
+    """The one check of the analyses that apply to short nardy only: blot exposure (nothing
+    is hit in long nardy; RULES.md, "Long nardy"). In a turns frame, the long nardy rows are
+    those without a ``cube_value``.
 
     Parameters
     ----------
@@ -410,7 +417,7 @@ def refuse_long_nardy(analysis: str, long_matches) -> None:
                               f"{', '.join(map(str, long_matches))}): only to short nardy")
 
 
-def identified_matches(source):
+def identified_matches(source: Source) -> Iterator[tuple[MatchId, ReplayedMatch]]:
     """``(match id, replayed match)`` for each match of ``source`` (as for
     :func:`replayed_matches`), in order. The id is the ``Match ID`` tag, else the stem of the
     match's file (``stem:N`` for the N-th of several matches in a row from one file), else
@@ -441,31 +448,31 @@ _NO_BLOTS = (np.nan,) * len(_BLOTS)
 _NO_LONG = (np.nan,) * len(_LONG)
 
 
-def _turn_rows(source) -> list[tuple]:
+def _turn_rows(source: Source) -> list[tuple[Any, ...]]:
     """The rows of :func:`turns_frame`, tuples in :data:`_ROW` order."""
-    rows: list[tuple] = []
+    rows: list[tuple[Any, ...]] = []
     for match_id, match in identified_matches(source):
         _add_match(rows, match, match_id)
     return rows
 
 
 @lru_cache(maxsize=1 << 14)
-def _play_text(moves: tuple) -> str:
+def _play_text(moves: tuple[Move, ...]) -> str:
     """``str(Play(moves))``, kept for the plays most often made (a match repeats few; a
     corpus of 211,218 plays has 25,797 distinct ones)."""
     return str(Play(moves))
 
 
-def _add_match(rows: list, match: ReplayedMatch, match_id) -> None:
+def _add_match(rows: list[tuple[Any, ...]], match: ReplayedMatch, match_id: MatchId) -> None:
     """Append the rows of one match to ``rows``."""
     record, rules = match.record, match.rules
     names, long = record.players, rules.game == "long"
-    seen: dict = {}  # a turn's position after is the next one's before: computed once
+    seen: _Seen = {}  # a turn's position after is the next one's before: computed once
     for game in match.games:
         turns = game.turns
-        hits = [None if turn.play is None else sum(move.hit for move in turn.play.moves)
+        hits: list[Any] = [None if turn.play is None else sum(move.hit for move in turn.play.moves)
                 for turn in turns]
-        rolled = set()
+        rolled: set[int] = set()
         for index, turn in enumerate(turns):
             side, before, after, roll, play = (turn.player, turn.before, turn.after,
                                                turn.roll, turn.play)
@@ -474,7 +481,7 @@ def _add_match(rows: list, match: ReplayedMatch, match_id) -> None:
             rolled.add(side)
             id_before, pips_before = _facts(before, seen)
             pips, opponent_pips = pips_before[side], pips_before[1 - side]
-            row = (record.file, match_id, record.length, game.number, index + 1,
+            row: tuple[Any, ...] = (record.file, match_id, record.length, game.number, index + 1,
                    turn.record.move, names[side], names[1 - side], side, str(roll), roll.high,
                    roll.low, None if play is None else _play_text(play.moves),
                    None if long else turn.cube_value, turn.cube_owner, pips, opponent_pips,
@@ -490,18 +497,23 @@ def _add_match(rows: list, match: ReplayedMatch, match_id) -> None:
             row += (pips_after[side], pips_after[1 - side], None if long else mine[BAR],
                     None if long else theirs[BAR], mine[OFF], theirs[OFF], id_after)
             if long:
-                rows.append(row + _NO_BLOTS + (sum(mine[1:7]), longest_run(after, side),
-                                               blocked_rolls(after, rules, opponent_first)))
+                rows.append(row + _NO_BLOTS + (
+                    sum(mine[1:7]), longest_run(after, side),
+                    blocked_rolls(cast(LongPosition, after), rules, opponent_first)))
                 continue
             blots = [p for p in range(1, BAR) if mine[p] == 1] if 1 in mine[1:BAR] else []
-            hitting = shots(after, rules) if blots else None
+            hitting: Any = shots(after, rules) if blots else None
             rows.append(row + (len(blots), blots, hitting.count if blots else 0,
                                None if following is None
                                else bool(blots) and following.roll in hitting.rolls,
                                hits[index]) + _NO_LONG)
 
 
-def _facts(position: Position, seen: dict) -> tuple[str, tuple[int, int]]:
+_Seen = dict[int, tuple[str, tuple[int, int]]]
+"""Position ID and both pip counts, by position object (:func:`_facts`)."""
+
+
+def _facts(position: Position, seen: _Seen) -> tuple[str, tuple[int, int]]:
     """The Position ID of ``position`` and the pip counts of players 0 and 1, kept in
     ``seen`` by object (the positions of one match, alive while its rows are made)."""
     key = id(position)

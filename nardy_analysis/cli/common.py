@@ -4,30 +4,38 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 import tempfile
 import threading
+from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, NamedTuple, NoReturn
+from typing import (TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, NamedTuple,
+                    NoReturn, TypeVar)
 
 import click
 from tqdm import tqdm
 
+from .. import parquet
 from ..errors import EngineError, NardyError, RecordProblem, path_text
-from ..game.ids import MatchState, match_from_id
-from ..game.long import LongPosition
+from ..game.ids import MatchState
 from ..game.position import Position
 from ..game.rules import VARIANTS, Rules
 from ..load import LoadedFile, MatchFiles, load_file, match_files
+from ..notation import positions
 from ..parallel import cores, map_files
+from ..replay import ReplayedMatch
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+T = TypeVar("T")
 
 _QUIET = "nardy_analysis.quiet"
 """The key of ``--quiet`` in the click context's ``meta``."""
 
 
-def _set_quiet(ctx: click.Context, param, value: bool) -> bool:
+def _set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
     ctx.meta[_QUIET] = value
     return value
 
@@ -63,51 +71,26 @@ class CannotWrite(UsageLine):
     """A file a command was asked to write cannot be written, before any work when it can
     be seen in advance: the path and the reason."""
 
-    def __init__(self, path: str, reason: str):
+    def __init__(self, path: str | os.PathLike[str], reason: str):
         super().__init__(f"cannot write {quoted(path)}: {reason}")
 
 
-def quoted(path: str | os.PathLike) -> str:
+def quoted(path: str | os.PathLike[str]) -> str:
     """``path`` in quotes for a message, as :func:`~nardy_analysis.errors.path_text` writes
     it: ``'out/bad\\xffname.csv'``."""
     return f"'{path_text(path)}'"
 
 
-_GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}")
-"""A gnubg Position ID: 14 base64 characters (``/`` and ``x`` among them)."""
-
-
-def _looks_long(text: str) -> bool:
-    """Whether ``text`` is meant as a long nardy position's notation (``24x15/24x15/0``,
-    ``24/-/1``, and malformed ones: ``24x15,abc/24x15/0``): three ``/``-separated parts of
-    digits, ``x``, ``,`` and ``-``, or a comma, or ``/`` and ``x``; never a gnubg Position
-    ID nor text with ``:`` (a Match ID, an XGID)."""
-    return (":" not in text and not _GNUBG_ID.fullmatch(text)
-            and ("," in text or "/" in text and "x" in text
-                 or re.fullmatch(r"[0-9x,-]+/[0-9x,-]+/[0-9]+", text) is not None))
-
-
 def parse_position(text: str) -> tuple[Position, MatchState | None]:
-    """The position, and match state when given, of a gnubg Position ID (player 0 on
-    roll), a gnubg ``PositionID:MatchID`` (the Match ID says who is on roll), an XGID
-    (with or without ``XGID=``) or a long nardy position's notation (``24x15/24x15/0``,
-    :meth:`~nardy_analysis.game.long.LongPosition.from_notation`; no match state).
+    """:func:`~nardy_analysis.notation.positions.parse_position`, for a command's argument.
 
     Raises
     ------
     UsageLine
-        ``text`` is none of them: the message quotes it and says what is wrong.
+        ``text`` is no position: the message quotes it and says what is wrong.
     """
     try:
-        if _looks_long(text):
-            return LongPosition.from_notation(text), None
-        if text.startswith("XGID=") or text.count(":") >= 8:
-            return Position.from_xgid(text)
-        if text.count(":") == 1:
-            position_text, match_text = text.split(":")
-            state = match_from_id(match_text)
-            return Position.from_id(position_text, turn=state.player), state
-        return Position.from_id(text), None
+        return positions.parse_position(text)
     except NardyError as error:
         raise UsageLine(str(error)) from None
 
@@ -140,7 +123,8 @@ class OutputFile(click.Path):
     :class:`CannotWrite` when it is a folder, its folder is missing or not writable, or it
     is a read-only file. ``-`` (standard output) only with ``allow_dash=True``."""
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
         value = super().convert(value, param, ctx)
         reason = None if value == "-" and self.allow_dash else _unwritable(Path(value))
         if reason:
@@ -154,8 +138,9 @@ class OutputFolder(click.Path):
     part of its path is a file, or the nearest folder of it that exists takes no new folder
     (read-only, /proc: a trial folder is made and removed). The value is a ``Path``."""
 
-    def convert(self, value, param, ctx):
-        path = Path(super().convert(value, param, ctx))
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Path:
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
         existing = next(p for p in (path, *path.absolute().parents) if p.exists())
         if not existing.is_dir():
             reason = "it is a file" if existing == path else f"{quoted(existing)} is a file"
@@ -178,10 +163,12 @@ class ParquetOutput(OutputFile):
     (:class:`ParquetParts`), created when missing; a folder that exists must be writable
     and hold no ``.parquet`` file (a reader of the folder would mix them in)."""
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
         if value.lower().endswith(".parquet"):
             return super().convert(value, param, ctx)
         path = Path(value)
+        reason: str | bool | None
         if not path.is_dir():
             reason = _unwritable(path) or (path.exists() and "it is a file (the name of one "
                                            "Parquet file ends in .parquet)")
@@ -194,88 +181,24 @@ class ParquetOutput(OutputFile):
         return value
 
 
-class ParquetParts:
-    """A partitioned Parquet dataset written as frames come: ``part-00000.parquet``, ... in
-    ``folder``, each part ``rows`` rows or more (the last fewer) in the order given, all of
-    one ``schema`` (one empty part when no row came), so that ``pandas.read_parquet(folder)``
-    and ``dask.dataframe.read_parquet(folder)`` read the folder as one table, with the
-    pandas dtypes given.
+class ParquetParts(parquet.ParquetParts):
+    """:class:`~nardy_analysis.parquet.ParquetParts` for a command: a part that cannot be
+    written is :class:`CannotWrite` (one line, exit status 2), and :meth:`close` says on
+    stderr what was written: ``wrote DIR (8,412 rows in 1 part)``."""
 
-    Parameters
-    ----------
-    folder : str
-        A :class:`ParquetOutput` folder; created when missing.
-    dtypes : dict
-        The pandas dtype of each column, in order: ``int64``/``Int64`` (64-bit integers),
-        ``float64``, ``bool``/``boolean``, ``object`` (text); ``list`` for lists of
-        integers.
-    rows : int
-        Rows buffered before a part is written.
-    """
-
-    ARROW = {"int64": "int64", "Int64": "int64", "float64": "float64", "bool": "bool",
-             "boolean": "bool", "object": "string"}
-
-    def __init__(self, folder: str, dtypes: dict[str, str], rows: int = 100_000):
-        import pandas as pd
-        import pyarrow as pa  # here: only --parquet needs it
-
-        self.folder, self.rows, self.parts, self.written = Path(folder), rows, 0, 0
-        self.dtypes = {c: "object" if t == "list" else t for c, t in dtypes.items()}
-        schema = pa.schema([(c, pa.list_(pa.int64()) if t == "list"
-                             else pa.type_for_alias(self.ARROW[t]))
-                            for c, t in dtypes.items()])
-        # With pandas' metadata (the dtypes to read back), as pyarrow writes it for a frame.
-        self.schema = pa.Table.from_pandas(pd.DataFrame(columns=list(self.dtypes)).astype(
-            self.dtypes), schema, preserve_index=False).schema
-        self.buffer: list = []
-        self.buffered = 0
-
-    def write(self, part) -> None:
-        """Add ``part``: a frame of the columns of ``dtypes``, or a dict of them (in that
-        order) to sequences of values, None or NaN where missing (faster: no frame is
-        made). A part is written once ``rows`` rows are buffered.
-
-        Raises
-        ------
-        CannotWrite
-            The folder or a part cannot be written (one line, exit status 2).
-        """
-        import pyarrow as pa
-
-        if isinstance(part, dict):
-            table = pa.Table.from_arrays([pa.array(values, field.type, from_pandas=True)
-                                          for values, field in zip(part.values(), self.schema)],
-                                         schema=self.schema)
-        else:
-            table = pa.Table.from_pandas(part.astype(self.dtypes), self.schema,
-                                         preserve_index=False)
-        self.buffer.append(table)
-        self.buffered += len(table)
-        if self.buffered >= self.rows:
-            self._flush()
+    def write(self, part: pd.DataFrame | Mapping[str, Sequence[Any]]) -> None:
+        try:
+            super().write(part)
+        except OSError as error:
+            raise CannotWrite(self.next_part, error.strerror or str(error)) from None
 
     def close(self) -> None:
-        """Write the rows still buffered (an empty part when no part was written) and say
-        so on stderr: ``wrote DIR (8,412 rows in 1 part)``."""
-        if self.buffer or not self.parts:
-            self._flush()
+        try:
+            super().close()
+        except OSError as error:
+            raise CannotWrite(self.next_part, error.strerror or str(error)) from None
         note(f"wrote {path_text(self.folder)} ({self.written:,} rows in {self.parts} "
              f"part{'s' * (self.parts != 1)})")
-
-    def _flush(self) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        table = pa.concat_tables(self.buffer) if self.buffer else self.schema.empty_table()
-        path = self.folder / f"part-{self.parts:05d}.parquet"
-        try:
-            self.folder.mkdir(exist_ok=True)
-            pq.write_table(table, path)
-        except OSError as error:
-            raise CannotWrite(path, error.strerror or str(error)) from None
-        self.parts, self.written, self.buffer = self.parts + 1, self.written + len(table), []
-        self.buffered = 0
 
 
 def parquet_parts(path: str | None, dtypes: dict[str, str]) -> ParquetParts | None:
@@ -286,7 +209,7 @@ def parquet_parts(path: str | None, dtypes: dict[str, str]) -> ParquetParts | No
     return None
 
 
-def close_parquet(path: str | None, parts: ParquetParts | None, frame) -> None:
+def close_parquet(path: str | None, parts: ParquetParts | None, frame: pd.DataFrame) -> None:
     """End a command's ``--parquet`` output: close the dataset ``parts`` (of
     :func:`parquet_parts`), else write ``frame`` (a pandas DataFrame) to the one file
     ``path`` names; nothing without ``--parquet``."""
@@ -346,7 +269,8 @@ def one_file(path: str) -> str:
     return path
 
 
-def progress_bar(items: Iterable, progress: bool | None, total: int) -> Iterator:
+def progress_bar(items: Iterable[T], progress: bool | None,
+                 total: int) -> Generator[T, None, None]:
     """``items`` with a progress bar on stderr: as ``progress`` asks, by default when there
     are several files and stderr is a terminal; never with ``--quiet``.
 
@@ -389,8 +313,9 @@ DASK_TIMEOUT = 5
 
 
 @contextmanager
-def file_results(work: Callable, files: list, progress: bool | None, jobs: int | None,
-                 dask_address: str | None, **options) -> Iterator[Iterator]:
+def file_results(work: Callable[..., T], files: list[Path], progress: bool | None,
+                 jobs: int | None, dask_address: str | None,
+                 **options: Any) -> Iterator[Iterator[T]]:
     """The results of ``work(path, **options)`` for each of ``files``, in order, with a
     progress bar: :func:`~nardy_analysis.parallel.map_files` on ``jobs`` processes (default
     all cores, never more than the files), or on the Dask cluster at ``dask_address``. On
@@ -419,7 +344,7 @@ def file_results(work: Callable, files: list, progress: bool | None, jobs: int |
             client.close()
 
 
-def _dask_client(address: str):
+def _dask_client(address: str) -> Any:
     """A ``distributed.Client`` of the scheduler at ``address``, or a UsageLine.
 
     distributed's own ``timeout`` bounds the connection, not the handshake after it
@@ -432,9 +357,9 @@ def _dask_client(address: str):
     except ImportError:
         raise UsageLine("--dask needs dask.distributed: pip install "
                         "nardy-analysis[dask]") from None
-    made: dict = {}
+    made: dict[str, Any] = {}
 
-    def connect():
+    def connect() -> None:
         try:
             made["client"] = Client(address, timeout=DASK_TIMEOUT)
         except Exception as error:  # raised in the caller's thread
@@ -467,15 +392,6 @@ strict_option = click.option(
     help="Treat warnings (quirks of a record that the reader resolved) as errors: the first "
          "one stops its file.")
 """The ``--strict`` option of every command that reads match files."""
-
-
-def loaded_files(paths: Iterable[str], progress: bool | None,
-                 **options) -> Iterator[LoadedFile]:
-    """:func:`~nardy_analysis.load.load_file` with ``options`` for every match file named
-    (see :func:`found_files`), with a progress bar."""
-    files = found_files(paths).files
-    yield from progress_bar((load_file(path, **options) for path in files), progress,
-                            len(files))
 
 
 class FileErrors(NamedTuple):
@@ -539,8 +455,9 @@ def file_errors(loaded: LoadedFile, violation: str) -> FileErrors:
                       tuple(line for *_, line in warnings))
 
 
-def analysed_file(path: Path, strict: bool, analyse: Callable,
-                  rules: Rules | None = None) -> dict:
+def analysed_file(path: Path, strict: bool,
+                  analyse: Callable[[tuple[ReplayedMatch, ...]], tuple[Any, Any]],
+                  rules: Rules | None = None) -> dict[str, Any]:
     """One file through an engine analysis (the work of a worker process or Dask worker):
     ``file``, ``frame`` and ``summary`` (None without a match, or when the analysis
     refused the file), ``errors`` (:class:`FileErrors`; a refusal is one more line) and
@@ -572,7 +489,8 @@ def _error_line(error: NardyError, consequence: str, label: str = "") -> tuple[i
         where += f"game {error.game}" + (f", move {error.move}" if error.move else "") + ": "
     text = f" in '{error.text}'" if isinstance(error, RecordProblem) and error.text else ""
     return (error.line, error.column,
-            f"{where}{error.kind}{label}: {error.message}{text}{consequence}")
+            f"{where}{error.kind}{label}: {getattr(error, 'message', error)}{text}"
+            f"{consequence}")
 
 
 STRICT_STOPS = "--strict stops the file at its first error or warning, so no match is read"
@@ -595,7 +513,7 @@ class ErrorReport:
     def __init__(self, paths: Iterable[str]):
         self.named = {path_text(Path(path)) for path in paths}
         self.failed = False
-        self.not_matches: list[Path] = []
+        self.not_matches: list[Path | str] = []
 
     def counted(self, path: Path | str, not_a_match: bool) -> bool:
         """Count ``path`` (a Path, or its :func:`~nardy_analysis.errors.path_text`) as a

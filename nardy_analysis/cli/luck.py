@@ -127,8 +127,9 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
     extra: pip install 'nardy-analysis[engine]'. Long nardy matches are analysed by this
     project's long nardy engine (--engine is for short nardy; --ply 0 or 1): there is no
     cube, so their luck is in points per game (a mars 2, a home mars 3), in match play too,
-    in the money play rows of --by player. Exit status: 0 when no file had an error (files in folders that are not match records are only counted), 1
-    when any had, 2 for usage errors (and a missing engine extra).
+    in the money play rows of --by player. Exit status: 0 when no file had an error (files
+    in folders that are not match records are only counted), 1 when any had, 2 for usage
+    errors (and a missing engine extra).
     """
 
     files = found_files(paths).files

@@ -130,8 +130,8 @@ def skill(paths, csv_file, as_json, by, parquet_file, jobs, dask_address, rules,
     has no cube: its checker plays are measured by the long nardy engine (part of the
     package) in cubeless money equity per game (a mars 2 points, a home mars 3 or as the
     rules score it), the cube columns are empty (- in the table) and there are no ratings
-    (n/a: gnubg's rate backgammon play). Exit status: 0 when no file had an error, 1 when any had, 2 for usage
-    errors (and a missing engine extra).
+    (n/a: gnubg's rate backgammon play). Exit status: 0 when no file had an error, 1 when
+    any had, 2 for usage errors (and a missing engine extra).
     """
     files = found_files(paths).files
     parts = parquet_parts(parquet_file, DECISION_DTYPES)

@@ -53,15 +53,15 @@ _MAX_FIELD = 2 ** 15 - 1  # the largest match length or score a 15-bit field hol
 _MAX_CUBE = 2 ** 15       # the largest cube a 4-bit logarithm holds
 
 
-def _bad(kind: str, text, why: str) -> PositionIdError:
+def _bad(kind: str, text: object, why: str) -> PositionIdError:
     return PositionIdError(f"malformed {kind} {text!r}: {why}")
 
 
-def _is_power_of_two(n) -> bool:
+def _is_power_of_two(n: object) -> bool:
     return isinstance(n, int) and n >= 1 and n & (n - 1) == 0
 
 
-def _base64_int(kind: str, text, length: int, nbytes: int) -> int:
+def _base64_int(kind: str, text: object, length: int, nbytes: int) -> int:
     """The little-endian integer of a base64 ID of ``length`` characters (no ``=`` padding)."""
     if not isinstance(text, str) or len(text) != length:
         raise _bad(kind, text, f"expected {length} characters, got "
@@ -237,7 +237,7 @@ class MatchState:
     cube_owner: int | None = None
     player: int = 0
     crawford: bool = False
-    game_state: GameState = GameState.PLAYING
+    game_state: GameState | int = GameState.PLAYING
     turn: int | None = None
     doubled: bool = False
     resigned: int = 0
@@ -249,7 +249,7 @@ class MatchState:
     beavers: int = 0
     max_cube: int = 1024
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         set_ = object.__setattr__
         if not _is_power_of_two(self.cube) or self.cube > _MAX_CUBE:
             raise InvalidArgument(f"cube must be a power of two from 1 to {_MAX_CUBE}, "
@@ -325,7 +325,8 @@ def match_id(state: MatchState) -> str:
     """
     die1, die2 = state.dice or (0, 0)
     values = (state.cube.bit_length() - 1, 3 if state.cube_owner is None else state.cube_owner,
-              state.player, state.crawford, state.game_state, state.turn, state.doubled,
+              state.player, state.crawford, state.game_state,
+              state.player if state.turn is None else state.turn, state.doubled,
               state.resigned, die1, die2, state.match_length, *state.score, not state.jacoby)
     key = bit = 0
     for value, width in zip(values, _MATCH_WIDTHS):
@@ -554,7 +555,8 @@ def decode_xgid(text: str) -> tuple[Board, MatchState]:
         state = MatchState(cube=1 << log_cube, cube_owner=owners[cube_position], player=player,
                            crawford=bool(length and rules),
                            turn=_xg_decider(player, doubled, beavers),
-                           doubled=doubled, dice=dice, match_length=length, score=tuple(score),
+                           doubled=doubled, dice=dice, match_length=length,
+                           score=(score[0], score[1]),
                            jacoby=bool(not length and rules & 1),
                            beavers_allowed=bool(not length and rules & 2), beavers=beavers,
                            max_cube=1 << log_max)

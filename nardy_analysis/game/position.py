@@ -25,10 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import groupby
 from operator import mul
-from typing import Iterable, NamedTuple
+from typing import Iterable, NamedTuple, NoReturn, Sequence
 
 from ..errors import IllegalPlayError, InvalidArgument, PositionIdError
-from .ids import MatchState, decode_position_id, decode_xgid, encode_position_id, encode_xgid
+from .ids import (Board, MatchState, decode_position_id, decode_xgid, encode_position_id,
+                  encode_xgid)
 from .rules import BAR, CHECKERS, OFF, STANDARD, Rules
 
 
@@ -53,7 +54,7 @@ class Roll:
     high: int
     low: int
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not (1 <= self.high <= 6 and 1 <= self.low <= 6):
             raise InvalidArgument(f"dice must be 1..6, got {self.high!r} and {self.low!r}")
         if self.low > self.high:
@@ -203,16 +204,16 @@ class Play:
             raise InvalidArgument(f"not a play: {text!r}")
         return cls(tuple(moves))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Play) and self._key() == other._key()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._key())
 
-    def _key(self):
+    def _key(self) -> tuple[Move, ...]:
         return tuple(sorted(self.moves, key=lambda m: (-m.start, -m.end, m.hit)))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.moves)
 
     def __str__(self) -> str:
@@ -346,10 +347,13 @@ class Position:
     """
 
     __slots__ = ("board", "turn", "_hash")
+    board: Board
+    turn: int
+    _hash: int | None
     game = "short"
     """The game the position belongs to (``Rules.game``): short nardy here."""
 
-    def __init__(self, board, turn: int = 0):
+    def __init__(self, board: Sequence[Sequence[int]], turn: int = 0) -> None:
         board = (tuple(board[0]), tuple(board[1]))
         for player, side in enumerate(board):
             if len(side) != 26 or any(n < 0 for n in side) or sum(side) != CHECKERS:
@@ -365,7 +369,7 @@ class Position:
         _set_hash(self, None)
 
     @classmethod
-    def _make(cls, board, turn) -> "Position":
+    def _make(cls, board: Board, turn: int) -> "Position":
         """Build without validation (for positions reached by legal steps)."""
         self = object.__new__(cls)
         _set_board(self, board)
@@ -373,25 +377,25 @@ class Position:
         _set_hash(self, None)
         return self
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("Position is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["Position"], tuple[Board, int]]:
         """Pickled as its board and turn (for worker processes and clusters)."""
         return type(self), (self.board, self.turn)
 
-    def __eq__(self, other):
-        return (type(other) is type(self) and self.turn == other.turn
-                and self.board == other.board)
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is type(self) and isinstance(other, Position)
+                and self.turn == other.turn and self.board == other.board)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         value = self._hash
         if value is None:  # computed when first asked (most positions never are)
             value = hash((self.board, self.turn))
             _set_hash(self, value)
         return value
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Position.from_id({self.id()!r}, turn={self.turn})"
 
     def id(self) -> str:
@@ -437,7 +441,8 @@ class Position:
         return cls._make((tuple(side), tuple(side)), turn)
 
     @classmethod
-    def from_mover(cls, on_roll, opponent, turn: int = 0) -> "Position":
+    def from_mover(cls, on_roll: Sequence[int], opponent: Sequence[int],
+                   turn: int = 0) -> "Position":
         """A position from the side of the player on roll (``turn``) and of the opponent."""
         board = (on_roll, opponent) if turn == 0 else (opponent, on_roll)
         return cls(board, turn)
@@ -524,17 +529,17 @@ class Position:
         """
         me, opp = self.lists()
         found: dict[Position, tuple[int, int, Play]] = {}  # position -> (steps, max die, play)
-        seen: set = set()
+        seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = set()
         dice = roll.dice
         turn = self.turn
 
-        def record(steps: list[Move], used: list[int]):
+        def record(steps: list[Move], used: list[int]) -> None:
             pos = Position.after(me, opp, turn)
             key = (len(steps), max(used, default=0))
             if pos not in found or found[pos][:2] < key:
                 found[pos] = (*key, Play(tuple(steps)))
 
-        def search(remaining: tuple[int, ...], steps: list[Move], used: list[int]):
+        def search(remaining: tuple[int, ...], steps: list[Move], used: list[int]) -> None:
             state = (tuple(me), tuple(opp), remaining)
             if state in seen:
                 return
@@ -685,6 +690,21 @@ def play_steps(position: Position, steps: Iterable[tuple[int, int]],
     return Position.after(me, opp, position.turn), Play(tuple(moves))
 
 
+def most_multiple(rules: Rules = STANDARD, *, money: bool = False, cube: int = 1) -> int:
+    """The largest multiple of the cube a game can score: 3 with backgammons, 2 with gammons
+    alone, 1 without them or in a money game under the Jacoby rule with the cube not turned;
+    long nardy: a home mars's (at least 2, a mars).
+
+    Parameters are those of :func:`ending`. RULES.md, "End of game and scoring" and "Doubling
+    cube, matches, house rules" (Jacoby); long nardy: RULES.md, "Long nardy", "Results".
+    """
+    if rules.game == "long":
+        return max(2, rules.home_mars)
+    if not rules.gammons or (money and rules.jacoby and cube == 1):
+        return 1
+    return 3 if rules.backgammons else 2
+
+
 def ending(position: Position, rules: Rules = STANDARD, *, money: bool = False,
            cube: int = 1) -> tuple[str, int]:
     """How a game borne off to the end ends, and the multiple of the cube it scores.
@@ -729,7 +749,7 @@ def ending(position: Position, rules: Rules = STANDARD, *, money: bool = False,
         if loser[OFF]:
             return "oin", 1
         return ("home_mars", rules.home_mars) if sum(loser[1:7]) == CHECKERS else ("mars", 2)
-    if loser[OFF] or not rules.gammons or (money and rules.jacoby and cube == 1):
+    if loser[OFF] or most_multiple(rules, money=money, cube=cube) == 1:
         return "single", 1
     if rules.backgammons and (loser[BAR] or any(loser[19:BAR])):
         return "backgammon", 3

@@ -9,7 +9,7 @@ read it, nothing else branches on variant names.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..errors import InvalidArgument
 
@@ -35,11 +35,12 @@ class Rules:
         hitting, the head rule, the six-point block; RULES.md, "Long nardy").
     head_doubles : tuple of int or None
         Long nardy, a player's first turn: None lets two checkers leave the head with any
-        roll (the rule page "Игра в длинные нарды"); a tuple such as ``(6, 4, 3)`` lets two leave only with those doubles
-        (the federation variant). Later turns: one checker, whatever this says.
+        roll (the rule page "Игра в длинные нарды"); a tuple such as ``(6, 4, 3)`` lets two
+        leave only with those doubles (the federation variant). Later turns: one checker,
+        whatever this says.
     home_mars : int
-        Long nardy: points of a home mars (the loser all home, none off): 3 per the rule page "Игра в длинные нарды",
-        2 on the pages that score it as a mars.
+        Long nardy: points of a home mars (the loser all home, none off): 3 per the rule page
+        "Игра в длинные нарды", 2 on the pages that score it as a mars.
     opening_doubles : bool
         The first play of a game may be a double (tavla: the winner of the opening throw
         rolls again). Standard rules: the opening roll is two different dice.
@@ -98,13 +99,14 @@ class Rules:
         for tag, field in flags.items():
             value = _flag(tags.get(tag))
             if value is not None:
-                rules = replace(rules, **{field: value})
+                change: dict[str, Any] = {field: value}
+                rules = replace(rules, **change)
         limit = tags.get("CubeLimit", "").strip()
         if limit.isdigit():
             rules = replace(rules, cube_limit=int(limit))
         return rules
 
-    def override(self, **changes) -> "Rules":
+    def override(self, **changes: Any) -> "Rules":
         """A copy with the named fields changed.
 
         Raises
@@ -145,8 +147,8 @@ hit; nothing else differs (RULES.md, "Caucasian short nardy"). Its ``Variation``
 
 LONG = Rules(name="long", game="long", opening_doubles=True, cube=False, crawford=False,
              beavers=False)
-"""Long nardy as the rule page "Игра в длинные нарды" gives it (RULES.md, "Long nardy"): any first roll, two checkers off
-the head on the first turn, home mars 3, no cube."""
+"""Long nardy as the rule page "Игра в длинные нарды" gives it (RULES.md, "Long nardy"): any
+first roll, two checkers off the head on the first turn, home mars 3, no cube."""
 
 LONG_FEDERATION = replace(LONG, name="long-federation", head_doubles=(6, 4, 3))
 """Long nardy with the federation's head rule: two checkers leave the head on the first turn

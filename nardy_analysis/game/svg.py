@@ -26,10 +26,14 @@ from __future__ import annotations
 
 from os import PathLike
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
 from xml.sax.saxutils import escape
 
 from .ids import GameState, MatchState
 from .rules import BAR, CHECKERS, OFF
+
+if TYPE_CHECKING:
+    from .position import Position, Roll
 
 POINT = 40            # width of a point, in SVG user units
 RADIUS = 18           # checker radius
@@ -128,24 +132,25 @@ def _cube_parts(state: MatchState, side: int) -> list[str]:
     return parts
 
 
-def _status(position, state: MatchState, names) -> str:
+def _status(position: Position, state: MatchState, names: Sequence[str]) -> str:
     """The line above the captions: the match (length, Crawford game) and who is to act."""
     if state.match_length:
         match = f"{state.match_length}-point match" + (", Crawford game" if state.crawford
                                                         else "")
     else:
         match = "Money game"
+    to_act = state.player if state.turn is None else state.turn
     if state.game_state >= GameState.OVER:
         action = "game over"
     elif state.doubled:
         action = (f"{names[state.player]} doubles to {2 * state.cube}; "
-                  f"{names[state.turn]} to take or drop")
+                  f"{names[to_act]} to take or drop")
     elif state.dice:
         dice = f"{state.dice[0]}{state.dice[1]}"
         action = (f"{names[state.player]} to play {dice}" if state.player == position.turn
                   else f"{names[state.player]} played {dice}")
     else:
-        action = f"{names[state.turn]} to roll"
+        action = f"{names[to_act]} to roll"
     return f"{match} \u00b7 {action}"
 
 
@@ -163,7 +168,7 @@ def _dice(dice: tuple[int, int], player: int) -> list[str]:
     return parts
 
 
-def board_svg(position: Position, side: int | None = None, names=None,
+def board_svg(position: Position, side: int | None = None, names: Sequence[str] | None = None,
               roll: Roll | None = None, width: int = 520,
               state: MatchState | None = None) -> str:
     """An SVG picture of a position, as a string.
@@ -214,8 +219,8 @@ def board_svg(position: Position, side: int | None = None, names=None,
              f'on roll</title>',
              f'<rect x="0" y="{TOP - 8}" width="{WIDTH}" height="{HEIGHT + 16}" '
              f'fill="{COLOURS["frame"]}"/>']
-    for x in (LEFT, RIGHT):
-        parts.append(f'<rect x="{x}" y="{TOP}" width="{HALF}" height="{HEIGHT}" '
+    for half_x in (LEFT, RIGHT):
+        parts.append(f'<rect x="{half_x}" y="{TOP}" width="{HALF}" height="{HEIGHT}" '
                      f'fill="{COLOURS["board"]}"/>')
     for tray_y in (TOP, BOTTOM - TRIANGLE):
         parts.append(f'<rect x="{TRAY_X}" y="{tray_y}" width="{TRAY}" height="{TRIANGLE}" '
@@ -263,7 +268,7 @@ def board_svg(position: Position, side: int | None = None, names=None,
     return "\n".join(parts)
 
 
-def save_board(position: Position, path: str | PathLike, **options) -> Path:
+def save_board(position: Position, path: str | PathLike[str], **options: Any) -> Path:
     """Write :func:`board_svg` of ``position`` to ``path`` (UTF-8) and return the path.
 
     ``options`` are those of :func:`board_svg`.

@@ -1,14 +1,15 @@
 """The notation layer: match text read into records and written back (.mat, SGF); no rules."""
 
-from importlib.resources import files
-from pathlib import Path
+from typing import Any
+
+from lark import Lark
+
+GRAMMAR_PATHS = ("grammars", "../grammars")
+"""Where the Lark grammars are, from the package's folder: ``nardy_analysis/grammars`` once
+installed, ``grammars/`` beside the package in a source checkout that is not installed."""
 
 
-def grammar(name: str) -> str:
-    """The text of the Lark grammar ``name`` (``"mat.lark"``, ``"sgf.lark"``): from the
-    installed package (``nardy_analysis.grammars``), or from ``grammars/`` beside the package
-    in a source checkout that is not installed."""
-    try:
-        return files("nardy_analysis.grammars").joinpath(name).read_text("utf-8")
-    except ModuleNotFoundError:
-        return (Path(__file__).resolve().parents[2] / "grammars" / name).read_text("utf-8")
+def open_grammar(name: str, **options: Any) -> Lark:
+    """The Lark parser of the grammar ``name`` (``"mat.lark"``, ``"sgf.lark"``) with Lark's
+    ``options``, read with :meth:`lark.Lark.open_from_package` from :data:`GRAMMAR_PATHS`."""
+    return Lark.open_from_package("nardy_analysis", name, GRAMMAR_PATHS, **options)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
-from ..errors import NardyError
+from ..errors import NardyError, RecordWarning
 from ..game.position import Roll, point_str
 from ..game.rules import VARIANTS, Rules
 
@@ -35,8 +35,8 @@ CAUCASIAN_VARIATION = "Caucasian"
 def variation_tag(rules: Rules) -> str:
     """The ``Variation`` tag value that selects ``rules`` when read back
     (:meth:`~nardy_analysis.game.rules.Rules.with_tags`): :data:`LONG_VARIATION` for long
-    nardy as the rule page "Игра в длинные нарды" gives it, :data:`CAUCASIAN_VARIATION` for Caucasian short nardy, else
-    the variant's name (``long-federation``, ``tavla``)."""
+    nardy as the rule page "Игра в длинные нарды" gives it, :data:`CAUCASIAN_VARIATION` for
+    Caucasian short nardy, else the variant's name (``long-federation``, ``tavla``)."""
     for tag in (LONG_VARIATION, CAUCASIAN_VARIATION):
         if rules == VARIANTS[tag.lower()]:
             return tag
@@ -63,7 +63,7 @@ class WrittenMove(NamedTuple):
 
     points: tuple[int, ...]
     hits: tuple[bool, ...]
-    count: int
+    count: int  # type: ignore[assignment]  # the field's name, over tuple.count
     line: int
     column: int
     text: str
@@ -106,8 +106,9 @@ class SnowiePosition:
         return ";".join(map(str, self.fields)) + ";"
 
     @classmethod
-    def from_board(cls, board, length: int, names: tuple[str, str], scores: tuple[int, int],
-                   cube: int, owner: int | None, dice: tuple[int, int]) -> "SnowiePosition":
+    def from_board(cls, board: Sequence[Sequence[int]], length: int, names: tuple[str, str],
+                   scores: tuple[int, int], cube: int, owner: int | None,
+                   dice: tuple[int, int]) -> "SnowiePosition":
         """The fields of a position with player 0 in field 4 (its checkers the negative
         numbers), as XG writes them.
 
@@ -134,7 +135,7 @@ class SnowiePosition:
     @property
     def player(self) -> int:
         """The player (0 or 1) of the negative numbers and of the first name and score."""
-        return self.fields[4]
+        return int(self.fields[4])
 
     @property
     def board(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -144,12 +145,12 @@ class SnowiePosition:
         sides = [[0] * 26, [0] * 26]
         negative = sides[self.player]
         positive = sides[1 - self.player]
-        for point, count in enumerate(self.fields[13:37], 1):
+        for point, count in enumerate(map(int, self.fields[13:37]), 1):
             if count > 0:
                 positive[point] = count
             elif count < 0:
                 negative[25 - point] = -count
-        negative[25], positive[25] = abs(self.fields[12]), abs(self.fields[37])
+        negative[25], positive[25] = abs(int(self.fields[12])), abs(int(self.fields[37]))
         return tuple(sides[0]), tuple(sides[1])
 
 
@@ -262,15 +263,15 @@ class MatchRecord:
         """The players' names, left-hand column first: the ``Player 1``/``Player 2`` tags
         (which a reader gives the sides of the score lines: :func:`tags_by_side`), else the
         first score line."""
-        tagged = (self.tags.get("Player 1"), self.tags.get("Player 2"))
         first = self.games[0].names if self.games else ("", "")
-        return tuple(t if t else f for t, f in zip(tagged, first))
+        return self.tags.get("Player 1") or first[0], self.tags.get("Player 2") or first[1]
 
     @property
     def players(self) -> tuple[str, str]:
         """The players as every output names them: :attr:`names`, and ``player 1`` or
         ``player 2`` (the left or right column) for a player the file does not name."""
-        return tuple(name or f"player {side}" for side, name in enumerate(self.names, 1))
+        left, right = self.names
+        return left or "player 1", right or "player 2"
 
 
 # A header tag of one player: "Player 1", "Player 2 Elo", "Player 1 Rank".
@@ -342,7 +343,7 @@ class ParsedFile:
 
     matches: tuple[MatchRecord, ...]
     errors: tuple[NardyError, ...]
-    warnings: tuple[NardyError, ...] = ()
+    warnings: tuple[RecordWarning, ...] = ()
     file: str | None = None
 
     def __repr__(self) -> str:

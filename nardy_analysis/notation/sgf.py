@@ -10,13 +10,15 @@ properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not 
   ``:``; this project's own ``RU[LongNardy]`` or ``RU[long-federation]``, the match's
   ``Variation`` tag, marks a long nardy match, and ``RU[Crawford:Caucasian]`` (or another
   variant's tag) a short nardy variant, which gnubg does not know), the result
-  ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by resignation) and, in the first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
+  ``RE[W+2]`` (``W``/``B`` won that many points; a final ``R``: by resignation) and, in the
+  first game, ``DT``, ``PC``, ``EV``, ``RO``, ``AN``, ``GC``.
 * Every other node is one action: ``W[double]`` (its record's value, which SGF does not
   write, is twice the cube's before: the ``=> 4`` of ``.mat``), ``B[take]``, ``B[drop]``, or
   a roll and its play, ``W[42hdfd]``: the dice, then a from and a to letter for each
   checker step (at most four). For W the letter ``a`` is the mover's 1-point up to ``x``,
   the 24-point; for B the letters run the other way (``a`` is B's 24-point); ``y`` is the
-  bar, ``z`` off. A roll with no letters is a dance. A roll after which the player resigned is a node ``PL[W]DI[42]``.
+  bar, ``z`` off. A roll with no letters is a dance. A roll after which the player resigned is
+  a node ``PL[W]DI[42]``.
   Other properties of a node (gnubg's analysis ``A``, ``DA``, luck ``LU``, marks ``GB``,
   ``BM``, comments ``C``, ...) are kept, as written, on the record.
 * A resignation has no node of its own: the ``R`` of ``RE`` says it.
@@ -25,7 +27,9 @@ properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not 
   ``PL[W]AE[a:y]AW[..]AB[..]``, is how gnubg writes the position after an illegal play
   (a ``.mat`` file's ``Illegal play (...)``): the roll's record has that position as its
   ``recorded_position`` (:func:`_set_up`), and the replay goes on from it as it does for
-  the ``.mat`` cell (a ``recorded_illegal_play`` warning).
+  the ``.mat`` cell (a ``recorded_illegal_play`` warning). A ``double`` node right after
+  the ``drop`` that ends such a game is gnubg's artefact and is not read
+  (:func:`_double_after_drop`).
 
 A variation (a game tree inside a game tree) is not part of the game: the main line is read,
 as gnubg does. Any other position setup (``AE``, ``AB``, ``AW`` elsewhere; ``PL`` without
@@ -40,17 +44,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 from os import PathLike
 from pathlib import Path
+from typing import Any, Iterator
 
-from lark import Lark, Token, Tree, UnexpectedInput
+from lark import Lark, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
 from ..errors import DecodeError, NotAMatch, NotationError, path_text
-from ..game.position import BAR, OFF, Roll
-from ..game.rules import STANDARD
-from . import grammar
+from ..game.position import Play, Roll
+from ..game.rules import BAR, OFF, STANDARD
+from . import open_grammar
 from .mat import binary_data, binary_error, decode_error, text_position
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
                       SnowiePosition, TurnRecord, WrittenMove, variation_tag)
+
+_Game = tuple[int, GameRecord, dict[str, "_Property"], int]
+"""A game tree read (:func:`_game`): its index, record, root properties and match length."""
 
 _CUBE = ("double", "take", "drop")
 _CHARSET = re.compile(rb"CA\[([^\]]*)\]")
@@ -73,7 +81,7 @@ _READ = {"MI", "PW", "PB", "RE", "FF", "GM", "CA"}
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     """The LALR parser (built once; it keeps no state between parses)."""
-    return Lark(grammar("sgf.lark"), parser="lalr", start=["collection", "gametree"])
+    return open_grammar("sgf.lark", parser="lalr", start=["collection", "gametree"])
 
 
 def decode_sgf(data: bytes, file: str | None = None) -> str:
@@ -103,7 +111,8 @@ def decode_sgf(data: bytes, file: str | None = None) -> str:
     try:
         return data.decode(charset)
     except LookupError:
-        error = DecodeError(f"unknown character set CA[{charset}]", found.start(1), file)
+        error = DecodeError(f"unknown character set CA[{charset}]",
+                            found.start(1) if found else 0, file)
         error.line, error.column = text_position(data, error.offset, "latin-1")
         raise error from None
     except UnicodeDecodeError as exc:
@@ -116,7 +125,7 @@ class _Property:
 
     ident: str
     values: tuple[str, ...]
-    tokens: tuple[Token, ...]  # the identifier, then each value
+    tokens: tuple[Any, ...]  # the identifier, then each value (lark Tokens)
     line: int
     column: int
     text: str
@@ -178,7 +187,7 @@ def parse_sgf(text: str, file: str | None = None, *, strict: bool = False) -> Pa
                 errors.append(_syntax_error(part_exc, lines, file, offset))
         if not trees and not errors:
             errors.append(first)
-    matches: list[list[tuple]] = []  # per match, (index, GameRecord, root, length)
+    matches: list[list[_Game]] = []  # per match, its games
     for tree, source, offset in trees:
         try:
             game = _game(tree, source, offset, lines, file, len(matches[-1]) if matches else 0)
@@ -193,7 +202,7 @@ def parse_sgf(text: str, file: str | None = None, *, strict: bool = False) -> Pa
     return ParsedFile(tuple(_match(games, file) for games in matches), tuple(errors), file=file)
 
 
-def read_sgf(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
+def read_sgf(path: str | PathLike[str], *, strict: bool = False) -> ParsedFile:
     """Read and parse a gnubg SGF file (see :func:`decode_sgf` and :func:`parse_sgf`).
 
     Parameters
@@ -231,7 +240,7 @@ def read_sgf(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
 
 
 
-def _match(games: list[tuple], file) -> MatchRecord:
+def _match(games: list[_Game], file: str | None) -> MatchRecord:
     """The MatchRecord of a match's games, its tags from the first game's root node (each on
     one line, as a ``.mat`` tag is; the property as written stays in the game's
     ``properties``)."""
@@ -254,17 +263,18 @@ def _match(games: list[tuple], file) -> MatchRecord:
     return MatchRecord(length, tags, tuple(g[1] for g in games), line, column, file)
 
 
-def _value(root: dict, ident: str) -> str:
+def _value(root: dict[str, _Property], ident: str) -> str:
     return root[ident].values[0]
 
 
-def _game(tree: Tree, source: str, offset: int, lines: list[str], file, played: int):
+def _game(tree: Any, source: str, offset: int, lines: list[str], file: str | None,
+          played: int) -> _Game:
     """``(game index, GameRecord, root properties, match length)`` of a game tree;
     ``played`` is the number of games of the current match before it."""
     nodes = _main_line(tree)
     start = nodes[0].children[0]
     root_line, root_column = start.line + offset, start.column
-    root = {}
+    root: dict[str, _Property] = {}
     for prop in _properties(nodes[0], source, offset):
         root.setdefault(prop.ident, prop)
     info = dict(item.partition(":")[::2] for item in root["MI"].values) if "MI" in root else {}
@@ -294,7 +304,8 @@ def _game(tree: Tree, source: str, offset: int, lines: list[str], file, played: 
     names = (_value(root, "PW") if "PW" in root else "", _value(root, "PB") if "PB" in root
              else "")
     scores = (numbers["ws"], numbers["bs"])
-    actions, cube, owner = [], 1, None  # the cube's value and owner (0 W, 1 B, None: centred)
+    actions: list[TurnRecord | CubeRecord | ResultRecord] = []
+    cube, owner = 1, None  # the cube's value and owner (0 W, 1 B, None: centred)
     for node in nodes[1:]:
         props = list(_properties(node, source, offset))
         if any(p.ident in _SETUP for p in props) and not any(p.ident in ("W", "B", "DI")
@@ -303,6 +314,8 @@ def _game(tree: Tree, source: str, offset: int, lines: list[str], file, played: 
             actions[-1:] = [_set_up(props, actions[-1:], context, lines, file, number)]
             continue
         action = _action(props, lines, file, number)
+        if _double_after_drop(action, actions):
+            continue
         if isinstance(action, CubeRecord) and action.action == "double":
             cube *= 2  # the value .mat writes after "Doubles =>"; SGF has no beavers
             action = action._replace(value=cube)
@@ -321,9 +334,21 @@ def _game(tree: Tree, source: str, offset: int, lines: list[str], file, played: 
     return index, record, root, numbers["length"]
 
 
-def _main_line(tree: Tree) -> list[Tree]:
-    """The nodes of a game tree's main line: its sequence, then its first variation's."""
-    nodes = []
+def _double_after_drop(action: Any, actions: list[Any]) -> bool:
+    """Whether ``action`` is a double right after the drop that ended the game: gnubg
+    (1.07.001 and 1.1.0a16) imports some ``.mat`` games that go on from an ``Illegal play``
+    position and end in a dropped double as double, drop, double and writes all three; read
+    back, gnubg ends the game at the drop (same score)."""
+    return (isinstance(action, CubeRecord) and action.action == "double" and bool(actions)
+            and isinstance(actions[-1], CubeRecord) and actions[-1].action == "drop")
+
+
+def _main_line(tree: Any) -> list[Any]:
+    """The nodes of a game tree's main line: its sequence, then its first variation's.
+
+    The trees here (and their tokens) are typed ``Any``: the grammar gives each rule's
+    children, which lark's types leave as tokens or trees."""
+    nodes: list[Any] = []
     while tree is not None:
         sequence, *variations = tree.children[1:]
         nodes += sequence.children
@@ -331,7 +356,7 @@ def _main_line(tree: Tree) -> list[Tree]:
     return nodes
 
 
-def _properties(node: Tree, source: str, offset: int):
+def _properties(node: Any, source: str, offset: int) -> Iterator[_Property]:
     """The properties of a node, values unescaped."""
     for prop in node.children[1:]:
         ident, *values = prop.children
@@ -346,7 +371,8 @@ def _unescape(value: str) -> str:
     return _ESCAPE.sub(lambda m: m.group(1) or "", value) if "\\" in value else value
 
 
-def _action(props: list[_Property], lines, file, number: int):
+def _action(props: list[_Property], lines: list[str], file: str | None,
+            number: int) -> TurnRecord | CubeRecord | None:
     """The record of one node (None for a node without an action)."""
     by_ident = {p.ident: p for p in props}
     moves = [p for p in props if p.ident in ("W", "B")]
@@ -378,8 +404,9 @@ def _action(props: list[_Property], lines, file, number: int):
     return None
 
 
-def _set_up(props: list[_Property], previous: list, context: tuple, lines, file,
-            number: int) -> TurnRecord:
+def _set_up(props: list[_Property], previous: list[TurnRecord | CubeRecord | ResultRecord],
+            context: tuple[int, tuple[str, str], tuple[int, int], int, int | None],
+            lines: list[str], file: str | None, number: int) -> TurnRecord:
     """The roll before a set-up node, with the position set up as its recorded position.
 
     GNU Backgammon writes the position after an illegal play (a ``.mat`` file's ``Illegal
@@ -416,11 +443,13 @@ def _set_up(props: list[_Property], previous: list, context: tuple, lines, file,
                      "(AE[a:y]) is supported", where, lines, file, number)
     sides = [[0] * 26, [0] * 26]
     for player, ident in enumerate(("AW", "AB")):
-        prop = by_ident.get(ident)
-        for value in prop.values if prop else ():
+        placed = by_ident.get(ident)
+        if placed is None:
+            continue
+        for value in placed.values:
             if len(value) != 1 or value not in "abcdefghijklmnopqrstuvwxy":
-                raise _error(f"{prop.text}: {value!r} is not a point to set a checker on "
-                             "(a..x are points, y the bar)", prop, lines, file, number)
+                raise _error(f"{placed.text}: {value!r} is not a point to set a checker on "
+                             "(a..x are points, y the bar)", placed, lines, file, number)
             sides[player][_point(value, player)] += 1
     for point in range(1, 25):
         if sides[1][point] and sides[0][25 - point]:
@@ -430,7 +459,8 @@ def _set_up(props: list[_Property], previous: list, context: tuple, lines, file,
     return turn._replace(moves=None, recorded_position=position)
 
 
-def _move(prop: _Property, player: int, lines, file, number: int):
+def _move(prop: _Property, player: int, lines: list[str], file: str | None,
+          number: int) -> tuple[Roll, tuple[WrittenMove, ...]]:
     """The roll and checker steps of a move value such as ``42hdfd`` (player 0 = W)."""
     value, token = prop.values[0], prop.tokens[1]
     line, column = token.line + prop.line - prop.tokens[0].line, token.column + 1
@@ -477,7 +507,8 @@ def _letter(point: int, player: int) -> str:
     return chr(ord("a") + (24 - point if player else point - 1))
 
 
-def _result(prop: _Property, scores, length: int, lines, file, number: int) -> ResultRecord:
+def _result(prop: _Property, scores: tuple[int, int], length: int, lines: list[str],
+            file: str | None, number: int) -> ResultRecord:
     found = _RESULT.fullmatch(prop.values[0].strip())
     if found is None:
         raise _error(f"{prop.text}: the result is W+N or B+N (N points, R if resigned)", prop,
@@ -488,7 +519,9 @@ def _result(prop: _Property, scores, length: int, lines, file, number: int) -> R
     return ResultRecord(winner, points, True, won, None, prop.line, prop.column, prop.text)
 
 
-def _error(message: str, prop: _Property, lines, file, number, line=None, column=None):
+def _error(message: str, prop: _Property, lines: list[str], file: str | None,
+           number: int | None, line: int | None = None,
+           column: int | None = None) -> NotationError:
     """A NotationError about ``prop`` (at ``line``:``column`` when given) in game ``number``;
     the property's text in the message is cut at its first line end."""
     message = message.replace(prop.text, prop.text.split("\n")[0], 1)
@@ -499,7 +532,8 @@ def _error(message: str, prop: _Property, lines, file, number, line=None, column
                          file, number)
 
 
-def _syntax_error(exc: UnexpectedInput, lines: list[str], file, offset: int) -> NotationError:
+def _syntax_error(exc: UnexpectedInput, lines: list[str], file: str | None,
+                  offset: int) -> NotationError:
     """The NotationError of a Lark error in text that starts on line ``offset + 1``."""
     line = exc.line + offset if exc.line > 0 else len(lines)
     column = exc.column if exc.line > 0 else 1
@@ -519,7 +553,7 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], file, offset: int) -> 
     return NotationError(message, line, column, source, file)
 
 
-def format_sgf(matches, left_out: list | None = None) -> str:
+def format_sgf(matches: Any, left_out: list[NotationError] | None = None) -> str:
     """The SGF text of one or more matches, in gnubg's style.
 
     Parameters
@@ -559,7 +593,7 @@ def format_sgf(matches, left_out: list | None = None) -> str:
     return "".join(_match_text(match, left_out) for match in matches)
 
 
-def _match_text(match, left_out: list | None) -> str:
+def _match_text(match: Any, left_out: list[NotationError] | None) -> str:
     replayed = None if isinstance(match, MatchRecord) else match
     record = match.record if replayed else match
     crawford = replayed.rules.crawford if replayed else \
@@ -590,7 +624,7 @@ def _match_text(match, left_out: list | None) -> str:
     return "".join(texts)
 
 
-def _tag_properties(tags: dict) -> str:
+def _tag_properties(tags: dict[str, str]) -> str:
     """The root properties of a match's tags (other than the players and rules)."""
     text = ""
     for ident, tag in _TAGS.items():
@@ -603,8 +637,9 @@ def _tag_properties(tags: dict) -> str:
     return text
 
 
-def _game_nodes(game: GameRecord, plays: dict, endings: dict,
-                left_out: list | None) -> tuple[str, str]:
+def _game_nodes(game: GameRecord, plays: dict[TurnRecord, Play],
+                endings: dict[GameRecord, str | None],
+                left_out: list[NotationError] | None) -> tuple[str, str]:
     """The move nodes of a game and its ``RE`` property; an action SGF cannot hold raises,
     or, with ``left_out``, ends the game there (no ``RE``: gnubg reads it as unfinished)
     with a NotationError appended that says what was left out."""
@@ -633,7 +668,7 @@ def _game_nodes(game: GameRecord, plays: dict, endings: dict,
                                         action.line, action.column)
                 nodes.append(f"\n;{color}[{action.action}]")
             elif action.recorded_position is not None:
-                nodes.append(_set_up_nodes(action))
+                nodes.append(_set_up_nodes(action, action.recorded_position))
             else:
                 nodes.append(f"\n;{color}[{action.roll.high}{action.roll.low}"
                              f"{_steps(action, plays.get(action))}]")
@@ -650,18 +685,18 @@ def _game_nodes(game: GameRecord, plays: dict, endings: dict,
     return "".join(nodes), text
 
 
-def _set_up_nodes(turn: TurnRecord) -> str:
+def _set_up_nodes(turn: TurnRecord, position: SnowiePosition) -> str:
     """The nodes of a roll whose play was illegal, as gnubg writes them: the roll with no
     play, then the position recorded after it set up, the other player on roll."""
     dice = f"{turn.roll.high}{turn.roll.low}"
-    sides = turn.recorded_position.board
+    sides = position.board
     checkers = ["".join(f"[{_letter(point, player)}]" * sides[player][point]
                         for point in range(1, BAR + 1)) for player in (0, 1)]
     return (f"\n;PL[{'WB'[turn.player]}]DI[{dice}]\n;PL[{'WB'[1 - turn.player]}]AE[a:y]"
             + "".join(f"{ident}{text}" for ident, text in zip(("AW", "AB"), checkers) if text))
 
 
-def _steps(turn: TurnRecord, play) -> str:
+def _steps(turn: TurnRecord, play: Play | None) -> str:
     """The letters of a turn's checker steps: the replayed play's, else the written hops'."""
     if play is not None:
         hops = [(move.start, move.end) for move in play.moves]

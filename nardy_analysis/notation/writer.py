@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 from os import PathLike
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..errors import NardyError
 from .mat import parse_mat
@@ -60,7 +60,7 @@ def format_mat(matches: MatchRecord | Iterable[MatchRecord], *, bar_off: bool = 
     return "\n".join(_match_text(match, bar_off) for match in matches)
 
 
-def write_mat(matches: MatchRecord | Iterable[MatchRecord], path: str | PathLike, *,
+def write_mat(matches: MatchRecord | Iterable[MatchRecord], path: str | PathLike[str], *,
               bar_off: bool = True) -> None:
     """Write :func:`format_mat` text to a file, in UTF-8 with LF line ends.
 
@@ -113,11 +113,11 @@ def _score_line(names: tuple[str, str], scores: tuple[int, int],
     reader tells the columns apart by the names' columns)."""
     for name in names:
         _check_name(name)
-    names = [name if rating is None else f"{name},{rating:.15g}"
-             for name, rating in zip(names, ratings)]
-    left = f" {names[0]} : {scores[0]}"
+    written = [name if rating is None else f"{name},{rating:.15g}"
+               for name, rating in zip(names, ratings)]
+    left = f" {written[0]} : {scores[0]}"
     right = max(_RIGHT, len(left) + 1)
-    return _columns(left, f"{names[1]} : {scores[1]}", right), right
+    return _columns(left, f"{written[1]} : {scores[1]}", right), right
 
 
 def _columns(left: str, right: str, column: int) -> str:
@@ -133,19 +133,20 @@ def _action_lines(game: GameRecord, length: int, bar_off: bool, right: int) -> l
     Results next to each other that agree on winner and points (a site's ``Losses`` beside
     ``Wins``) become one line; ``and the match`` is kept when either says it and the winner
     does reach the match length (else both lines are written, as the file has them)."""
-    lines: list = []
+    lines: list[Any] = []  # a line, or the [left entry, right entry] of a numbered one
     row: list[str] | None = None  # [left entry, right entry] of the line being filled
-    results: list[list] = []      # [winner, points, and the match] of the last result lines
+    # (winner, points, and the match) of the last result lines
+    results: list[tuple[int, int, bool]] = []
     for action in game.actions:
         if isinstance(action, ResultRecord):
             winner = action.player if action.wins else 1 - action.player
-            if row is None and results and results[-1][:2] == [winner, action.points] and (
+            if row is None and results and results[-1][:2] == (winner, action.points) and (
                     results[-1][2] == action.match_won
                     or 0 < length <= game.scores[winner] + action.points):
-                results[-1][2] |= action.match_won
+                results[-1] = (winner, action.points, results[-1][2] or action.match_won)
                 lines[-1] = _result_line(*results[-1], right)
                 continue
-            results.append([winner, action.points, action.match_won])
+            results.append((winner, action.points, action.match_won))
             lines.append(_result_line(*results[-1], right))
             row = None
             continue

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..analysis.audit import ABOUT, ALPHA, audit_dice
 from ..analysis.luck import RATING_SHOWN, luck_frame, luck_rating
-from ..analysis.skill import CUBE_ERRORS, skill_frame, skill_rating
+from ..analysis.skill import CUBE_ERRORS, NO_RATING, skill_frame, skill_rating
 from ..analysis.shots import shots, throws
 from ..errors import InvalidArgument, NardyError, RecordWarning, path_text, plural
 from ..game.ids import GameState, MatchState
@@ -122,7 +122,7 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         result=_result(replayed), games=games, rules=replayed.rules.name,
         file=replayed.record.file, problems=[_where(e) for e in _file_problems(source)],
         dice=_dice(replayed), luck_note=luck_note, long=long, data=data,
-        summary=_summary(steps, names), colours=COLOURS)
+        summary=_summary(steps, names, rated=not long), colours=COLOURS)
 
 
 @dataclass
@@ -299,26 +299,29 @@ def _decisions(step: dict) -> list[dict]:
         [step["cube"]] if step.get("cube") else [])
 
 
-def _summary(steps: list[dict], names) -> dict:
+def _summary(steps: list[dict], names, rated: bool = True) -> dict:
     """What the summary shows, from the steps that have luck and errors (whichever the match
     has): each player's luck (total and per roll, normalised equity; gnubg's luck rating,
     :func:`~nardy_analysis.analysis.luck.luck_rating`) and error rate (EMG per unforced move
     or cube decision counted, as gnubg's "Overall" rate; its rating,
-    :func:`~nardy_analysis.analysis.skill.skill_rating`), and the :data:`TOP` biggest
-    errors, luckiest and unluckiest rolls, each with the index of its step."""
+    :func:`~nardy_analysis.analysis.skill.skill_rating`, when ``rated``: not for long nardy,
+    which gnubg's scale does not rate, :data:`~nardy_analysis.analysis.skill.NO_RATING`),
+    and the :data:`TOP` biggest errors, luckiest and unluckiest rolls, each with the index
+    of its step."""
     players = []
     for side, name in enumerate(names):
         mine = [s for s in steps if s.get("player") == side]
         luck = [s["luck"]["value"] for s in mine if s.get("luck") and s["kind"] == "roll"]
         errors = [d["value"] for s in mine if s["kind"] in ("roll", "cube")
                   for d in _decisions(s)]
-        word = luck_rating(sum(luck) / len(luck)) if luck else ""
+        luck_rate = sum(luck) / len(luck) if luck else None
+        error_rate = sum(errors) / len(errors) if errors else None
+        word = luck_rating(luck_rate) if luck else ""
+        rating = NO_RATING if not rated else skill_rating(error_rate) if errors else ""
         players.append({"name": name, "rolls": len(luck), "luck": sum(luck),
-                        "luck_rate": sum(luck) / len(luck) if luck else None,
-                        "luck_rating": RATING_SHOWN.get(word, word),
-                        "decisions": len(errors),
-                        "error_rate": 1000 * sum(errors) / len(errors) if errors else None,
-                        "rating": skill_rating(sum(errors) / len(errors)) if errors else ""})
+                        "luck_rate": luck_rate, "luck_rating": RATING_SHOWN.get(word, word),
+                        "decisions": len(errors), "rating": rating,
+                        "error_rate": None if error_rate is None else 1000 * error_rate})
     lucky = sorted((s["luck"]["value"], i) for i, s in enumerate(steps)
                    if s.get("luck") and s["kind"] == "roll")
     errors = sorted((d["value"], i, d) for i, s in enumerate(steps)
