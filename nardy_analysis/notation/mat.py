@@ -24,7 +24,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from ..errors import DecodeError, NotAMatch, NotationError, RecordWarning, path_text
 from ..game.position import Roll, point_from_str
-from . import grammar
+from . import parser
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
                       SnowiePosition, TurnRecord, WrittenMove, tags_by_side)
 
@@ -405,8 +405,8 @@ def _record(entry, player, move, source_lines, shift):
 def _parser() -> Lark:
     """The LALR parser with its record builder, built once and shared: parsing keeps no
     state between calls, so threads may parse at the same time."""
-    return Lark(grammar("mat.lark"), parser="lalr", lexer="contextual", transformer=_Records(),
-                start=["start", "game", "game_line", "match_line", "tag"])
+    return parser("mat.lark", lexer="contextual", transformer=_Records(),
+                  start=["start", "game", "game_line", "match_line", "tag"])
 
 
 def _terminal(name: str) -> str:

@@ -47,7 +47,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 from ..errors import DecodeError, NotAMatch, NotationError, path_text
 from ..game.position import BAR, OFF, Roll
 from ..game.rules import STANDARD
-from . import grammar
+from . import parser
 from .mat import binary_data, binary_error, decode_error, text_position
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
                       SnowiePosition, TurnRecord, WrittenMove, variation_tag)
@@ -73,7 +73,7 @@ _READ = {"MI", "PW", "PB", "RE", "FF", "GM", "CA"}
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     """The LALR parser (built once; it keeps no state between parses)."""
-    return Lark(grammar("sgf.lark"), parser="lalr", start=["collection", "gametree"])
+    return parser("sgf.lark", start=["collection", "gametree"])
 
 
 def decode_sgf(data: bytes, file: str | None = None) -> str:
