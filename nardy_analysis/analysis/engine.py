@@ -463,7 +463,8 @@ class GnubgNN(Evaluator):
         keys, _, chances, _ = zip(*found[2])
         if len(keys) == 1 or not any(position.opponent[7:BAR + 1]):
             chances = self._listed(position, found)
-        return keys, np.array(chances, dtype=float)
+        return keys, np.fromiter(chain.from_iterable(chances), float,
+                                 5 * len(keys)).reshape(-1, 5)
 
     def _listed(self, position: Position, found) -> list:
         """The opponent's chances (rows of 5) after each play in gnubg-nn's answer

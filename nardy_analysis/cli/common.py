@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple, NoReturn
 
 import click
-from tqdm import tqdm
 
 from ..errors import EngineError, NardyError, RecordProblem, path_text
 from ..game.ids import MatchState, match_from_id
@@ -352,11 +351,16 @@ def progress_bar(items: Iterable, progress: bool | None, total: int) -> Iterator
 
     The bar is drawn while the next item is made (a generator's work) and cleared while the
     caller handles it, so that lines the caller prints (stdout or stderr, the same terminal)
-    are never mixed with the bar.
+    are never mixed with the bar. tqdm is imported only to draw one (0.02 s of CPU).
     """
     show = not quiet() and (progress if progress is not None
                             else total > 1 and sys.stderr.isatty())
-    with tqdm(total=total, disable=not show, unit="file", file=sys.stderr,
+    if not show:
+        yield from items
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="file", file=sys.stderr,
               mininterval=0) as bar:  # redrawn after each item: it was cleared
         for item in items:
             bar.clear()
