@@ -1,7 +1,5 @@
 """nardy_analysis: read, replay and analyse short nardy (backgammon) match records."""
 
-from importlib.metadata import PackageNotFoundError, version
-
 from .errors import (DecodeError, EmptyFile, EngineError, IllegalPlayError, InvalidArgument,
                      NardyError, NotAMatch, NotationError, PositionIdError, RecordProblem,
                      RecordWarning, RuleViolation)
@@ -18,10 +16,18 @@ from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match, wri
 from .load import (LoadedFile, MatchFiles, load_file, load_files, match_files, replay_file,
                    sample_folder)
 
-try:
-    __version__ = version("nardy-analysis")
-except PackageNotFoundError:  # run from a source checkout that is not installed
-    __version__ = "unknown"
+
+
+def __getattr__(name: str):
+    """``__version__``, read from the installed package's metadata when first asked for
+    (importing ``importlib.metadata`` costs every command about 0.05 s of CPU)."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("nardy-analysis")
+    except PackageNotFoundError:  # run from a source checkout that is not installed
+        return "unknown"
 
 __all__ = [
     "ALL_ROLLS", "CAUCASIAN", "CubeRecord", "DecodeError", "EmptyFile", "EngineError", "GameRecord",

@@ -183,14 +183,14 @@ def test_money_best_equities_from_the_pick_equal_the_full_list():
 
 
 @needs_engine
-def test_boards_of_keys_are_gnubg_nns():
-    """The boards decoded from gnubg-nn's play keys all at once equal its own
-    board_from_position_key, key by key: every play of every roll of a real match (the bar,
-    hits and bear-offs included) and of the sample positions."""
+def test_checker_points_are_gnubg_nns_boards():
+    """The checkers decoded from gnubg-nn's play keys all at once, counted point by point,
+    are its own board_from_position_key, key by key: every play of every roll of a real
+    match (the bar, hits and bear-offs included) and of the sample positions."""
     import gnubg_nn
 
     from nardy_analysis import replay_file
-    from nardy_analysis.analysis.engine import boards_of_keys
+    from nardy_analysis.analysis.engine import checker_points
 
     engine = GnubgNN()
     positions = {turn.before for match in replay_file(DATA / "BackgammonGalaxy_4684335.mat")
@@ -198,10 +198,12 @@ def test_boards_of_keys_are_gnubg_nns():
     keys = [key for position in positions for roll in ALL_ROLLS
             for key in engine.plays(position, roll)[0]]
     assert len(keys) > 10_000
-    assert boards_of_keys(keys).tolist() == \
+    assert [np.bincount(points[points >= 0], minlength=50).reshape(2, 25).tolist()
+            for points in checker_points(keys)] == \
         [[list(side) for side in gnubg_nn.board_from_position_key(key)] for key in keys]
 
 
+@needs_engine
 def test_turned_twice_is_gnubg_nns_listed_win():
     """gnubg-nn 1.1.0a11 lists the best play of 65 (24/18/13) in 4HPwATDgc/ABMA with win
     0.4722871780395508 where probabilities() of the board after it gives

@@ -326,17 +326,17 @@ def game_over_probabilities(position: Position, rules: Rules = STANDARD) -> Prob
     return won if winner == position.turn else won.swapped()
 
 
-def boards_of_keys(keys) -> np.ndarray:
-    """gnubg-nn's boards of its position keys, shape (n, 2, 25), as ``board_from_position_key``
-    gives them one by one: each key is 20 letters ``A``..``P``, two to a byte (high half
-    first), whose 80 bits, lowest first, hold for each of the 25 points of one side and then
-    of the other as many ones as checkers there and a zero (GNU Backgammon's position key):
-    a point's checkers are the ones between its zero and the zero before."""
+def checker_points(keys) -> np.ndarray:
+    """The checkers of gnubg-nn's position keys, shape (n, 80), int8: for each of a key's 80
+    bits, lowest first, the point of the checker it stands for, 0..49 (the 25 points of one
+    side, 0-based from its own side, 24 the bar, then 25..49 the other's; the boards of
+    ``board_from_position_key``), and -1 for a bit that stands for none. Each key is 20
+    letters ``A``..``P``, two to a byte (high half first), whose 80 bits hold for each point
+    as many ones as checkers there and a zero (GNU Backgammon's position key): a checker's
+    point is the number of zeros before its one."""
     codes = np.frombuffer("".join(keys).encode("ascii"), np.uint8).reshape(-1, 20) - 65
     bits = np.unpackbits(codes[:, 0::2] << 4 | codes[:, 1::2], axis=1, bitorder="little")
-    zeros = np.argsort(bits, axis=1, kind="stable")[:, :2 * BAR]  # each point's zero, in order
-    ones = np.take_along_axis(np.cumsum(bits, axis=1, dtype=np.int16), zeros, axis=1)
-    return np.diff(ones, axis=1, prepend=0).reshape(-1, 2, BAR)
+    return np.where(bits == 1, np.cumsum(1 - bits, axis=1, dtype=np.int8), np.int8(-1))
 
 
 @lru_cache(maxsize=None)
@@ -427,15 +427,16 @@ class GnubgNN(Evaluator):
     def position_classes(self, keys: tuple) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`position_class` of each of ``keys`` as two arrays of shape (n,): the
         classes (str) and the pip counts."""
-        boards = boards_of_keys(keys)
-        occupied = boards > 0
-        rearmost = np.where(occupied.any(axis=2), BAR - 1 - occupied[:, :, ::-1].argmax(axis=2),
-                            -1)  # 0-based from each side's own side; 24 the bar, -1 none
+        points = checker_points(keys)
+        on_roll = points >= BAR  # the checkers of the player then on roll
+        rearmost = np.stack([np.where(on_roll, -1, points).max(axis=1),
+                             np.where(on_roll, points - BAR, -1).max(axis=1)],
+                            axis=1)  # 0-based from each side's own side; 24 the bar, -1 none
         home = (rearmost < 6).all(axis=1) | (rearmost < 0).any(axis=1)
         # my point i + 1 is the opponent's 24 - i: passed when i + j < 23
         kinds = np.where(home, "bearoff", np.where(rearmost.sum(axis=1) < BAR - 2, "race",
                                                    "contact"))
-        return kinds, boards[:, 1] @ np.arange(1, BAR + 1)
+        return kinds, np.where(on_roll, points - (BAR - 1), 0).sum(axis=1)
 
     def _evaluate_uncached(self, position: Position) -> Probabilities:
         if position.is_over:
@@ -470,7 +471,8 @@ class GnubgNN(Evaluator):
         keys, _, chances, _ = zip(*found[2])
         if len(keys) == 1 or not any(position.opponent[7:BAR + 1]):
             chances = self._listed(position, found)
-        return keys, np.array(chances, dtype=float)
+        return keys, np.fromiter(chain.from_iterable(chances), float,
+                                 5 * len(keys)).reshape(-1, 5)
 
     def _listed(self, position: Position, found) -> list:
         """The opponent's chances (rows of 5) after each play in gnubg-nn's answer

@@ -14,7 +14,6 @@ from typing import (TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator,
                     NoReturn, TypeVar)
 
 import click
-from tqdm import tqdm
 
 from .. import parquet
 from ..errors import EngineError, NardyError, RecordProblem, path_text
@@ -276,11 +275,16 @@ def progress_bar(items: Iterable[T], progress: bool | None,
 
     The bar is drawn while the next item is made (a generator's work) and cleared while the
     caller handles it, so that lines the caller prints (stdout or stderr, the same terminal)
-    are never mixed with the bar.
+    are never mixed with the bar. tqdm is imported only to draw one (0.02 s of CPU).
     """
     show = not quiet() and (progress if progress is not None
                             else total > 1 and sys.stderr.isatty())
-    with tqdm(total=total, disable=not show, unit="file", file=sys.stderr,
+    if not show:
+        yield from items
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="file", file=sys.stderr,
               mininterval=0) as bar:  # redrawn after each item: it was cleared
         for item in items:
             bar.clear()
