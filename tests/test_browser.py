@@ -142,12 +142,12 @@ def test_the_long_nardy_board_has_no_cube_column(open_page):
     assert left_half["x"] - outer["x"] < 0.03 * outer["width"]
     assert frame["x"] < outer["x"]  # drawn from x 0, cut by the picture's edge
     assert "\u00b7 player 2 played " in page.text("#board svg text.status")
-    # The summary shows what long nardy has: the checker plays' errors, unrated (gnubg's
-    # scale rates backgammon), and no luck.
+    # The summary shows what long nardy has: luck (points per game), the checker plays' errors,
+    # unrated (gnubg's scale rates backgammon).
     rows = page.page.locator("#players tr").all_text_contents()
-    assert "Error rate" in rows[0] and "Luck" not in rows[0] and rows[1].endswith("n/a")
+    assert "Error rate" in rows[0] and "Luck (EMG)" in rows[0] and rows[1].endswith("n/a")
     assert page.page.locator("#biggest a.jump").count() == 5
-    assert page.page.locator("#luckiest").count() == 0
+    assert page.page.locator("#luckiest a.jump").count() == 5
     page.page.locator("#biggest a.jump >> nth=0").click()
     assert page.text("#skill").startswith("Error: \u2212")
 

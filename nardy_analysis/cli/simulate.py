@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..analysis.bots import BOTS, bot
-from ..errors import EngineError, InvalidArgument, path_text
+from ..errors import EngineError, InvalidArgument, path_text, plural
 from ..game.rules import VARIANTS
 from ..notation.writer import write_mat
 from ..simulate import Dice, simulate_matches
@@ -135,4 +135,4 @@ def simulate(count, out, dice, loaded, length, games, players, cube, rules, bots
     finally:
         if pool:
             pool.shutdown()
-    note(f"wrote {count} matches to {path_text(out)}")
+    note(f"wrote {plural(count, 'match')} to {path_text(out)}")
