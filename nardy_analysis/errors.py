@@ -34,8 +34,17 @@ def path_text(path: str | os.PathLike[str]) -> str:
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
+def _unpickled(cls: "type[NardyError]", args: tuple[object, ...],
+               state: dict[str, object]) -> "NardyError":
+    """An error rebuilt from its arguments and attributes (:meth:`NardyError.__reduce__`)."""
+    error = cls.__new__(cls, *args)
+    vars(error).update(state)
+    return error
+
+
 class NardyError(Exception):
-    """Root of every error raised by nardy_analysis on bad input.
+    """Root of every error raised by nardy_analysis on bad input. Errors pickle with all
+    their attributes, so worker processes send them back whole.
 
     Attributes
     ----------
@@ -61,6 +70,9 @@ class NardyError(Exception):
     column = 0
     text = ""
     position_id: str | None = None
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return _unpickled, (type(self), self.args, self.__dict__)
 
     def to_dict(self) -> dict[str, object]:
         """The error as a JSON-ready dict (the CLI's ``errors`` objects): ``file``, ``game``,

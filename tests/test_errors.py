@@ -89,3 +89,21 @@ def test_plural_says_one_thing_and_many_things():
     assert [plural(n, "game") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
     assert [plural(n, "match") for n in (1, 3)] == ["1 match", "3 matches"]
     assert plural(4016, "point") == "4016 points"  # as a record writes it
+
+
+@pytest.mark.parametrize("error", [
+    RuleViolation("illegal_play", "the moves take 9 pips but 53 gives 8", file="a.mat", game=1,
+                  move=4, line=22, column=41, text="53: 23/18 13/9", position_id="4HPwATDgc/ABMA"),
+    RecordWarning("result", "kept as 1 point", line=10, column=7),
+    NotationError("unexpected 'x'", 3, 5, "  1) x: 8/5", "a.mat", 2),
+    DecodeError("not UTF-8", 17, file="b.mat"),
+    EngineError("no engine"),
+])
+def test_an_error_pickles_whole(error):
+    """Worker processes (--jobs, Dask) send errors back pickled: every field survives."""
+    import pickle
+
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is type(error) and vars(back) == vars(error)
+    assert str(back) == str(error) and back.args == error.args
+    assert back.to_dict() == error.to_dict()

@@ -388,6 +388,18 @@ def test_luck_game_by_game_on_worker_processes_gives_the_same_page():
     assert match_html(loaded, jobs=2) == match_html(loaded, jobs=1)
 
 
+def test_a_match_with_a_rule_error_on_worker_processes_gives_the_same_page(tmp_path):
+    """The errors of the replay travel to the worker processes and back whole."""
+    pytest.importorskip("gnubg_nn")
+    broken = tmp_path / "typo.mat"
+    text = (SAMPLES / "BackgammonStudio_5407469.mat").read_text()
+    assert text.count("53: 23/18 13/10") == 1
+    broken.write_text(text.replace("53: 23/18 13/10", "53: 23/18 13/9"))
+    loaded = load_file(broken)
+    assert [error.kind for error in loaded.matches[0].errors] == ["illegal_play"]
+    assert match_html(loaded, jobs=2) == match_html(loaded, jobs=1)
+
+
 def test_the_page_of_a_long_match_starts_at_360_pips_with_luck_errors_and_no_shots():
     from nardy_analysis.analysis.skill import skill_frame
 
