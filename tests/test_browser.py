@@ -4,6 +4,7 @@ Skips when there is no Chromium binary (``apt-get install chromium``) or no Play
 test extra). Playwright's own browser download is not used: the system's Chromium is.
 """
 
+import re
 import shutil
 
 import pytest
@@ -145,11 +146,13 @@ def test_the_long_nardy_board_has_no_cube_column(open_page):
     # The summary shows what long nardy has: luck (points per game), the checker plays' errors,
     # unrated (gnubg's scale rates backgammon).
     rows = page.page.locator("#players tr").all_text_contents()
-    assert "Error rate" in rows[0] and "Luck (EMG)" in rows[0] and rows[1].endswith("n/a")
+    assert "Luck (points)" in rows[0] and "Error rate (millipoints per decision)" in rows[0]
+    assert rows[1].endswith("n/a") and "EMG" not in page.text("#summary")
     assert page.page.locator("#biggest a.jump").count() == 5
     assert page.page.locator("#luckiest a.jump").count() == 5
     page.page.locator("#biggest a.jump >> nth=0").click()
-    assert page.text("#skill").startswith("Error: \u2212")
+    assert re.match(r"Error: \u2212\d\.\d{3} points", page.text("#skill"))
+    assert re.match(r"Luck: [+\u2212]?\d\.\d{3} points", page.text("#luck"))
 
 
 def test_the_summary_links_jump_the_board_to_their_steps(open_page):

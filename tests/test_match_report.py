@@ -282,6 +282,25 @@ def test_the_summary_gives_the_luck_and_error_rates_of_the_match_statistics():
         assert entry["what"].startswith(step["text"])
 
 
+def test_a_long_match_page_gives_luck_and_errors_in_points_a_short_one_in_emg():
+    """Long nardy's equity is money equity, points per game (no cube): no EMG on its page;
+    short nardy's page keeps GNU Backgammon's EMG and mEMG."""
+    pytest.importorskip("gnubg_nn")
+    long_page = match_html(load_file(SAMPLES / "long" / "simulated_match.mat"))
+    assert "EMG" not in long_page
+    assert "<th class=\"num\">Luck (points)</th>" in long_page
+    assert "Error rate (millipoints per decision)" in long_page
+    biggest = long_page[long_page.index('<section id="biggest">'):].split("</section>")[0]
+    assert re.findall(r'<span class="value">\(\u2212\d\.\d{3} points\)</span>', biggest)
+    assert data(long_page)["unit"] == {"equity": "points", "rate": "millipoints"}
+    short_page = match_html(load_file(STUDIO))
+    assert "<th class=\"num\">Luck (EMG)</th>" in short_page
+    assert "Error rate (mEMG per decision)" in short_page
+    assert '<span class="value">(\u22120.077 EMG)</span>' in short_page
+    assert "points)</span>" not in short_page
+    assert data(short_page)["unit"] == {"equity": "EMG", "rate": "mEMG"}
+
+
 def test_the_dice_table_has_the_tests_over_all_rolls(studio_page):
     table = studio_page[studio_page.index('<table id="dice">'):]
     table = table[:table.index("</table>")]

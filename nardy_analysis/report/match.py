@@ -38,6 +38,12 @@ AUDIT_COLUMNS = ["test", "cell", "n", "observed", "expected", "p_value", "p_adju
 first, each with its test's sentence from :data:`~nardy_analysis.analysis.audit.ABOUT`;
 ``note`` says why a test has no p-value, such as a test that does not apply to long nardy)."""
 
+_UNITS = {"short": {"equity": "EMG", "rate": "mEMG"},
+          "long": {"equity": "points", "rate": "millipoints"}}
+"""The page's units by :attr:`~nardy_analysis.game.rules.Rules.game`: of luck and errors
+(``equity``) and of error rates (``rate``, a thousandth of it): normalised equity (GNU
+Backgammon's EMG) in short nardy; points per game (money equity, no cube) in long nardy."""
+
 _CUBE = {"double": "doubles to {value}", "beaver": "beavers to {value}",
          "raccoon": "raccoons to {value}", "take": "takes", "drop": "drops"}
 
@@ -101,6 +107,7 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     games = []
     long = replayed.rules.game == "long"
     start = (LongPosition if long else Position).start()
+    unit = _UNITS[replayed.rules.game]
     luck_by_turn, skill, luck_note = (_luck(replayed, evaluator, jobs) if luck
                                       else ({}, _Skill(), "Luck is not shown (not asked for)."))
     unread_games = sorted(unread, key=lambda e: e.game)
@@ -114,6 +121,7 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         steps.append(_step(None, "start", "No game could be read", start, lines, names))
     data = {"names": names, "steps": steps, "lines": sorted(lines, key=lines.get),
             "games": [{"number": g.number, "first": g.first} for g in games], "long": long,
+            "unit": unit,
             "colours": {"fill": COLOURS["checker"], "edge": COLOURS["edge"],
                         "board": COLOURS["board"]}}
     return template("match.html.j2").render(
@@ -121,7 +129,7 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         tags=sorted(replayed.record.tags.items()), facts=_facts(replayed.record.tags),
         result=_result(replayed), games=games, rules=replayed.rules.name,
         file=replayed.record.file, problems=[_where(e) for e in _file_problems(source)],
-        dice=_dice(replayed), luck_note=luck_note, long=long, data=data,
+        dice=_dice(replayed), luck_note=luck_note, long=long, unit=unit, data=data,
         summary=_summary(steps, names, rated=not long), colours=COLOURS)
 
 
@@ -302,8 +310,8 @@ def _decisions(step: dict) -> list[dict]:
 def _summary(steps: list[dict], names, rated: bool = True) -> dict:
     """What the summary shows, from the steps that have luck and errors (whichever the match
     has): each player's luck (total and per roll, normalised equity; gnubg's luck rating,
-    :func:`~nardy_analysis.analysis.luck.luck_rating`) and error rate (EMG per unforced move
-    or cube decision counted, as gnubg's "Overall" rate; its rating,
+    :func:`~nardy_analysis.analysis.luck.luck_rating`) and error rate (equity per unforced
+    move or cube decision counted, as gnubg's "Overall" rate; its rating,
     :func:`~nardy_analysis.analysis.skill.skill_rating`, when ``rated``: not for long nardy,
     which gnubg's scale does not rate, :data:`~nardy_analysis.analysis.skill.NO_RATING`),
     and the :data:`TOP` biggest errors, luckiest and unluckiest rolls, each with the index
@@ -346,7 +354,7 @@ def _what_error(step: dict, decision: dict, names) -> str:
 
 
 def _listed(steps: list[dict], index: int, value: float, what: str) -> dict:
-    """An entry of the summary's lists: where (game and move), what, the value (EMG) and the
+    """An entry of the summary's lists: where (game and move), what, the value (equity) and the
     step to jump to."""
     step = steps[index]
     where = f"Game {step['game']}" + (f", move {step['move']}" if step.get("move") else "")
