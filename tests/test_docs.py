@@ -52,3 +52,16 @@ def test_the_summary_gives_every_long_option(command):
     assert "--quiet" in options
     missing = [option for option in options if not re.search(re.escape(option) + r"(?![\w-])", text)]
     assert not missing, f"nardy {command}: {missing} not in the README's command summary"
+
+
+def test_the_package_shows_only_its_api_and_modules():
+    import types
+
+    import nardy_analysis
+
+    stray = [name for name, value in vars(nardy_analysis).items()
+             if not name.startswith("_") and name not in nardy_analysis.__all__
+             and not isinstance(value, types.ModuleType)]
+    assert stray == []
+    assert not hasattr(nardy_analysis, "version")
+    assert isinstance(nardy_analysis.__version__, str)
