@@ -65,3 +65,11 @@ def test_the_package_shows_only_its_api_and_modules():
     assert stray == []
     assert not hasattr(nardy_analysis, "version")
     assert isinstance(nardy_analysis.__version__, str)
+
+
+def test_the_tour_runs_as_written(monkeypatch, capsys):
+    tour = README.read_text(encoding="utf-8").split("\n## A short tour\n", 1)[1].split("\n## ", 1)[0]
+    monkeypatch.chdir(README.parent)
+    exec("\n".join(re.findall(r"```python\n(.*?)```", tour, re.S)), {})
+    assert capsys.readouterr().out == ("3 ('pdf633', 'p9be6') 2\n"
+                                       "1 37 0 2 single\n2 61 0 1 resign\n")
