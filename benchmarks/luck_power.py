@@ -15,7 +15,7 @@ the 21 rolls, 1 = best) on every turn of player 0 for N = 3 and 11..16, and on a
 player 0's turns (``--fraction``) for N = 1.
 
 Calibration: per fair session, each player's luck tests (``by="player"``); the share with
-p < 0.05 is the false-alarm rate (the issue asks 5% +- 2%). Power: per manipulated session,
+p < 0.05 is the false-alarm rate (the aim: 5% +- 2%). Power: per manipulated session,
 the share in which the manipulated player's test has p < 0.05 and p < 0.001; "any" is the
 share where at least one of the five luck tests has p < 0.001.
 
@@ -227,7 +227,7 @@ def main(argv=None) -> None:
     luck_seconds, audit_seconds = cost(fair[:20])
     print(f"\nCost on {min(20, len(fair))} fair sessions: nardy luck's work "
           f"{luck_seconds:.1f} s, audit --luck's {audit_seconds:.1f} s: ratio "
-          f"{audit_seconds / luck_seconds:.2f} (the issue asks at most 1.2)")
+          f"{audit_seconds / luck_seconds:.2f} (the aim: at most 1.2)")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ many blots), collects the distinct positions before and after every play with a 
 hit, and times ``shots()`` over all of them (CPU seconds, best of N runs, default 3),
 taking turns with the ``nardy_analysis/analysis/shots.py`` of git revision REV (default
 6f7680a: main before the sets-of-points rules, which went roll by roll with a rule for
-each kind of roll; its cache is bypassed). Both must give the same Shots. Goal (issue 11):
+each kind of roll; its cache is bypassed). Both must give the same Shots. Goal:
 >= 3x faster than that version. With --profile, the top entries of a cProfile run of ours."""
 
 import cProfile

@@ -9,11 +9,9 @@ import click
 
 GC_THRESHOLD = 5_000
 """The garbage collector's first threshold (allocations between young collections) while a
-command runs; worker processes that fork inherit it. Reading and replaying a file makes many
-small objects and few cycles: with Python's default of 700, ``nardy stats`` of the shared
-corpus (1,777 files) ran 18 full collections, 2.0 s of CPU in all (of about 15 s); at 5,000
-it runs one, 0.5 s in all, at the same peak memory (``audit``: 1.2 -> 0.4 s, ``replay``:
-0.7 -> 0.2 s)."""
+command runs, instead of Python's 700; worker processes that fork inherit it. Reading and
+replaying a file makes many small objects and few cycles, so fewer collections find as much
+(measured in benchmarks/README.md, "replay_corpus.py")."""
 
 
 class _Commands(click.Group):

@@ -148,8 +148,8 @@ def _moves(play: str, column: int, line: int) -> tuple[WrittenMove, ...]:
     return tuple(moves)
 
 
-# 16,384 plays (about 9 MB): on the 1,777 files of the shared corpus (21,599 distinct plays
-# in 190,012) it finds 88.5% of the plays, 8,192 85.4%, any larger size 88.6%.
+# 16,384 plays (about 9 MB): nearly as many hits as any larger size on a large corpus
+# (benchmarks/README.md, "replay_corpus.py").
 @lru_cache(maxsize=1 << 14)
 def _play(play: str) -> tuple[tuple[int, str, tuple[int, ...], tuple[bool, ...], int], ...]:
     """For each move of a play such as ``13/7*/5(2) 6/5``: its offset in the text, its text,
