@@ -1244,8 +1244,8 @@ class DiceAudit:
     def about(self) -> dict:
         """What was audited, JSON-ready: ``files`` (names), ``rolls``, ``player``, ``by``,
         ``include_opening`` (:attr:`opening_counted`), ``date`` (ISO 8601, UTC),
-        ``version``, ``level`` (of the flags), ``adjustment``, and ``tests``: per test its sentence (:data:`ABOUT`) and the unit of
-        its effect (:data:`EFFECT_UNITS`)."""
+        ``version``, ``level`` (of the flags), ``adjustment``, and ``tests``: per test its
+        sentence (:data:`ABOUT`) and the unit of its effect (:data:`EFFECT_UNITS`)."""
         return {"files": self.files, "rolls": self.counts.rolls, "player": self.player,
                 "by": self.by, "include_opening": self.opening_counted,
                 "date": self.created.isoformat(timespec="seconds"), "version": self.version,
