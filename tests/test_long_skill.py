@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from nardy_analysis import load_file
 from nardy_analysis.analysis.long_engine import LongEvaluator
+from nardy_analysis.analysis.luck import luck_summary
 from nardy_analysis.analysis.skill import (DECISION_COLUMNS, NO_RATING, SUMMARY_COLUMNS,
                                            skill_frame, skill_summary)
 from nardy_analysis.cli.skill import skill
@@ -29,6 +30,8 @@ from nardy_analysis.replay import ReplayedGame, ReplayedMatch, ReplayedTurn
 from conftest import SAMPLES
 
 SAMPLE = SAMPLES / "long" / "simulated_match.mat"
+LUCK_ADJUSTED = 1.981
+"""The first player's luck-adjusted result of the sample, points (``nardy luck``)."""
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +118,19 @@ def test_the_per_player_totals_add_up(sample):
         assert row["checker_rating"] == row["overall_rating"] == NO_RATING
         assert np.isfinite(row["luck_emg"]) and pd.isna(row["checker_error_mwc"])
     assert summary["luck_emg"].abs().sum() > 0
+
+
+def test_the_luck_adjusted_result_is_that_of_nardy_luck(sample):
+    loaded, _, summary = sample
+    assert loaded.matches[0].record.length > 0  # a match to a length: points, not MWC
+    luck = luck_summary(loaded)
+    match = luck[luck["scope"] == "match"].set_index("side")
+    assert (match["unit"] == "points").all()
+    for side, row in summary.set_index("side").iterrows():
+        assert row["actual_result"] == match.loc[side, "result"]
+        assert row["luck_adjusted_result"] == pytest.approx(match.loc[side, "luck_adjusted"])
+    assert summary["luck_adjusted_result"].tolist() == pytest.approx(
+        [LUCK_ADJUSTED, -LUCK_ADJUSTED], abs=5e-4)
 
 
 def test_a_missed_bear_off_costs_its_exact_equity():
