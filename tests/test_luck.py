@@ -620,25 +620,12 @@ def test_cli_audit_luck_of_a_long_match():
 
 
 @pytest.mark.parametrize("command", [["luck"], ["audit", "--luck"]])
-def test_cli_long_nardy_luck_needs_no_engine_extra(command, monkeypatch):
+def test_cli_long_nardy_luck_needs_no_engine_extra(command, without_gnubg_nn):
     """Without gnubg-nn the luck of a long nardy file is measured (its engine is part of
     the package); a short nardy file then stops the command with the one line that names
     the extra (exit status 2)."""
-    import sys
-
-    from nardy_analysis.analysis import engine
     from nardy_analysis.cli import main
 
-    cached = engine.default_evaluator
-
-    def uncached_for_short_nardy(ply=0, name="gnubg-nn", rules=LONG):
-        chosen = cached if rules.game == "long" else \
-            cached.__wrapped__  # the cached one may hold gnubg-nn
-        return chosen(ply, name, rules)
-
-    monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if not installed
-    monkeypatch.setattr("nardy_analysis.analysis.engine.default_evaluator",
-                        uncached_for_short_nardy)
     runner = CliRunner()
     done = runner.invoke(main, [*command, str(LONG_SAMPLE), "--json", "--no-progress"])
     assert done.exit_code == 0 and done.stderr == "", done.output
