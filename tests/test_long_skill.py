@@ -216,23 +216,9 @@ def test_by_player_keeps_short_nardy_ratings_and_cube_apart_from_long_nardy():
         assert players[name]["overall_rating"] == NO_RATING
 
 
-def test_long_nardy_needs_no_engine_extra(monkeypatch):
+def test_long_nardy_needs_no_engine_extra(without_gnubg_nn):
     """Without gnubg-nn a long nardy file is analysed; a short nardy one then stops the
     command with the one line that names the extra (exit status 2)."""
-    import sys
-
-    from nardy_analysis.analysis import engine
-
-    cached = engine.default_evaluator
-
-    def uncached_for_short_nardy(ply=0, name="gnubg-nn", rules=LONG):
-        chosen = cached if rules.game == "long" else \
-            cached.__wrapped__  # the cached one may hold gnubg-nn
-        return chosen(ply, name, rules)
-
-    monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if not installed
-    monkeypatch.setattr("nardy_analysis.analysis.engine.default_evaluator",
-                        uncached_for_short_nardy)
     runner = CliRunner()
     done = runner.invoke(skill, [str(SAMPLE), "--json", "--no-progress"])
     assert done.exit_code == 0 and len(done.stdout.splitlines()) == 2, done.output
