@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from nardy_analysis import ALL_ROLLS, Position
+from nardy_analysis.game.rules import LONG
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_games"
@@ -101,3 +102,23 @@ def run_in(folder: Path, args: list, monkeypatch, clean=None) -> dict:
             "stderr": result.stderr,
             "files": {str(p.relative_to(folder)): read(p)
                       for p in sorted(folder.rglob("*")) if p.is_file()}}
+
+
+@pytest.fixture
+def without_gnubg_nn(monkeypatch):
+    """As if gnubg-nn were not installed: ``import gnubg_nn`` fails, and the engine of
+    short nardy is made anew each time (the cached one may hold gnubg-nn), so that it is
+    not found; long nardy's engine, part of the package, stays cached."""
+    import sys
+
+    from nardy_analysis.analysis import engine
+
+    cached = engine.default_evaluator
+
+    def uncached_for_short_nardy(ply=0, name="gnubg-nn", rules=LONG):
+        chosen = cached if rules.game == "long" else cached.__wrapped__
+        return chosen(ply, name, rules)
+
+    monkeypatch.setitem(sys.modules, "gnubg_nn", None)
+    monkeypatch.setattr("nardy_analysis.analysis.engine.default_evaluator",
+                        uncached_for_short_nardy)

@@ -430,6 +430,19 @@ def test_about_says_what_was_audited_as_json(sample_audit):
     assert about["date"] == sample_audit.created.isoformat(timespec="seconds")
     assert list(about["tests"]) == list(SEVEN_TESTS)
     assert about["tests"]["pips"]["effect"] == "mean pips per roll minus 8.17, pips"
+    assert about["include_opening"] is False  # short nardy: the opening roll left out
+
+
+def test_the_json_says_long_nardys_opening_rolls_are_counted():
+    """In long nardy the first roll is an ordinary one and is counted: the JSON says what
+    the text says, with or without --include-opening."""
+    long = str(SAMPLES / "long")
+    done = CliRunner().invoke(audit, [long, "--json"])
+    assert done.exit_code == 0, done.output
+    about = json.loads(done.stdout.splitlines()[0])["audit"]
+    assert about["include_opening"] is True and about["rolls"] == 180
+    assert "opening rolls included" in CliRunner().invoke(audit, [long]).stdout
+    assert audit_dice(load_files([long])).about()["include_opening"] is True
 
 
 # -- one player --------------------------------------------------------------------------------

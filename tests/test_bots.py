@@ -201,11 +201,24 @@ def test_eval_and_hint_give_the_long_nardy_engines_own_numbers():
     assert legal.after == best.after
 
 
+@pytest.mark.parametrize("position, player", [
+    ("24x15/24x15/0", 1), ("24x15/24x15/1", 2),
+    pytest.param("4HPwATDgc/ABMA", 1, marks=needs_engine)])
+def test_board_eval_and_hint_number_the_player_on_roll_alike(position, player):
+    """Players are numbered 1 and 2 as in the Player tags, by every command that names
+    the one on roll."""
+    said = [run("board", position).output.splitlines()[-1],
+            *(run(*command).output.splitlines()[0]
+              for command in (("eval", position), ("hint", position, "61")))]
+    assert [line.split(") ")[0].split("X (")[1] for line in said] == [f"player {player}"] * 3
+    assert "(player 1 on roll)" in run("board", "--help").output
+
+
 def test_hint_text_lists_the_best_plays_first():
     done = run("hint", "24x15/24x15/1", "61", "--top", "2")
     assert done.exit_code == 0, done.output
     lines = done.output.splitlines()
-    assert lines[0].startswith("24x15/24x15/1: X (player 1) to play 61; nardy-long 0-ply")
+    assert lines[0].startswith("24x15/24x15/1: X (player 2) to play 61; nardy-long 0-ply")
     assert len(lines) == 4 and [row.split()[0] for row in lines[2:]] == ["1", "2"]
     best = json.loads(run("hint", "24x15/24x15/1", "61", "--json").stdout)["plays"][0]
     words = best["play"].split()

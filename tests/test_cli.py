@@ -471,3 +471,11 @@ def test_simulate_replay_and_convert_caucasian_matches(tmp_path):
         back = run("replay", "--json", str(out))
         assert back.exit_code == 0 and '"errors": []' in back.output
     assert "RU[Crawford:Caucasian]" in (tmp_path / "back.sgf").read_text()
+
+
+def test_main_help_names_the_short_nardy_only_commands():
+    """luck and skill measure long nardy too (its engine ships with the package); only
+    shots and the blot exposure chart are for short nardy only."""
+    text = " ".join(run("--help").output.split())
+    assert "shots and the blot exposure chart are for short nardy only" in text
+    assert "luck, skill" not in text

@@ -313,14 +313,13 @@ def test_an_empty_file_is_exit_1_and_one_line(command, text, tmp_path):
 
 @pytest.mark.parametrize("command", [["skill"], ["luck"], ["audit", "--luck"]])
 def test_a_missing_engine_extra_is_one_line_and_exit_2(command, monkeypatch):
-    """Without gnubg-nn the commands that need it stop before the work, as for any usage
-    error, naming the extra that installs it."""
+    """Without gnubg-nn the commands that need it stop at a short nardy file, as for any
+    usage error, naming the extra that installs it."""
     from nardy_analysis.analysis import engine
 
     monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if not installed
-    for name in ("cli.audit", "cli.luck", "analysis.engine"):  # the cached one has the engine
-        monkeypatch.setattr(f"nardy_analysis.{name}.default_evaluator",
-                            engine.default_evaluator.__wrapped__)
+    monkeypatch.setattr("nardy_analysis.analysis.engine.default_evaluator",
+                        engine.default_evaluator.__wrapped__)  # the cached one has the engine
     one_error_line(run(*command, GOOD), "pip install 'nardy-analysis[engine]'")
 
 

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from nardy_analysis import load_file
 from nardy_analysis.analysis.long_engine import LongEvaluator
+from nardy_analysis.analysis.luck import luck_summary
 from nardy_analysis.analysis.skill import (DECISION_COLUMNS, NO_RATING, SUMMARY_COLUMNS,
                                            skill_frame, skill_summary)
 from nardy_analysis.cli.skill import skill
@@ -29,6 +30,8 @@ from nardy_analysis.replay import ReplayedGame, ReplayedMatch, ReplayedTurn
 from conftest import SAMPLES
 
 SAMPLE = SAMPLES / "long" / "simulated_match.mat"
+LUCK_ADJUSTED = 1.981
+"""The first player's luck-adjusted result of the sample, points (``nardy luck``)."""
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +120,19 @@ def test_the_per_player_totals_add_up(sample):
     assert summary["luck_emg"].abs().sum() > 0
 
 
+def test_the_luck_adjusted_result_is_that_of_nardy_luck(sample):
+    loaded, _, summary = sample
+    assert loaded.matches[0].record.length > 0  # a match to a length: points, not MWC
+    luck = luck_summary(loaded)
+    match = luck[luck["scope"] == "match"].set_index("side")
+    assert (match["unit"] == "points").all()
+    for side, row in summary.set_index("side").iterrows():
+        assert row["actual_result"] == match.loc[side, "result"]
+        assert row["luck_adjusted_result"] == pytest.approx(match.loc[side, "luck_adjusted"])
+    assert summary["luck_adjusted_result"].tolist() == pytest.approx(
+        [LUCK_ADJUSTED, -LUCK_ADJUSTED], abs=5e-4)
+
+
 def test_a_missed_bear_off_costs_its_exact_equity():
     """2-1 with checkers on 2 and 1: bearing both off wins a single game (the opponent has
     borne off 14), +1. Playing 2/1 1/off leaves a checker on 1 against the opponent's one
@@ -200,23 +216,9 @@ def test_by_player_keeps_short_nardy_ratings_and_cube_apart_from_long_nardy():
         assert players[name]["overall_rating"] == NO_RATING
 
 
-def test_long_nardy_needs_no_engine_extra(monkeypatch):
+def test_long_nardy_needs_no_engine_extra(without_gnubg_nn):
     """Without gnubg-nn a long nardy file is analysed; a short nardy one then stops the
     command with the one line that names the extra (exit status 2)."""
-    import sys
-
-    from nardy_analysis.analysis import engine
-
-    cached = engine.default_evaluator
-
-    def uncached_for_short_nardy(ply=0, name="gnubg-nn", rules=LONG):
-        chosen = cached if rules.game == "long" else \
-            cached.__wrapped__  # the cached one may hold gnubg-nn
-        return chosen(ply, name, rules)
-
-    monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if not installed
-    monkeypatch.setattr("nardy_analysis.analysis.engine.default_evaluator",
-                        uncached_for_short_nardy)
     runner = CliRunner()
     done = runner.invoke(skill, [str(SAMPLE), "--json", "--no-progress"])
     assert done.exit_code == 0 and len(done.stdout.splitlines()) == 2, done.output

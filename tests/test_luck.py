@@ -617,3 +617,28 @@ def test_cli_audit_luck_of_a_long_match():
     assert rows["luck"]["n"] == 180 and rows["luck"]["p_value"] is not None
     assert rows["luck"]["observed"] == pytest.approx(frame["luck"].sum())
     assert rows["lucky_rolls"]["n"] > 0 and rows["unlucky_rolls"]["n"] > 0
+
+
+@pytest.mark.parametrize("command", [["luck"], ["audit", "--luck"]])
+def test_cli_long_nardy_luck_needs_no_engine_extra(command, without_gnubg_nn):
+    """Without gnubg-nn the luck of a long nardy file is measured (its engine is part of
+    the package); a short nardy file then stops the command with the one line that names
+    the extra (exit status 2)."""
+    from nardy_analysis.cli import main
+
+    runner = CliRunner()
+    done = runner.invoke(main, [*command, str(LONG_SAMPLE), "--json", "--no-progress"])
+    assert done.exit_code == 0 and done.stderr == "", done.output
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert (records[0]["rolls"] if command == ["luck"] else
+            next(r["n"] for r in records[1:] if r["test"] == "luck" and r["group"] == "all")
+            ) == 180
+    short = LONG_SAMPLE.parents[1] / "BackgammonStudio_5407469.mat"
+    done = runner.invoke(main, [*command, str(LONG_SAMPLE), str(short), "--no-progress",
+                                "--jobs", "1"])
+    assert done.exit_code == 2
+    assert done.stderr.splitlines() == [
+        "Error: " + ("--luck: " if "--luck" in command else "")
+        + "equity analyses need an engine; install it with `pip install "
+          "'nardy-analysis[engine]'` (from a source checkout: `pip install '.[engine]'`; "
+          "gnubg-nn, GPL-3)"]

@@ -301,6 +301,29 @@ def test_a_long_match_page_gives_luck_and_errors_in_points_a_short_one_in_emg():
     assert data(short_page)["unit"] == {"equity": "EMG", "rate": "mEMG"}
 
 
+def _signed(value: float) -> str:
+    """``value`` as the page's summary shows it (three decimals, a minus sign)."""
+    return ("\u2212" if value < 0 else "+") + f"{abs(value):.3f}"
+
+
+@pytest.mark.parametrize("path", [SAMPLES / "long" / "simulated_match.mat", STUDIO],
+                         ids=["long", "short"])
+def test_the_summarys_luck_totals_are_those_of_nardy_luck(path):
+    """The totals come from the unrounded luck of each roll, not from the page's rounded
+    values (whose sum is off by up to 0.00005 a roll): the same to the digits shown."""
+    if path == STUDIO:
+        pytest.importorskip("gnubg_nn")
+    match = load_file(path).matches[0]
+    page = match_html(match)
+    summary = page[page.index("<th>Player</th>"):page.index("</table>", page.index(
+        "<th>Player</th>"))]
+    totals = luck.luck_summary(match).query("scope == 'match'")["luck"].tolist()
+    for total in totals:
+        assert f'<td class="num">{_signed(total)}</td>' in summary
+    if path != STUDIO:
+        assert [_signed(total) for total in totals] == ["\u22121.094", "\u22121.112"]
+
+
 def test_the_dice_table_has_the_tests_over_all_rolls(studio_page):
     table = studio_page[studio_page.index('<table id="dice">'):]
     table = table[:table.index("</table>")]

@@ -1219,6 +1219,13 @@ class DiceAudit:
                 f"{ALPHA}>")
 
     @property
+    def opening_counted(self) -> bool:
+        """The opening rolls were counted: when asked (``include_opening``), and always in
+        an audit of long nardy alone, whose first roll is an ordinary one (RULES.md, "Long
+        nardy")."""
+        return self.include_opening or self.counts.long
+
+    @property
     def files(self) -> list[str]:
         """The files whose rolls were tested, in the order of the rolls."""
         return list(self.counts.files)
@@ -1236,11 +1243,11 @@ class DiceAudit:
 
     def about(self) -> dict:
         """What was audited, JSON-ready: ``files`` (names), ``rolls``, ``player``, ``by``,
-        ``include_opening``, ``date`` (ISO 8601, UTC), ``version``, ``level`` (of the flags),
-        ``adjustment``, and ``tests``: per test its sentence (:data:`ABOUT`) and the unit of
-        its effect (:data:`EFFECT_UNITS`)."""
+        ``include_opening`` (:attr:`opening_counted`), ``date`` (ISO 8601, UTC),
+        ``version``, ``level`` (of the flags), ``adjustment``, and ``tests``: per test its
+        sentence (:data:`ABOUT`) and the unit of its effect (:data:`EFFECT_UNITS`)."""
         return {"files": self.files, "rolls": self.counts.rolls, "player": self.player,
-                "by": self.by, "include_opening": self.include_opening,
+                "by": self.by, "include_opening": self.opening_counted,
                 "date": self.created.isoformat(timespec="seconds"), "version": self.version,
                 "level": ALPHA, "adjustment": "Benjamini-Hochberg over every p-value",
                 "tests": {test: {"about": ABOUT[test], "effect": EFFECT_UNITS[test]}

@@ -662,6 +662,12 @@ def _results(match: ReplayedMatch) -> list[tuple[float, float]]:
     return results
 
 
+def _luck_adjusted(result: float, totals: list[float], side: int) -> float:
+    """``side``'s luck-adjusted result: its ``result`` minus its luck total plus the
+    opponent's (``totals`` by side, in the result's unit: MWC or points)."""
+    return result - totals[side] + totals[1 - side]
+
+
 def _ratings(rate: float | None) -> dict[str, str]:
     """The ``rating`` and ``rating_gnubg`` of a luck rate (None: no rolls)."""
     word = "" if rate is None else luck_rating(rate)
@@ -692,7 +698,7 @@ def _side_rows(key: dict, names, rolls: dict, chosen, money: bool,
         if results is not None:
             outcome = float(sum(r[side] for r in results)) if results else float("nan")
             row |= {"result": outcome,
-                    "luck_adjusted": outcome - totals[side] + totals[1 - side]}
+                    "luck_adjusted": _luck_adjusted(outcome, totals, side)}
         rows.append(row)
     return rows
 

@@ -76,7 +76,8 @@ import pandas as pd
 from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, CENTRED, CUBELESS, OPPONENT_OWNS,
                       OWNED, bearoff_equities, is_two_sided_bearoff)
 from .engine import MONEY, Evaluator, GnubgNN, match_evaluator
-from .luck import OPENING_ROLLS, _results, match_winning_chance, mean_equity
+from .luck import (OPENING_ROLLS, _luck_adjusted, _results, match_winning_chance,
+                   mean_equity)
 from .turns import identified_matches, phase
 from ..errors import IllegalPlayError
 from ..game.position import ALL_ROLLS, Position, Roll, play_steps
@@ -805,7 +806,7 @@ def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int,
     by the player whose die is higher (the opponent's equity negated). MWC: luck times
     :meth:`CubeState.mwc_scale`; points (money play): luck times the cube. Without the cube
     (long nardy) the same with cubeless money equity: the luck of :mod:`luck`, in points
-    per game (a match's MWC NaN)."""
+    per game, in a match to a length too (no match equity table for long nardy)."""
     jacoby, turns, listed = _uses_jacoby(match), [], []
     for decision in _match_decisions(match):
         if decision[0] != "move":
@@ -824,7 +825,8 @@ def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int,
         mine = [next(best) for _ in ALL_ROLLS]
         mean = mean_equity(mine, [next(best) for _ in OPENING_ROLLS] if opening else None)
         luck = mine[ALL_ROLLS.index(roll)] - mean
-        rows.append((side, luck, luck * (state.mwc_scale() if state.length else state.cube)))
+        per_game = not state.length or not state.cubeful
+        rows.append((side, luck, luck * (state.cube if per_game else state.mwc_scale())))
     return rows
 
 
@@ -967,8 +969,8 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
         the cubeless luck of :func:`~nardy_analysis.analysis.luck.luck_summary`; the
         luck-adjusted result (actual result minus own luck plus the opponent's, in MWC or
         points) and the FIBS rating difference follow from it. Long nardy (no cube): the
-        luck is that of cubeless money equity, in points per game (so the luck-adjusted
-        result of a long nardy match to a length, whose result is in MWC, is NaN); the
+        luck is that of cubeless money equity and the results are points per game, in a
+        match to a length too (the luck-adjusted result that of ``nardy luck``); the
         cube's columns, the checker-play MWC and the FIBS ratings are NaN (counts NA, the
         cube rating None) and the checker and overall ratings :data:`NO_RATING`: gnubg's
         scale rates backgammon players' error rates, and none is measured for long nardy.
@@ -998,7 +1000,7 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
                    "luck_rate_memg": 1000 * float(mine["luck"].mean()) if len(mine)
                    else float("nan"),
                    "actual_result": result,
-                   "luck_adjusted_result": result - totals[side] + totals[1 - side]}
+                   "luck_adjusted_result": _luck_adjusted(result, totals, side)}
             row["fibs_rating_difference"] = (_fibs_difference(row["luck_adjusted_result"],
                                                               length)
                                              if length and side == 0 else float("nan"))

@@ -34,6 +34,6 @@ class _Commands(click.Group):
 @click.version_option(package_name="nardy-analysis")
 def main():
     """Read, replay and analyse nardy match records: short nardy (backgammon) and long
-    nardy (--rules long, or a Variation "LongNardy" tag; luck, skill, shots and the blot
-    exposure chart are for short nardy only)."""
+    nardy (--rules long, or a Variation "LongNardy" tag; shots and the blot exposure chart
+    are for short nardy only)."""
     gc.set_threshold(GC_THRESHOLD)

@@ -10,12 +10,11 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.audit import AuditCounts, audit_dice, file_counts, merge_counts
-from ..analysis.engine import default_evaluator
-from ..errors import EngineError, InvalidArgument
+from ..errors import InvalidArgument
 from ..load import load_file
-from .common import (ErrorReport, FileErrors, OutputFile, UsageLine, dask_option, file_errors,
-                     file_results, found_files, jobs_option, progress_option, quiet_option,
-                     rules_option, strict_option, write_output)
+from .common import (ErrorReport, FileErrors, OutputFile, dask_option, file_errors,
+                     file_results, found_files, jobs_option, needing_engine, progress_option,
+                     quiet_option, rules_option, strict_option, write_output)
 
 
 def _audit_file(path: Path, strict: bool, rules=None,
@@ -45,8 +44,9 @@ def _audit_file(path: Path, strict: bool, rules=None,
 @click.option("--luck", is_flag=True,
               help="Also test the dice's luck, as gnubg measures it (cubeless 0-ply): mean "
                    "luck, its spread, lucky and unlucky rolls, and the luck of the decisive "
-                   "rolls; long nardy through the long nardy engine. Needs "
-                   "the engine extra: pip install 'nardy-analysis[engine]'.")
+                   "rolls; long nardy through the long nardy engine (part of the "
+                   "package). Short nardy needs the engine extra: pip install "
+                   "'nardy-analysis[engine]'.")
 @rules_option
 @strict_option
 @jobs_option
@@ -68,15 +68,10 @@ def audit(paths, by, player, as_json, html, include_opening, positions, luck, ru
     Exit status: 0 on success (files in folders that are not match records are only
     counted), 1 when any file had an error, no roll was found or none is the --player's
     (stderr names the players there are, closest first), 2 for usage errors (and --luck
-    without the engine extra). With --jobs
+    at a short nardy file without the engine extra). With --jobs
     or --dask each file is counted apart and the tests run once on the sums: the output is
     that of --jobs 1.
     """
-    if luck:
-        try:
-            default_evaluator()
-        except EngineError as error:
-            raise UsageLine(f"--luck: {error}") from None
     files, problems, read = found_files(paths).files, ErrorReport(paths), []
     counting = {"by": by, "include_opening": include_opening, "positions": positions,
                 "player": player, "luck": luck}
@@ -89,7 +84,8 @@ def audit(paths, by, player, as_json, html, include_opening, positions, luck, ru
 
     with file_results(_audit_file, files, progress, jobs, dask_address, strict=strict,
                       rules=rules, **counting) as results:
-        counts = merge_counts(counted(results), by, include_opening, player)
+        counts = merge_counts(counted(needing_engine(results, "--luck: ")), by,
+                              include_opening, player)
     if not any(read):
         problems.exit(failed=True)  # no file was a match record: no table of 0 rolls
     try:

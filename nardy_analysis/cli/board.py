@@ -52,7 +52,7 @@ def state_lines(position: Position, state: MatchState | None) -> list[str]:
         Who is on roll (X, as :class:`~nardy_analysis.game.position.Position`'s ``str``
         draws it), then, with a state: the dice, a double on offer, the cube (value and
         owner) and the score (points of each player and the match length in points), or
-        that it is a money game. Players are numbered 1 (player 0 of the ID, the light
+        that it is a money game. Players are numbered 1 (side 0 of the ID, the light
         checkers of the SVG board) and 2, as a record numbers unnamed players.
     """
     lines = [f"X (player {position.turn + 1}) is on roll; O is player {2 - position.turn}."]
@@ -85,10 +85,11 @@ def state_lines(position: Position, state: MatchState | None) -> list[str]:
 def board(position_id, svg_file, png_file):
     """Draw a position given by its ID, as text, SVG or PNG.
 
-    ID is a gnubg Position ID (player 0 on roll), a gnubg PositionID:MatchID, an XGID
+    ID is a gnubg Position ID (player 1 on roll), a gnubg PositionID:MatchID, an XGID
     (with or without its `XGID=` prefix; one that starts with '-' is not taken for an
-    option) or a long nardy position's notation (`24x15/24x15/0`: player 0's checkers,
-    player 1's, who is on roll; the replay's errors quote it), drawn with both heads.
+    option) or a long nardy position's notation (`24x15/24x15/0`: player 1's checkers,
+    player 2's, who is on roll: 0 for player 1, 1 for player 2; the replay's errors quote
+    it), drawn with both heads.
     Prints an ASCII board from the side of the player on roll (X), with both pip counts,
     and, when the Match ID or XGID gives them, the dice, the cube and the score. --svg and
     --png write a picture instead, seen from the same side, with the same facts (the cube

@@ -348,6 +348,31 @@ def file_results(work: Callable[..., T], files: list[Path], progress: bool | Non
             client.close()
 
 
+def needing_engine(results: Iterable[T], what: str = "") -> Generator[T, None, None]:
+    """``results`` (of :func:`file_results`), a missing engine extra told as one usage line.
+
+    Only short nardy needs the extra (gnubg-nn, or bgsage); long nardy's engine ships with
+    the package. So an engine analysis works through the files and stops at the first
+    short nardy file that finds no engine, not before any work.
+
+    Parameters
+    ----------
+    results : iterable
+        The files' results; the work on a file raises ``EngineError`` without the engine.
+    what : str
+        Put before the error's message: the option that asked for the engine (``--luck: ``).
+
+    Raises
+    ------
+    UsageLine
+        The ``EngineError``'s message (naming the ``pip install`` command), exit status 2.
+    """
+    try:
+        yield from results
+    except EngineError as error:
+        raise UsageLine(f"{what}{error}") from None
+
+
 def _dask_client(address: str) -> Any:
     """A ``distributed.Client`` of the scheduler at ``address``, or a UsageLine.
 

@@ -68,7 +68,7 @@ def chances_dict(chances: Probabilities) -> dict[str, float]:
 def eval(position, as_json, ply, rules):  # the command is the module's one `eval`
     """The chances of the game's outcomes and the equity for the player on roll of POSITION.
 
-    POSITION as `nardy board` reads it: a gnubg Position ID (player 0 on roll), a gnubg
+    POSITION as `nardy board` reads it: a gnubg Position ID (player 1 on roll), a gnubg
     PositionID:MatchID, an XGID, or a long nardy position's notation (`24x15/24x15/0`).
     Prints the cubeless chances of both players (X on roll, O the opponent): win, win a
     gammon (backgammon included) and win a backgammon; for long nardy win, win a mars (home
@@ -89,7 +89,7 @@ def eval(position, as_json, ply, rules):  # the command is the module's one `eva
                                **chances_dict(chances), "equity": equity}))
         return
     names = CHANCE_NAMES[rules.game]
-    click.echo(f"{position.id()}: X (player {position.turn}) on roll; {evaluator.name}, "
+    click.echo(f"{position.id()}: X (player {position.turn + 1}) on roll; {evaluator.name}, "
                f"rules {rules.name}")
     click.echo(f"     {names[0]:>10}{names[1]:>10}{names[2]:>12}")
     theirs = chances.swapped()

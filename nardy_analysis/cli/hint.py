@@ -51,7 +51,7 @@ def hint(position, roll, top, as_json, ply, rules):
         return
     names = CHANCE_NAMES[rules.game]
     width = max(len(row["play"]) for row in rows) + 2
-    click.echo(f"{position.id()}: X (player {position.turn}) to play {dice}; "
+    click.echo(f"{position.id()}: X (player {position.turn + 1}) to play {dice}; "
                f"{evaluator.name}, rules {rules.name}")
     click.echo(f"{'':4}{'play':<{width}}{'equity':>8}{'diff':>8}   {names[0]:>6}"
                f"{names[1]:>11}{names[2]:>11}   lose{names[1]:>11}{names[2]:>11}")

@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..analysis.engine import ENGINES, EngineError, default_evaluator
+from ..analysis.engine import ENGINES
 from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summary
 from ..errors import plural
-from .common import (ErrorReport, OutputFile, ParquetOutput, UsageLine, analysed_file,
-                     close_parquet, dask_option, file_results, found_files, jobs_option,
+from .common import (ErrorReport, OutputFile, ParquetOutput, analysed_file, close_parquet,
+                     dask_option, file_results, found_files, jobs_option, needing_engine,
                      parquet_parts, progress_option, quiet_option, rules_option, strict_option,
                      write_output)
 
@@ -123,8 +123,9 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
     as "none (average luck)" (--json and --csv give both: rating, and gnubg's own word as
     rating_gnubg). --json adds the unit of each value as <column>_unit.
     Every game that can be read is analysed; each error is reported on stderr with the game
-    it concerns (a game that breaks a rule is analysed up to there). Needs the engine
-    extra: pip install 'nardy-analysis[engine]'. Long nardy matches are analysed by this
+    it concerns (a game that breaks a rule is analysed up to there). Short nardy needs the
+    engine extra: pip install 'nardy-analysis[engine]' (without it the command stops at the
+    first short nardy file, exit status 2). Long nardy matches are analysed by this
     project's long nardy engine (--engine is for short nardy; --ply 0 or 1): there is no
     cube, so their luck is in points per game (a mars 2, a home mars 3), in match play too,
     in the money play rows of --by player. Exit status: 0 when no file had an error (files
@@ -133,16 +134,12 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
     """
 
     files = found_files(paths).files
-    try:
-        default_evaluator(ply, engine)
-    except EngineError as error:
-        raise UsageLine(str(error)) from None
     parts = parquet_parts(parquet_file, ROLL_DTYPES)
     keep = (csv_file and not by) or (parquet_file and not parts)  # written at the end
     frames, summaries, rolled, problems = [], [], 0, ErrorReport(paths)
     with file_results(_analyse_file, files, progress, jobs, dask_address, ply=ply,
                       engine=engine, strict=strict, rules=rules) as results:
-        for result in results:
+        for result in needing_engine(results):
             problems.add(result["errors"])
             if result["frame"] is None:
                 continue

@@ -9,11 +9,10 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..analysis.engine import EngineError
 from ..analysis.skill import (DECISION_DTYPES, NO_RATING, skill_frame, skill_rating,
                               skill_summary)
-from .common import (ErrorReport, OutputFile, ParquetOutput, UsageLine, analysed_file,
-                     close_parquet, dask_option, file_results, found_files, jobs_option,
+from .common import (ErrorReport, OutputFile, ParquetOutput, analysed_file, close_parquet,
+                     dask_option, file_results, found_files, jobs_option, needing_engine,
                      parquet_parts, progress_option, quiet_option, rules_option, strict_option,
                      write_output)
 
@@ -57,15 +56,6 @@ def by_player(summary: pd.DataFrame) -> pd.DataFrame:
                                     if n and ok else NO_RATING
                                     for r, n, ok in zip(rate, counted, rated)]
     return totals.reset_index()
-
-
-def _needing_engine(results):
-    """The files' results; a missing engine extra (a short nardy match without gnubg-nn;
-    long nardy's engine ships with the package) as one usage line, exit status 2."""
-    try:
-        yield from results
-    except EngineError as error:
-        raise UsageLine(str(error)) from None
 
 
 def _print_table(summary: pd.DataFrame) -> None:
@@ -139,7 +129,7 @@ def skill(paths, csv_file, as_json, by, parquet_file, jobs, dask_address, rules,
     frames, summaries, problems = [], [], ErrorReport(paths)
     with file_results(_analyse_file, files, progress, jobs, dask_address,
                       strict=strict, rules=rules) as results:
-        for result in _needing_engine(results):
+        for result in needing_engine(results):
             problems.add(result["errors"])
             if result["frame"] is None:
                 continue

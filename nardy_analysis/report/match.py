@@ -108,8 +108,9 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     long = replayed.rules.game == "long"
     start = (LongPosition if long else Position).start()
     unit = _UNITS[replayed.rules.game]
-    luck_by_turn, skill, luck_note = (_luck(replayed, evaluator, jobs) if luck
-                                      else ({}, _Skill(), "Luck is not shown (not asked for)."))
+    luck_by_turn, skill, luck_totals, luck_note = (
+        _luck(replayed, evaluator, jobs) if luck
+        else ({}, _Skill(), None, "Luck is not shown (not asked for)."))
     unread_games = sorted(unread, key=lambda e: e.game)
     for game in replayed.games:
         while unread_games and unread_games[0].game < game.number:
@@ -130,7 +131,8 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
         result=_result(replayed), games=games, rules=replayed.rules.name,
         file=replayed.record.file, problems=[_where(e) for e in _file_problems(source)],
         dice=_dice(replayed), luck_note=luck_note, long=long, unit=unit, data=data,
-        summary=_summary(steps, names, rated=not long), colours=COLOURS)
+        summary=_summary(steps, names, rated=not long, luck_totals=luck_totals),
+        colours=COLOURS)
 
 
 @dataclass
@@ -307,7 +309,8 @@ def _decisions(step: dict) -> list[dict]:
         [step["cube"]] if step.get("cube") else [])
 
 
-def _summary(steps: list[dict], names, rated: bool = True) -> dict:
+def _summary(steps: list[dict], names, rated: bool = True,
+             luck_totals: list[float] | None = None) -> dict:
     """What the summary shows, from the steps that have luck and errors (whichever the match
     has): each player's luck (total and per roll, normalised equity; gnubg's luck rating,
     :func:`~nardy_analysis.analysis.luck.luck_rating`) and error rate (equity per unforced
@@ -315,18 +318,20 @@ def _summary(steps: list[dict], names, rated: bool = True) -> dict:
     :func:`~nardy_analysis.analysis.skill.skill_rating`, when ``rated``: not for long nardy,
     which gnubg's scale does not rate, :data:`~nardy_analysis.analysis.skill.NO_RATING`),
     and the :data:`TOP` biggest errors, luckiest and unluckiest rolls, each with the index
-    of its step."""
+    of its step. ``luck_totals`` (by side): the luck totals of the unrounded per-roll luck
+    (:func:`_luck`), as ``nardy luck`` sums it; without them the steps' values are summed."""
     players = []
     for side, name in enumerate(names):
         mine = [s for s in steps if s.get("player") == side]
         luck = [s["luck"]["value"] for s in mine if s.get("luck") and s["kind"] == "roll"]
         errors = [d["value"] for s in mine if s["kind"] in ("roll", "cube")
                   for d in _decisions(s)]
-        luck_rate = sum(luck) / len(luck) if luck else None
+        total = luck_totals[side] if luck_totals else sum(luck)
+        luck_rate = total / len(luck) if luck else None
         error_rate = sum(errors) / len(errors) if errors else None
         word = luck_rating(luck_rate) if luck else ""
         rating = NO_RATING if not rated else skill_rating(error_rate) if errors else ""
-        players.append({"name": name, "rolls": len(luck), "luck": sum(luck),
+        players.append({"name": name, "rolls": len(luck), "luck": total,
                         "luck_rate": luck_rate, "luck_rating": RATING_SHOWN.get(word, word),
                         "decisions": len(errors), "rating": rating,
                         "error_rate": None if error_rate is None else 1000 * error_rate})
@@ -476,9 +481,11 @@ class _Skill:
         return {"cube": waiting.pop(0)} if waiting else {}
 
 
-def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, _Skill, str]:
-    """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}``, the errors of the
-    decisions, and a note for the page (how to install an engine when none is); with
+def _luck(match: ReplayedMatch, evaluator,
+          jobs: int) -> tuple[dict, _Skill, list[float] | None, str]:
+    """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}`` (rounded for the
+    page), the errors of the decisions, each side's luck total from the unrounded luck (None
+    without it) and a note for the page (how to install an engine when none is); with
     ``jobs`` > 1 game by game on that many worker processes (the default engine only)."""
     long = match.rules.game == "long"
     try:
@@ -491,20 +498,21 @@ def _luck(match: ReplayedMatch, evaluator, jobs: int) -> tuple[dict, _Skill, str
         else:
             frame, skill = luck_frame(match, evaluator), skill_frame(match, evaluator)
     except NardyError as error:  # no engine (EngineError), a match longer than 25 points
-        return {}, _Skill(), f"Luck is not shown: {error}"
+        return {}, _Skill(), None, f"Luck is not shown: {error}"
     found = {}
     for row in frame.itertuples():
         mwc = None if np.isnan(row.luck_mwc) else round(float(row.luck_mwc), 4)
         found[row.game, row.turn] = {"value": round(float(row.luck), 4), "mwc": mwc,
                                      "mark": row.mark}
+    totals = [float(frame.loc[frame["side"] == side, "luck"].sum()) for side in (0, 1)]
     if long:
-        return found, _Skill(skill), (
+        return found, _Skill(skill), totals, (
             f"Luck: the roller's equity (points per game, a mars 2, a home mars "
             f"{match.rules.home_mars}) gained by the roll over the average roll. Error: the "
             "equity the checker play gave away against the best play (long nardy has no cube), "
             "marked as GNU Backgammon marks it. Both by the long nardy engine at 0-ply.")
     unit = "normalised match equity" if match.record.length else "points per game at cube 1"
-    return found, _Skill(skill), (
+    return found, _Skill(skill), totals, (
         f"Luck: the roller's equity ({unit}) gained by the roll over the average roll. Error: "
         "the equity the decision gave away against the best choice (normalised equity, EMG, "
         "cubeful), marked as GNU Backgammon marks it. Both by the engine at 0-ply, as GNU "
