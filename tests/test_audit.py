@@ -483,11 +483,11 @@ def test_player_option_audits_one_player_and_an_unknown_name_is_exit_1():
 
 # -- the charts agree with the table -----------------------------------------------------------
 
-def test_charts_mark_red_exactly_what_the_table_flags_on_fair_dice():
-    """Over many fair audits a chart has red bars exactly when the table flags its test; with
-    every null hypothesis true, Benjamini-Hochberg keeps the share of audits with any flag
-    (the family-wise rate) at or below 0.05. A plain 95% range per bar, the old rule, marks
-    most fair audits red."""
+def test_charts_mark_red_only_what_the_table_flags_on_fair_dice():
+    """Over many fair audits a chart has red bars only when the table flags its test (a
+    flagged test may have no cell outside its range); with every null hypothesis true,
+    Benjamini-Hochberg keeps the share of audits with any flag (the family-wise rate) at or
+    below 0.05. A plain 95% range per bar, the old rule, marks most fair audits red."""
     audits, red, plain = 60, 0, 0
     for seed in range(audits):
         audit_ = audit_dice(simulate_rolls(200, players=3, positions=False, seed=seed),
@@ -496,7 +496,7 @@ def test_charts_mark_red_exactly_what_the_table_flags_on_fair_dice():
         for group, test in product(["all", "sim 1", "sim 2", "sim 3"], ["faces", "roll_classes"]):
             cells = audit_.cells(test, group)
             flagged = row(audit_.frame, test, group).p_adjusted < 0.05
-            assert cells["significant"].any() == flagged, (seed, group, test)
+            assert flagged or not cells["significant"].any(), (seed, group, test)
             any_red |= flagged
             n, p = cells["observed"].sum(), cells["expected"] / cells["observed"].sum()
             any_plain |= ((cells["observed"] < stats.binom.ppf(0.025, n, p))

@@ -299,6 +299,25 @@ def test_the_audit_page_leads_with_its_summary_and_draws_a_chosen_group(open_pag
     check_group_tools(page)
 
 
+def test_the_chosen_groups_faces_are_red_where_the_png_chart_marks_them(open_page):
+    """Łukasz Żółć of the sample files: faces 1 and 2 (0 of 34 dice, below the range 1..12 of
+    the flagged faces test) red in the page's own chart, as in the PNG chart; face 5 (12, the
+    face the table names, inside the range) blue."""
+    from nardy_analysis.analysis.audit import audit_files
+    from nardy_analysis.report import audit_html
+
+    audit_ = audit_files([SAMPLES], by="player")
+    page = audit_page(open_page, audit_html(audit_))
+    page.page.select_option("#group-select", label="Łukasz Żółć")
+    faces = page.page.locator("#chosen-charts svg >> nth=1")
+    red = faces.locator("rect").evaluate_all(
+        "rs => rs.map(r => r.getAttribute('fill') === '#d62728')")
+    assert red == audit_.cells("faces", "Łukasz Żółć")["significant"].tolist()
+    assert red == [True, True, False, False, False, False]
+    labels = faces.locator("text[fill='#d62728']").all_text_contents()
+    assert labels == ["1", "2"]
+
+
 def test_the_site_audit_page_of_the_corpus(open_page, tmp_path):
     if not CORPUS.exists():
         pytest.skip(f"the corpus is not at {CORPUS}")

@@ -3,6 +3,7 @@ table, escaping of names from the files, and how it looks in headless Chromium."
 
 import base64
 import html
+import json
 import re
 import shutil
 import struct
@@ -146,3 +147,47 @@ def test_page_renders_in_headless_chromium_without_running_a_script(page, tmp_pa
     assert dom.count("<script") == 2 and escape(SCRIPT) in dom
     # The chosen group's roll classes and faces, drawn by the page's script.
     assert dom.count('aria-label="Roll classes of ') == dom.count('aria-label="Faces of ') == 1
+
+
+def test_both_charts_of_a_sample_group_mark_the_same_cells_outside_the_fair_range(tmp_path):
+    """``nardy audit sample_games --by player``: the faces test of Łukasz Żółć is flagged
+    with faces 1 and 2 at 0, below the simultaneous range (1..12 of 34 dice), and face 5 at
+    12, the furthest from 34/6 but inside it. The PNG chart and the page's own chart mark
+    the cells outside the range of a flagged test, and no other."""
+    from click.testing import CliRunner
+    from conftest import SAMPLES
+    from matplotlib.figure import Figure
+
+    from nardy_analysis.analysis.audit import audit_files
+    from nardy_analysis.cli.audit import audit as audit_command
+    from nardy_analysis.plots.audit import plot_face_counts, plot_roll_classes
+
+    path = tmp_path / "audit.html"
+    result = CliRunner().invoke(audit_command, [str(SAMPLES), "--by", "player", "--no-progress",
+                                                "--html", str(path)])
+    assert result.exit_code in (0, 1), result.output
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(html.unescape(re.search(
+        r'<script type="application/json" id="audit-data">(.*?)</script>', text).group(1)))
+    groups = {g["group"]: g for g in data["groups"]}
+    sample = audit_files([SAMPLES], by="player")
+    faces = sample.cells("faces", "Łukasz Żółć")
+    assert faces["observed"].tolist() == [0, 0, 5, 8, 12, 9]
+    assert faces[["low", "high"]].drop_duplicates().values.tolist() == [[1, 12]]
+    assert faces["significant"].tolist() == [True, True, False, False, False, False]
+    for group in ["Łukasz Żółć", "Boris", "bob.k", "Jürgen Müller"]:
+        for test, key, chart in (("faces", "faces", plot_face_counts),
+                                 ("roll_classes", "classes", plot_roll_classes)):
+            cells = sample.cells(test, group)
+            outside = (cells["observed"] < cells["low"]) | (cells["observed"] > cells["high"])
+            flagged = (sample.frame.set_index(["test", "group"]).loc[(test, group), "p_adjusted"]
+                       < 0.05)
+            red = (outside & flagged).tolist()
+            assert [bool(v) for v in groups[group][key][4]] == red, (group, test)
+            ax = chart(sample, Figure().subplots(), group=group)
+            bars = [patch.get_facecolor()[:3] == matplotlib.colors.to_rgb("tab:red")
+                    for patch in ax.patches]
+            labels = [label.get_color() == "tab:red" for label in ax.get_xticklabels()]
+            assert bars == labels == red, (group, test)
+    assert groups["Łukasz Żółć"]["undrawn"] == []  # doubles: in the doubles chart
+    assert "Also flagged, with no chart here: pips" in text  # the pips test of all rolls

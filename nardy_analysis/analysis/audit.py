@@ -1273,8 +1273,9 @@ class DiceAudit:
             ``1 - 0.05/k`` over the ``k`` cells (:func:`cell_alpha`; a count is outside it
             exactly when that interval of its rate excludes the fair rate), and
             ``significant``: the test is significant after adjustment (:meth:`flagged`) and
-            the cell is outside its range or is the one the table names. With fair dice a
-            chart marks a cell exactly when the table flags its test.
+            the count is outside its range; the cells both charts of the page mark. A
+            flagged test may have no cell outside (the chi-square test of all cells rejects
+            while no one cell's simultaneous interval excludes its fair rate).
 
         Raises
         ------
@@ -1289,17 +1290,14 @@ class DiceAudit:
             raise InvalidArgument(f"no group {group!r} in the audit; groups: {groups}")
         counts = self.counts.table(group)[:21].astype(float)
         if test == "faces":
-            counts, prob = counts @ _FACES, np.full(6, 1 / 6)
-            labels, names = list("123456"), [f"face {f}" for f in range(1, 7)]
+            counts, prob, labels = counts @ _FACES, np.full(6, 1 / 6), list("123456")
         else:
             prob, labels = CLASS_PROBABILITY, [str(r) for r in ALL_ROLLS]
-            names = labels
         n, alpha = counts.sum(), cell_alpha(len(prob))
         low = stats.binom.ppf(alpha / 2, n, prob)
         high = stats.binom.ppf(1 - alpha / 2, n, prob)
         (row,) = result.itertuples()
-        named = np.array(names) == row.cell
-        significant = (row.p_adjusted < ALPHA) & ((counts < low) | (counts > high) | named)
+        significant = (row.p_adjusted < ALPHA) & ((counts < low) | (counts > high))
         return pd.DataFrame({"cell": labels, "observed": counts, "expected": n * prob,
                              "low": low, "high": high, "significant": significant})
 

@@ -3,8 +3,9 @@
 Every chart takes the audit first, draws on ``ax`` (default: the current Axes) and returns
 the Axes; none calls ``plt.show()``. Red marks exactly what the audit's table flags: a test
 significant after Benjamini-Hochberg (:meth:`~nardy_analysis.analysis.audit.DiceAudit.flagged`);
-blue all else. The ranges of the bar charts are those of the table's cell intervals,
-simultaneous over the cells (:func:`~nardy_analysis.analysis.audit.cell_alpha`).
+blue all else. The bar charts mark the cells of a flagged test whose count is outside its
+range, that of the table's cell intervals, simultaneous over the cells
+(:func:`~nardy_analysis.analysis.audit.cell_alpha`).
 """
 
 from __future__ import annotations
@@ -39,9 +40,10 @@ def plot_face_counts(audit: DiceAudit, ax=None, *, group: str = "all"):
     matplotlib.axes.Axes
         Six bars, x the face, height the number of dice showing it; black error bars: the
         expected count and the range of fair dice, simultaneous 95% over the six faces
-        (1 - 0.05/6 each); red bars where the faces test is significant after adjustment and
-        the count is outside its range or is the face the table names, blue otherwise
-        (counts from :meth:`~nardy_analysis.analysis.audit.DiceAudit.cells`).
+        (1 - 0.05/6 each); red bars and red bold face labels where the faces test is
+        significant after adjustment and the count is outside its range (so that a count of
+        0 shows), blue otherwise (counts and marks from
+        :meth:`~nardy_analysis.analysis.audit.DiceAudit.cells`).
     """
     return _plot_cells(audit.cells("faces", group), ax, f"Faces ({group})", "face")
 
@@ -62,9 +64,9 @@ def plot_roll_classes(audit: DiceAudit, ax=None, *, group: str = "all"):
     matplotlib.axes.Axes
         21 bars, x the roll (``11``, ``21``, ... ``66``), height the number of rolls of
         that class; black error bars: the expected count and the range of fair dice,
-        simultaneous 95% over the 21 classes (1 - 0.05/21 each); red bars where the
-        roll-class test is significant after adjustment and the count is outside its range
-        or is the class the table names, blue otherwise (counts from
+        simultaneous 95% over the 21 classes (1 - 0.05/21 each); red bars and red bold
+        labels where the roll-class test is significant after adjustment and the count is
+        outside its range, blue otherwise (counts and marks from
         :meth:`~nardy_analysis.analysis.audit.DiceAudit.cells`).
     """
     return _plot_cells(audit.cells("roll_classes", group), ax, f"Roll classes ({group})",
@@ -73,7 +75,7 @@ def plot_roll_classes(audit: DiceAudit, ax=None, *, group: str = "all"):
 
 def _plot_cells(cells: pd.DataFrame, ax, title: str, xlabel: str):
     """Bars of ``cells`` (``cell``, ``observed``, ``expected``, ``low``, ``high``: counts;
-    ``significant``: drawn red)."""
+    ``significant``: the bar and its label drawn red)."""
     ax = ax if ax is not None else plt.gca()
     x = np.arange(len(cells))
     ax.bar(x, cells["observed"], color=np.where(cells["significant"], "tab:red", "tab:blue"),
@@ -83,13 +85,16 @@ def _plot_cells(cells: pd.DataFrame, ax, title: str, xlabel: str):
                 fmt="_", color="black", capsize=3,
                 label=f"expected, fair range (95% over {len(cells)})")
     ax.set_xticks(x, cells["cell"])
+    for label, marked in zip(ax.get_xticklabels(), cells["significant"]):
+        if marked:
+            label.set(color="tab:red", fontweight="bold")
     ax.set_ylabel("count")
     ax.set_xlabel(xlabel)
     ax.set_title(title)
     ax.set_ylim(0, 1.35 * max(cells["high"].max(), cells["observed"].max(), 1))
     handles, _ = ax.get_legend_handles_labels()
     ax.legend(handles=[Patch(color="tab:blue", alpha=0.7, label="observed"),
-                       Patch(color="tab:red", alpha=0.7, label="significant (BH)"),
+                       Patch(color="tab:red", alpha=0.7, label="outside the range, flagged"),
                        *handles], fontsize="small", loc="upper center", ncol=3)
     return ax
 
@@ -123,16 +128,12 @@ def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int | None = None,
         ``ci_high`` plus 1/6); a dashed line at 1/6; the legend outside, right of the Axes.
     """
     ax = ax if ax is not None else plt.gca()
-    frame = audit.frame
-    rows = frame[(frame["test"] == "doubles") & (frame["n"] > 0)]
-    others = rows[rows["group"] != "all"]
     if max_groups is None:
         height = ax.get_window_extent().height * 72 / ax.figure.dpi  # points
         max_groups = max(int(height / 10) - 1, 1)
-    chosen = others[others["group"].isin(first)]
-    chosen = chosen.iloc[np.argsort([list(first).index(g) for g in chosen["group"]])]
-    rest = others[~others["group"].isin(first)].nlargest(max(max_groups - len(chosen), 0), "n")
-    rows = pd.concat([rows[rows["group"] == "all"], pd.concat([chosen, rest])[:max_groups]])
+    rows = doubles_rows(audit, max_groups, first)
+    frame = audit.frame
+    groups = ((frame["test"] == "doubles") & (frame["n"] > 0) & (frame["group"] != "all")).sum()
     low, high = clopper_pearson(rows["observed"], rows["n"])
     rate = rows["observed"] / rows["n"]
     y = np.arange(len(rows))[::-1]
@@ -145,11 +146,37 @@ def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int | None = None,
                   fontsize="small" if len(rows) > 12 else None)
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_xlabel("doubles rate (95% CI)")
-    left_out = len(others) - (len(rows) - 1)
+    left_out = groups - (len(rows) - 1)
     ax.set_title("Doubles per group (rolls)"
                  + (f"; {left_out} other groups not shown" if left_out > 0 else ""))
     _flag_legend(ax, f"significant (BH p adj. < {ALPHA})")
     return ax
+
+
+def doubles_rows(audit: DiceAudit, max_groups: int, first: list[str] = ()) -> pd.DataFrame:
+    """The ``doubles`` rows :func:`plot_doubles` draws, top to bottom.
+
+    Parameters
+    ----------
+    audit : DiceAudit
+    max_groups : int
+        Groups at most besides ``all``.
+    first : list of str
+        Groups taken first, in this order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows of ``audit.frame`` with rolls: ``all``, then the groups of ``first``, then the
+        groups with the most rolls.
+    """
+    frame = audit.frame
+    rows = frame[(frame["test"] == "doubles") & (frame["n"] > 0)]
+    others = rows[rows["group"] != "all"]
+    chosen = others[others["group"].isin(first)]
+    chosen = chosen.iloc[np.argsort([list(first).index(g) for g in chosen["group"]])]
+    rest = others[~others["group"].isin(first)].nlargest(max(max_groups - len(chosen), 0), "n")
+    return pd.concat([rows[rows["group"] == "all"], pd.concat([chosen, rest])[:max_groups]])
 
 
 def plot_p_values(audit: DiceAudit, ax=None, *, level: float = ALPHA):

@@ -13,7 +13,8 @@ from jinja2.utils import htmlsafe_json_dumps
 from matplotlib.figure import Figure
 
 from ..analysis.audit import ABOUT, ALPHA, EFFECT_UNITS
-from ..plots.audit import plot_doubles, plot_face_counts, plot_p_values, plot_roll_classes
+from ..plots.audit import (doubles_rows, plot_doubles, plot_face_counts, plot_p_values,
+                           plot_roll_classes)
 from .templates import template
 
 if TYPE_CHECKING:
@@ -38,6 +39,11 @@ DOUBLES_GROUPS = 30
 FLAGGED_CHARTS = 12
 """Flagged groups at most that get their own face and roll-class charts as pictures."""
 
+CHARTED = ("faces", "roll_classes")
+"""The tests a group's charts draw cell by cell; next to them the page names the group's
+other flagged tests that no chart draws (``doubles`` is drawn for the groups of the doubles
+chart)."""
+
 
 def audit_html(audit: DiceAudit) -> str:
     """The HTML page of a dice audit.
@@ -57,12 +63,14 @@ def audit_html(audit: DiceAudit) -> str:
         unit of its effect and its method; the face, roll-class, doubles and p-value charts of
         all rolls (PNG in ``data:`` URLs, 90 dpi, 8 inches wide; the doubles chart shows at
         most :data:`DOUBLES_GROUPS` groups, flagged first); the face and roll-class charts of
-        each flagged group (at most :data:`FLAGGED_CHARTS`); the results of all rolls; and
+        each flagged group (at most :data:`FLAGGED_CHARTS`), each with a line naming its
+        flagged tests that no chart draws (such as ``pips``); the results of all rolls; and
         with groups (``by``) a table of every group (rolls, doubles rate, smallest adjusted
         p and its test, flagged results) with a filter box, and a select box that draws the
         chosen group's roll classes and faces against fair dice (inline SVG from the page's
         JSON data: observed counts, expected counts and the fair range of
-        :meth:`~nardy_analysis.analysis.audit.DiceAudit.cells`) with its results. Missing
+        :meth:`~nardy_analysis.analysis.audit.DiceAudit.cells`, whose ``significant``
+        cells are red there as in the PNG charts), the same line and its results. Missing
         values are an en dash, flagged rows red.
     """
     frame = audit.frame
@@ -71,6 +79,8 @@ def audit_html(audit: DiceAudit) -> str:
     flagged_groups = list(dict.fromkeys(audit.sorted(flagged)["group"].astype(str)))
     doubles = frame[(frame["test"] == "doubles") & (frame["n"] > 0) & (frame["group"] != "all")]
     shown = min(len(doubles), DOUBLES_GROUPS)
+    drawn = set(doubles_rows(audit, shown, flagged_groups)["group"].astype(str))
+    undrawn = partial(_undrawn, flagged, drawn)
 
     def doubles_chart(data, ax):
         return plot_doubles(data, ax=ax, max_groups=shown, first=flagged_groups)
@@ -95,9 +105,18 @@ def audit_html(audit: DiceAudit) -> str:
         charts=[{"alt": alt, "png": _png(chart, audit, height)} for alt, chart, height in charts],
         group_charts=[{"group": group, "charts": [
             {"alt": f"{alt} of {group}", "png": _png(partial(chart, group=group), audit, 3.2)}
-            for alt, chart in (("faces", plot_face_counts), ("roll classes", plot_roll_classes))]}
+            for alt, chart in (("faces", plot_face_counts), ("roll classes", plot_roll_classes))],
+            "undrawn": undrawn(group)}
             for group in flagged_groups[:FLAGGED_CHARTS]],
-        groups=_groups(audit, flagged_groups) if len(groups) > 1 else None)
+        groups=_groups(audit, flagged_groups, undrawn) if len(groups) > 1 else None)
+
+
+def _undrawn(flagged: pd.DataFrame, drawn: set[str], group: str) -> list[str]:
+    """The tests flagged for ``group`` that no chart of the page draws: not in
+    :data:`CHARTED`, and ``doubles`` unless the group is in the doubles chart (``drawn``)."""
+    tests = flagged.loc[flagged["group"].astype(str) == group, "test"]
+    return [test for test in tests
+            if test not in CHARTED and not (test == "doubles" and group in drawn)]
 
 
 def _rows(audit: DiceAudit, rows: pd.DataFrame, columns) -> list[dict]:
@@ -110,10 +129,11 @@ def _rows(audit: DiceAudit, rows: pd.DataFrame, columns) -> list[dict]:
             for row in rows.itertuples()]
 
 
-def _groups(audit: DiceAudit, flagged_groups: list[str]) -> dict:
+def _groups(audit: DiceAudit, flagged_groups: list[str], undrawn) -> dict:
     """The table of every group and the JSON data of the select box: per group its results
     (``[test, n, effect, p adjusted]``, numbers rounded) and its cells (``[observed, expected,
-    low, high]`` lists of the 21 roll classes and of the 6 faces)."""
+    low, high, significant]`` lists of the 21 roll classes and of the 6 faces) and the
+    flagged tests no chart draws (``undrawn(group)``)."""
     frame = audit.frame
     table, data = [], []
     for group, rows in frame.groupby(frame["group"].astype(str), sort=False):
@@ -132,21 +152,23 @@ def _groups(audit: DiceAudit, flagged_groups: list[str]) -> dict:
         data.append({"group": group, "rolls": rolls, "results": [
             [row.test, _json_number(row.n), _json_number(row.effect, 5),
              _json_number(row.p_adjusted, 4)] for row in rows.itertuples()],
+            "undrawn": undrawn(group),
             **({"classes": _cells(audit, "roll_classes", group),
                 "faces": _cells(audit, "faces", group)} if rolls else {})})
     table.sort(key=lambda g: (-g["flagged"], -g["order"], g["group"]))
     order = {g["group"]: i for i, g in enumerate(table)}
     data.sort(key=lambda g: order[g["group"]])
-    return {"table": table, "data": htmlsafe_json_dumps({"groups": data, "level": ALPHA},
-                                                        separators=(",", ":")),
+    data = {"groups": data, "level": ALPHA}
+    return {"table": table, "data": htmlsafe_json_dumps(data, separators=(",", ":")),
             "chosen": flagged_groups[0] if flagged_groups else table[0]["group"]}
 
 
 def _cells(audit: DiceAudit, test: str, group: str) -> list[list[float]]:
-    """``[observed, expected, low, high]`` of :meth:`DiceAudit.cells`, each a list."""
+    """``[observed, expected, low, high, significant]`` of :meth:`DiceAudit.cells`, each a
+    list (``significant`` as 0 or 1: the cells drawn red, as in the PNG charts)."""
     cells = audit.cells(test, group)
     return [[int(v) if float(v).is_integer() else round(float(v), 1) for v in cells[column]]
-            for column in ("observed", "expected", "low", "high")]
+            for column in ("observed", "expected", "low", "high", "significant")]
 
 
 def _json_number(value, digits: int | None = None):
