@@ -50,7 +50,8 @@ def test_the_summary_gives_every_long_option(command):
     text = "\n".join(line for names, line in summary_lines() if names is None or command in names)
     options = long_options(command)
     assert "--quiet" in options
-    missing = [option for option in options if not re.search(re.escape(option) + r"(?![\w-])", text)]
+    missing = [option for option in options
+               if not re.search(re.escape(option) + r"(?![\w-])", text)]
     assert not missing, f"nardy {command}: {missing} not in the README's command summary"
 
 
@@ -68,7 +69,8 @@ def test_the_package_shows_only_its_api_and_modules():
 
 
 def test_the_tour_runs_as_written(monkeypatch, capsys):
-    tour = README.read_text(encoding="utf-8").split("\n## A short tour\n", 1)[1].split("\n## ", 1)[0]
+    readme = README.read_text(encoding="utf-8")
+    tour = readme.split("\n## A short tour\n", 1)[1].split("\n## ", 1)[0]
     monkeypatch.chdir(README.parent)
     exec("\n".join(re.findall(r"```python\n(.*?)```", tour, re.S)), {})
     assert capsys.readouterr().out == ("3 ('pdf633', 'p9be6') 2\n"

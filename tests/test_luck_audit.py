@@ -9,7 +9,6 @@ tests/data/README.md): ``fair-*`` with fair dice, ``cheat11-*`` with gnubg's dic
 
 from __future__ import annotations
 
-import sys
 
 import numpy as np
 import pandas as pd
@@ -22,7 +21,6 @@ from nardy_analysis.analysis import audit as audit_module
 from nardy_analysis.analysis.audit import (LUCK_DTYPES, LUCK_TESTS, TESTS, audit_dice,
                                            audit_files, file_counts, merge_counts, roll_counts,
                                            simulate_rolls)
-from nardy_analysis.analysis import engine
 from nardy_analysis.analysis.luck import LUCKY, luck_frame, roll_luck, roll_luck_distribution
 from nardy_analysis.load import load_file, load_files
 
@@ -299,12 +297,9 @@ def test_the_command_reports_the_luck_tests(tmp_path, monkeypatch):
     assert "luck_spread   helped" in done["stdout"]
 
 
-def test_without_the_engine_luck_is_a_usage_error(monkeypatch):
-    from nardy_analysis.cli import audit as command
+def test_without_the_engine_luck_is_a_usage_error(without_gnubg_nn):
     from nardy_analysis.cli import main
 
-    monkeypatch.setitem(sys.modules, "gnubg_nn", None)  # as if not installed
-    monkeypatch.setattr(command, "default_evaluator", engine.default_evaluator.__wrapped__)
     result = CliRunner().invoke(main, ["audit", "--luck", str(FAIR[0])])
     assert result.exit_code == 2
     assert "pip install 'nardy-analysis[engine]'" in result.stderr
