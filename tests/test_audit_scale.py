@@ -227,15 +227,6 @@ def test_jobs_2_gives_the_output_of_jobs_1_on_the_corpus(corpus_files, tmp_path,
     assert serial["stdout"].count('"group"') > 100
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    """A scheduler and two worker processes on 127.0.0.1, stopped after the tests."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as local:
-        yield local.scheduler_address
-
-
 @pytest.mark.parametrize("name", ["json by player", "site with html", "one player"])
 def test_a_real_dask_cluster_gives_the_output_of_jobs_1(name, cluster, tmp_path,
                                                         monkeypatch):

@@ -251,12 +251,11 @@ def test_file_by_file_on_two_processes_gives_the_serial_p_values(by):
     assert_same_tests(parallel.frame, serial.frame)
 
 
-def test_a_real_dask_cluster_gives_the_serial_p_values():
-    distributed = pytest.importorskip("distributed")
+def test_a_real_dask_cluster_gives_the_serial_p_values(cluster):
+    import distributed
+
     serial = audit_dice(load_files(CHEAT), by="player", luck=True)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with distributed.Client(cluster) as client:
         audit = audit_files(CHEAT, by="player", luck=True, client=client)
     assert_same_tests(audit.frame, serial.frame)
 

@@ -238,15 +238,6 @@ def test_leaving_early_cancels_the_files_in_flight_before_the_client_closes(monk
     assert unraisable == []
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    """A scheduler and two worker processes on 127.0.0.1, stopped after the tests."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as local:
-        yield local.scheduler_address
-
-
 @pytest.mark.parametrize("name", ["replay --json --strict", "stats files", "stats dataset",
                                   pytest.param("luck files", marks=needs_engine)])
 def test_a_real_dask_cluster_gives_the_output_of_jobs_1(name, cluster, tmp_path,
