@@ -56,6 +56,7 @@ def test_bad_jobs():
     assert cores() >= 1
 
 
+@pytest.mark.slow
 def test_a_real_dask_cluster_gives_the_serial_results(cluster, monkeypatch):
     import cloudpickle
     import distributed
