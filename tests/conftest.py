@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,17 @@ def corpus_files() -> list[Path]:
     if not CORPUS_FILES:
         pytest.skip(f"the shared corpus is not at {CORPUS} (set NARDY_CORPUS)")
     return CORPUS_FILES
+
+
+@pytest.fixture(scope="session")
+def cluster() -> Iterator[str]:
+    """The address of a Dask scheduler with two worker processes, listening on 127.0.0.1 only;
+    started once for the tests that take it and stopped at the end of the run. Skips the test
+    when ``distributed`` is not installed."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as local:
+        yield local.scheduler_address
 
 
 def read_tsv(path: Path) -> list[dict]:

@@ -210,6 +210,7 @@ def test_a_missing_column_is_an_error():
 
 # -- calibration -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_calibration_false_alarms_about_5_percent_and_power_against_20_percent_doubles():
     fair = dice_tests(simulate_rolls(500, players=1000, seed=2024), by="player")
     fair = fair[fair["group"] != "all"]
@@ -346,6 +347,7 @@ def sample_audit():
                       by="player")
 
 
+@pytest.mark.slow
 def test_audit_dice_reports_every_test_for_all_and_each_player(sample_audit):
     frame = sample_audit.frame
     assert set(frame["group"]) == {"all", *sample_audit.rolls["player"]}
@@ -483,6 +485,7 @@ def test_player_option_audits_one_player_and_an_unknown_name_is_exit_1():
 
 # -- the charts agree with the table -----------------------------------------------------------
 
+@pytest.mark.slow
 def test_charts_mark_red_only_what_the_table_flags_on_fair_dice():
     """Over many fair audits a chart has red bars only when the table flags its test (a
     flagged test may have no cell outside its range); with every null hypothesis true,
@@ -507,6 +510,7 @@ def test_charts_mark_red_only_what_the_table_flags_on_fair_dice():
     assert plain / audits > 0.8
 
 
+@pytest.mark.slow
 def test_a_cell_is_outside_its_range_exactly_when_the_tables_interval_excludes_it():
     for seed in range(30):
         audit_ = audit_dice(simulate_rolls(300, positions=False, seed=seed,
@@ -592,6 +596,7 @@ def test_plots_draw_the_counts_and_return_the_axes(sample_audit):
     plt.close("all")
 
 
+@pytest.mark.slow
 def test_json_lines_html_and_exit_status(tmp_path):
     page = tmp_path / "audit.html"
     result = CliRunner().invoke(audit, ["--json", "--by", "site", "--html", str(page),
@@ -643,6 +648,7 @@ def test_poisson_binomial_intervals_stay_within_what_the_rolls_can_give():
     assert (rows["ci_low"] == -rows["expected"] / rows["n"]).any()  # the cut is needed
 
 
+@pytest.mark.slow
 @given(st.lists(st.text(max_size=3), max_size=40))
 def test_a_files_groups_are_factorized_as_pandas_does(values):
     """file_counts codes one file's players or sites in Python; the codes and the sorted

@@ -66,6 +66,7 @@ def test_counts_of_the_files_give_the_p_values_of_all_rolls(sample_frames, setti
     assert combined.frame["p_value"].notna().sum() >= 4  # tests were run, not all empty
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setting", [{"by": "player"}, {"by": "site"}], ids=str)
 def test_counts_of_corpus_files_give_the_p_values_of_all_rolls(corpus_files, setting):
     frames = [rolls_frame(loaded.matches) for loaded in load_files(corpus_files[:40])]
@@ -77,6 +78,7 @@ def test_counts_of_corpus_files_give_the_p_values_of_all_rolls(corpus_files, set
     assert hits["n"].item() > 500 and hits["p_value"].notna().all()
 
 
+@pytest.mark.slow
 def test_a_player_audited_across_corpus_files(corpus_files):
     frames = [rolls_frame(loaded.matches, positions=False)
               for loaded in load_files(corpus_files[:60])]
@@ -135,11 +137,13 @@ def assert_counted_as_the_frame(paths, settings_=SETTINGS, positions=(True, Fals
                     (path, with_positions, setting)
 
 
+@pytest.mark.slow
 def test_file_counts_are_the_counts_of_the_rolls_frame(tmp_path):
     samples = sorted(p for p in SAMPLES.rglob("*") if p.suffix in (".mat", ".sgf", ".txt"))
     assert_counted_as_the_frame(samples + simulated_files(tmp_path))
 
 
+@pytest.mark.slow
 def test_file_counts_of_corpus_files_are_the_counts_of_the_rolls_frame(corpus_files):
     assert_counted_as_the_frame(corpus_files[::120])
 
@@ -210,6 +214,7 @@ def same_as_serial(name, inputs, tmp_path, monkeypatch, *more) -> dict:
     return serial
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ARGS)
 def test_jobs_2_gives_the_output_of_jobs_1_on_the_samples(name, tmp_path, monkeypatch):
     serial = same_as_serial(name, [SAMPLES], tmp_path, monkeypatch, "--jobs", "2")
@@ -227,15 +232,7 @@ def test_jobs_2_gives_the_output_of_jobs_1_on_the_corpus(corpus_files, tmp_path,
     assert serial["stdout"].count('"group"') > 100
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    """A scheduler and two worker processes on 127.0.0.1, stopped after the tests."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as local:
-        yield local.scheduler_address
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["json by player", "site with html", "one player"])
 def test_a_real_dask_cluster_gives_the_output_of_jobs_1(name, cluster, tmp_path,
                                                         monkeypatch):
@@ -254,6 +251,7 @@ def test_a_real_dask_cluster_gives_the_output_of_jobs_1(name, cluster, tmp_path,
         math.ceil(len(list(load_files(SAMPLES))) / 2)  # a task 2 files
 
 
+@pytest.mark.slow
 def test_the_library_takes_jobs_and_a_client(cluster):
     import distributed
 

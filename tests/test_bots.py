@@ -92,6 +92,7 @@ def heuristic_points(rules, games: int) -> np.ndarray:
     return np.array(points)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [LONG, STANDARD])
 def test_the_heuristic_bot_beats_random_play(rules):
     points = heuristic_points(rules, 60)
@@ -123,6 +124,7 @@ def test_the_first_player_of_every_game_can_be_fixed():
         simulate_match(np.random.default_rng(4), first=2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules, bots", [
     ("long", "heuristic,random"), ("long-federation", "engine,heuristic"),
     pytest.param("caucasian", "engine,heuristic", marks=needs_engine),

@@ -67,6 +67,7 @@ def open_page(browser, tmp_path):
         assert page.problems == []
 
 
+@pytest.mark.slow
 def test_the_browser_reports_script_errors_and_dialogs(browser, tmp_path):
     page = Page(browser, "<html><body><script>alert('hi'); console.error('seen');"
                          "missing()</script></body></html>", tmp_path)
@@ -131,6 +132,7 @@ def test_the_cube_and_score_show_at_a_take(open_page):
         f"p27409 (light): score 0, {pips.split()[2].rstrip(',')} pips, 0 off"]
 
 
+@pytest.mark.slow
 def test_the_long_nardy_board_has_no_cube_column(open_page):
     page = open_page(match_html(load_file(SAMPLES / "long" / "simulated_match.mat")))
     page.page.keyboard.press("ArrowRight")
@@ -288,6 +290,7 @@ def check_group_tools(page):
     assert rows.count() == everyone
 
 
+@pytest.mark.slow
 def test_the_audit_page_leads_with_its_summary_and_draws_a_chosen_group(open_page):
     from nardy_analysis.analysis.audit import DiceAudit, dice_tests, simulate_rolls
     from nardy_analysis.report import audit_html
@@ -318,6 +321,7 @@ def test_the_chosen_groups_faces_are_red_where_the_png_chart_marks_them(open_pag
     assert labels == ["1", "2"]
 
 
+@pytest.mark.slow
 def test_the_site_audit_page_of_the_corpus(open_page, tmp_path):
     if not CORPUS.exists():
         pytest.skip(f"the corpus is not at {CORPUS}")

@@ -98,6 +98,7 @@ def test_module_entry_point():
     assert json.loads(done.stdout)["turns"] == 98
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("CI") is None and not (ROOT / ".venv").exists(),
                     reason="builds a wheel; run in CI")
 def test_wheel_ships_the_grammar(tmp_path):

@@ -110,6 +110,7 @@ def test_an_output_file_that_cannot_be_written_is_one_line_before_any_work(
     assert sorted(p.name for p in read_only.iterdir()) == ["old"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", WRITERS)
 def test_a_write_that_fails_is_one_line_and_exit_2(name, monkeypatch):
     """/proc takes no new file, even from root: the check before the work cannot see it
@@ -259,6 +260,7 @@ def output_text(result, out: Path) -> str:
     return "\n".join(texts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMED)
 def test_a_file_name_that_is_not_utf8_is_written_with_escapes_everywhere(name, tmp_path):
     if name.split()[0] in ("luck", "skill") and not HAS_ENGINE:
@@ -428,6 +430,7 @@ def on_terminal(*args) -> str:
 BAR = re.compile(r"\s*\d+%\|.*\| *\d+/\d+ \[.*\]")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not NARDY.exists(), reason="the nardy script is not installed")
 @pytest.mark.parametrize("command", [["replay"], ["audit", "--no-positions"]])
 def test_the_progress_bar_never_mixes_with_printed_lines(command):

@@ -182,6 +182,7 @@ def test_money_best_equities_from_the_pick_equal_the_full_list():
             engine.best_equities(position, ALL_ROLLS, listing), position
 
 
+@pytest.mark.slow
 @needs_engine
 def test_checker_points_are_gnubg_nns_boards():
     """The checkers decoded from gnubg-nn's play keys all at once, counted point by point,

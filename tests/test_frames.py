@@ -108,6 +108,7 @@ def test_the_last_bear_off_and_the_unknown_resignation(studio):
     assert pd.isna(last["opponent_roll_hits"])  # no next roll in the game
 
 
+@pytest.mark.slow
 def test_opponent_shots_against_brute_force(samples):
     matches = [m for path in GOOD[:4] for m in replay_file(path)]
     frame = turns_frame(matches)
@@ -189,6 +190,7 @@ def test_phase(mine, theirs, expected):
     assert phase(Position.start()) == "contact"
 
 
+@pytest.mark.slow
 def test_no_hit_is_possible_in_a_race(samples):
     race = samples[samples["phase"] == "race"]
     assert len(race) > 50
@@ -270,6 +272,7 @@ def test_stats_to_stdout_and_skipped_files(tmp_path):
     assert len(lines) == 1 + 8
 
 
+@pytest.mark.slow
 def test_the_frame_built_by_column_is_the_frame_of_the_rows(corpus_files):
     """turns_frame builds each column once; it is the frame of its rows cast to DTYPES (the
     plain pandas way), missing values included (None or NaN in text columns, as pandas

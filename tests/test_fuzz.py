@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -107,6 +108,7 @@ def check(data: bytes) -> None:
         [[[t.after for t in g.turns] for g in m.games] for m in replayed]
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=5000, derandomize=EXAMPLES <= 1000,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated())

@@ -228,6 +228,7 @@ def test_position_ids_agree_with_gnubg():
             assert Position.from_id(gnubg.position_id(gnu_board), turn) == position
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(positions())
 def test_position_ids_agree_with_gnubg_hypothesis(position):
@@ -237,6 +238,7 @@ def test_position_ids_agree_with_gnubg_hypothesis(position):
 
 # --- round trips ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(positions())
 def test_position_id_round_trip(position):
@@ -245,6 +247,7 @@ def test_position_id_round_trip(position):
     assert Position.from_id(text, position.turn) == position
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(positions())
 def test_position_id_is_the_bit_by_bit_definition(position):
@@ -262,6 +265,7 @@ def test_match_id_round_trip(state):
     assert match_from_id(text) == state
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(positions(), match_states(for_xgid=True))
 def test_xgid_round_trip(position, state):

@@ -167,6 +167,7 @@ def test_gnubg_dance_is_empty_and_ours_is_the_empty_play():
         assert ours(position, roll) == theirs(position, roll)
 
 
+@pytest.mark.slow
 def test_sample_covers_the_hard_cases():
     positions = sample_positions()
     assert len(positions) == SAMPLE_SIZE == len(set(positions))
@@ -180,6 +181,7 @@ def test_sample_covers_the_hard_cases():
                if p.legal_plays(r) == (LegalPlay(Play(), p.with_turn(1 - p.turn)),)) >= 20
 
 
+@pytest.mark.slow
 def test_comparison_has_teeth():
     """Engines with other rules differ from gnubg on the sample: the equality below has teeth."""
     positions = sample_positions()[::8]
@@ -190,6 +192,7 @@ def test_comparison_has_teeth():
     assert lenient > 1000 and bear_off > 100, (lenient, bear_off)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("roll", ALL_ROLLS, ids=str)
 def test_same_resulting_boards_as_gnubg(roll):
     """SAMPLE_SIZE reachable positions x this roll: our set of results equals gnubg's."""

@@ -532,6 +532,7 @@ def long_positions(draw):
     return LongPosition((me, opp), draw(st.integers(0, 1)) if opp[OFF] < 15 else 0)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(long_positions(), st.sampled_from(ALL_ROLLS),
        st.sampled_from([LONG, LONG_FEDERATION, LONG.override(forced_play=False),

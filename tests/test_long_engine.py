@@ -61,6 +61,7 @@ def blocking_positions(count: int, seed: int) -> list[LongPosition]:
     return found
 
 
+@pytest.mark.slow
 @needs_gcc
 def test_compiled_plays_match_legal_plays(native):
     """The compiled generator finds the same positions after the plays of every roll as
@@ -231,6 +232,7 @@ def _win_chances(checkers: int) -> dict:
             if any(a) and any(b)}
 
 
+@pytest.mark.slow
 def test_bearoff_table_is_exact_for_long_nardy():
     """The two-sided table's win chance (backgammon's bear-off, which long nardy's is)
     equals a dynamic programme over long nardy's own plays on every pair of sides with up

@@ -354,6 +354,7 @@ def test_blot_exposure_refuses_a_long_match(tmp_path):
     assert done.exit_code == 0 and (tmp_path / "r.png").stat().st_size > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["stats", "audit", "convert", "plot", "report", "luck",
                                      "skill", "replay"])
 def test_every_command_that_reads_matches_takes_the_rules_option(command, tmp_path):

@@ -72,6 +72,7 @@ def test_the_best_play_has_no_error_and_forced_plays_count_none(sample):
     assert (worse["play"] != worse["best"]).all()
 
 
+@pytest.mark.slow
 def test_each_error_is_the_engines_best_equity_minus_the_plays(sample):
     """Every play's equity from the engine asked directly: each legal play's position
     evaluated alone (the opponent's chances turned round to the mover's money equity), the

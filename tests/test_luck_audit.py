@@ -63,6 +63,7 @@ def test_a_standard_opening_roll_has_no_distribution_of_36_throws():
     assert np.isnan([variance, lucky, unlucky, fourth]).all()
 
 
+@pytest.mark.slow
 def test_the_luck_frame_keeps_each_rolls_variance_next_to_its_luck():
     frame = luck_frame(load_file(FAIR[0]))
     opening = frame["turn"] == 1
@@ -112,6 +113,7 @@ def alarm_rates(frame: pd.DataFrame) -> pd.Series:
     return (tests.set_index("test")["p_value"] < 0.05).groupby("test").mean()
 
 
+@pytest.mark.slow
 def test_fair_dice_give_about_five_percent_false_alarms():
     """800 simulated players of 400 rolls: each luck test rejects at 0.05 in 5% +- 2% of
     them (the issue's bounds; binomial s.d. 0.8%), and heavily when the dice are
@@ -192,6 +194,7 @@ def cheated() -> list[pd.DataFrame]:
         audit_dice(load_files(CHEATED), by="player", luck=True).frame]
 
 
+@pytest.mark.slow
 def test_gnubgs_median_roll_is_caught_in_8_games(cheated):
     """``set cheat player 0 roll 11`` gives the helped player the 11th best of the 21 rolls
     every turn: never a lucky roll. In each 8-game session its lucky_rolls test has
@@ -218,6 +221,7 @@ def test_gnubgs_median_roll_is_caught_in_8_games(cheated):
         assert rows(cheated[-1], test, "fair").p_value > 0.01
 
 
+@pytest.mark.slow
 def test_gnubgs_fair_dice_do_not_alarm():
     frame = audit_dice(load_files(FAIR), by="player", luck=True).frame
     luck = frame[frame["test"].isin(LUCK_TESTS)]
@@ -249,12 +253,12 @@ def test_file_by_file_on_two_processes_gives_the_serial_p_values(by):
     assert_same_tests(parallel.frame, serial.frame)
 
 
-def test_a_real_dask_cluster_gives_the_serial_p_values():
-    distributed = pytest.importorskip("distributed")
+@pytest.mark.slow
+def test_a_real_dask_cluster_gives_the_serial_p_values(cluster):
+    import distributed
+
     serial = audit_dice(load_files(CHEAT), by="player", luck=True)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with distributed.Client(cluster) as client:
         audit = audit_files(CHEAT, by="player", luck=True, client=client)
     assert_same_tests(audit.frame, serial.frame)
 
@@ -286,6 +290,7 @@ def test_the_command_with_jobs_gives_the_serial_output(more, tmp_path, monkeypat
     assert serial["stdout"].count('"test": "luck_spread"') == 5
 
 
+@pytest.mark.slow
 def test_the_command_reports_the_luck_tests(tmp_path, monkeypatch):
     done = run_in(tmp_path / "run", ["audit", "--luck", "--by", "player", "--html", "a.html",
                                      *CHEATED], monkeypatch)

@@ -4,11 +4,13 @@ installed with the package (nbmake runs the notebooks in ``notebooks/``, inside 
 import shutil
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 from conftest import ROOT
 
 
+@pytest.mark.slow
 def test_a_notebook_copied_out_of_the_repository_runs(tmp_path, monkeypatch):
     copy = tmp_path / "05_long_nardy.ipynb"  # the samples only, no engine extra needed
     shutil.copy(ROOT / "notebooks" / copy.name, copy)

@@ -56,15 +56,14 @@ def test_bad_jobs():
     assert cores() >= 1
 
 
-def test_a_real_dask_cluster_gives_the_serial_results(monkeypatch):
-    distributed = pytest.importorskip("distributed")
+@pytest.mark.slow
+def test_a_real_dask_cluster_gives_the_serial_results(cluster, monkeypatch):
     import cloudpickle
+    import distributed
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers lack tests/
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
-        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+    with distributed.Client(cluster) as client:
+        assert cluster.startswith("tcp://127.0.0.1:")
         assert len(client.scheduler_info()["workers"]) == 2
         assert list(map_files(summary, FILES, client=client, window=3)) == \
             list(map_files(summary, FILES)) == \

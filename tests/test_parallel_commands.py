@@ -50,6 +50,7 @@ def same_as_serial(name, inputs, tmp_path, monkeypatch, *more) -> dict:
     return serial
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", COMMANDS)
 def test_jobs_2_gives_the_output_of_jobs_1_on_the_samples(name, tmp_path, monkeypatch):
     serial = same_as_serial(name, [SAMPLES], tmp_path, monkeypatch, "--jobs", "2")
@@ -165,6 +166,7 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(monkeypatch):
     assert line.startswith("Error: cannot reach the Dask scheduler 'tcp://127.0.0.1:9': ")
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_the_same_one_line_every_time(tmp_path):
     """``nardy replay --dask`` with nothing listening, run as a user runs it (a process of
     its own, so that what Python prints when it collects the objects left is seen too)."""
@@ -179,6 +181,7 @@ def test_an_unreachable_scheduler_is_the_same_one_line_every_time(tmp_path):
                                "Timed out trying to connect to tcp://127.0.0.1:9 after 1 s\n")
 
 
+@pytest.mark.slow
 def test_a_peer_that_never_answers_is_one_line_too(tmp_path):
     """A port that takes the connection and says nothing (not a scheduler): distributed's
     timeout does not bound its handshake, the command's wait does."""
@@ -238,15 +241,7 @@ def test_leaving_early_cancels_the_files_in_flight_before_the_client_closes(monk
     assert unraisable == []
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    """A scheduler and two worker processes on 127.0.0.1, stopped after the tests."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as local:
-        yield local.scheduler_address
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["replay --json --strict", "stats files", "stats dataset",
                                   pytest.param("luck files", marks=needs_engine)])
 def test_a_real_dask_cluster_gives_the_output_of_jobs_1(name, cluster, tmp_path,
@@ -264,6 +259,7 @@ def test_a_real_dask_cluster_gives_the_output_of_jobs_1(name, cluster, tmp_path,
     assert after - before == math.ceil(len(list(load_files(SAMPLES))) / 2)
 
 
+@pytest.mark.slow
 def test_the_library_takes_jobs_and_a_client(cluster):
     import distributed
 

@@ -486,6 +486,7 @@ def _replays(position: Position, play: Play, roll: Roll, result: Position, rules
     return False
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(reachable(), st.sampled_from(ALL_ROLLS), st.sampled_from([STANDARD, LENIENT]))
 def test_every_legal_play_is_consistent(position, roll, rules):
@@ -549,6 +550,7 @@ def hemmed_in(draw):
     return Position((mine, theirs), 0)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(reachable(), hemmed_in()), st.sampled_from(ALL_ROLLS),
        st.sampled_from([STANDARD, TAVLA, LENIENT, CAUCASIAN]))
@@ -575,6 +577,7 @@ def test_one_die_plays_take_the_larger_die_or_what_can_be_played():
     assert one_die_plays(Position.start(), Roll(3, 3)) is None
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(reachable(), st.sampled_from(ALL_ROLLS))
 def test_legal_plays_depend_only_on_the_position(position, roll):
@@ -591,6 +594,7 @@ def test_legal_plays_depend_only_on_the_position(position, roll):
     assert position.legal_plays(roll) == fresh.legal_plays(roll) == first
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(reachable())
 def test_larger_die_rule(position):

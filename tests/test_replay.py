@@ -375,6 +375,7 @@ def test_every_legal_sample_replays_without_violations():
             assert not match.errors, (path.name, match.errors)
 
 
+@pytest.mark.slow
 def test_corpus_replays_with_no_error_and_only_the_known_warnings(corpus_files):
     """The shared corpus: no violation; the six result lines the board contradicts
     (tests/data/corpus_warnings.tsv) are warnings and the only ones."""
@@ -565,6 +566,7 @@ def _readings(found) -> dict:
     return {after: (play.moves, used, agrees) for after, (play, used, agrees) in found.items()}
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(reachable(), st.sampled_from(ALL_ROLLS), st.sampled_from([STANDARD, LENIENT]),
        st.integers(0, 2 ** 32 - 1))
@@ -599,6 +601,7 @@ def _match_play(position: Position, record: TurnRecord, rules, marks_hits: bool)
     return after, play.moves, [(w.kind, str(w)) for w in replayer.result.warnings]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(reachable(), st.sampled_from(ALL_ROLLS), st.sampled_from([STANDARD, LENIENT]),
        st.booleans(), st.integers(0, 2 ** 32 - 1))
@@ -689,6 +692,7 @@ def _mismatches(position: Position, roll: Roll, rules, seed: int) -> list:
     return found
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(reachable(), st.sampled_from(ALL_ROLLS), st.sampled_from([STANDARD, LENIENT]),
        st.integers(0, 2 ** 32 - 1))
@@ -700,6 +704,7 @@ def test_every_fast_path_reads_a_written_play_as_the_whole_search(position, roll
     assert _mismatches(position, roll, rules, seed) == []
 
 
+@pytest.mark.slow
 def test_the_fast_path_test_fails_when_the_shortcut_is_widened():
     """With the condition for one reading always true (every merged move settled by its
     first order), the property above finds a play that it reads wrongly."""

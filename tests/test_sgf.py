@@ -233,6 +233,7 @@ def summary(match, ordered: bool = True) -> list:
               if isinstance(a, ResultRecord)][:1]) for g in match.games]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(legal_matches().filter(lambda generated: not any(

@@ -104,6 +104,7 @@ def random_positions(seed: int, games: int):
             position = rng.choice(plays).after
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [STANDARD, LENIENT, CAUCASIAN], ids=lambda r: r.name)
 def test_agrees_with_brute_force_over_legal_plays(rules):
     checked = 0
@@ -117,6 +118,7 @@ def test_agrees_with_brute_force_over_legal_plays(rules):
     assert checked > 500
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_blocked_boards_agree_with_brute_force(data):
@@ -227,6 +229,7 @@ def sparse_board(data) -> Position:
     return _unshared(me, opp, lambda point: me[point] < opp[25 - point])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fast_paths_agree_with_the_search(data):
@@ -236,6 +239,7 @@ def test_fast_paths_agree_with_the_search(data):
     assert_fast_paths_agree(position)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fast_paths_agree_on_sparse_boards(data):
@@ -254,6 +258,7 @@ def home_board(data) -> Position:
     return _unshared(me, opp, lambda point: True)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_bearing_off_boards_agree_with_brute_force(data):
@@ -266,6 +271,7 @@ def test_bearing_off_boards_agree_with_brute_force(data):
     assert set(result.double_hits) == double, position
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.sampled_from([1, 2, 3]))
 def test_doubles_after_entering_agree_with_brute_force(data, on_bar):

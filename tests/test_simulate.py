@@ -123,6 +123,7 @@ def nardy(*args, cwd=None):
                           capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_cli_writes_matches_that_replay_the_same_with_any_jobs(tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
     result = nardy("simulate", "6", "--out", str(one), "--seed", "9", "--players", "3")

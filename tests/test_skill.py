@@ -211,6 +211,7 @@ def test_references_cover_money_and_match_play_with_cube_action():
                for f in files)
 
 
+@pytest.mark.slow
 @needs_engine
 @pytest.mark.parametrize("reference", REFERENCES, ids=lambda p: p.stem)
 def test_every_move_as_gnubg(reference):
@@ -325,6 +326,7 @@ def test_frame_joins_the_turns_frame():
 
 # --- the command --------------------------------------------------------------------------
 
+@pytest.mark.slow
 @needs_engine
 def test_cli_json_csv_parquet_by_player_and_jobs(tmp_path):
     files = [str(DATA / "BackgammonGalaxy_113817.mat"),

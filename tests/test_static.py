@@ -30,6 +30,7 @@ def test_ruff_finds_nothing():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_mypy_finds_nothing():
     done = _run(_tool("mypy"))
     assert done.returncode == 0, done.stdout + done.stderr

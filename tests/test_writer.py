@@ -234,6 +234,7 @@ def check_replay(replayed, record: MatchRecord, expected: list[ExpectedGame], ex
         assert (game.winner, game.points) == (wanted.result or (None, None))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.lists(legal_matches(), min_size=1, max_size=2), st.booleans())
