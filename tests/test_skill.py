@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_analysis import load_file, replay_file
-from nardy_analysis.analysis.skill import _chances as chances_of
+from nardy_analysis.analysis.cubeful import position_chances as chances_of
 from nardy_analysis.analysis.skill import (CUBE_ERRORS, DECISION_COLUMNS, DECISION_DTYPES, RATINGS,
                                            SUMMARY_COLUMNS, CubeState, cube_decision,
                                            cube_efficiency, cubeful_equities, move_mark,
@@ -473,7 +473,7 @@ def test_engine_play_index_and_classes_agree_with_positions():
     import gnubg_nn
 
     from nardy_analysis.analysis.engine import Evaluator, GnubgNN
-    from nardy_analysis.analysis.skill import _life_index
+    from nardy_analysis.analysis.cubeful import life_index
 
     engine = GnubgNN()
     checked = set()
@@ -490,7 +490,7 @@ def test_engine_play_index_and_classes_agree_with_positions():
                     after = engine.position_after(key, turn.player)
                     assert engine.position_class(key) == (kind, pips)
                     assert pips == after.pip_count()
-                    assert _life_index(kind, pips) == cube_efficiency(after)
+                    assert life_index(kind, pips) == cube_efficiency(after)
                     board = [list(side) for side in gnubg_nn.board_from_position_key(key)]
                     race = gnubg_nn.classify(board) - gnubg_nn.c_race
                     assert kind == ("race" if race == 0 else "contact" if race > 0 else "bearoff")
@@ -501,10 +501,10 @@ def test_engine_play_index_and_classes_agree_with_positions():
 @needs_engine
 def test_sure_life_index_is_that_of_every_play():
     """Where the life index after every play of a roll is certain from the position before
-    (:func:`_sure_life_index`, which the luck uses to skip the plays' keys), it is that of
+    (:func:`sure_life_index`, which the luck uses to skip the plays' keys), it is that of
     each play's position; it is certain for most rolls, of each class."""
     from nardy_analysis.analysis.engine import GnubgNN
-    from nardy_analysis.analysis.skill import _life_index, _sure_life_index
+    from nardy_analysis.analysis.cubeful import life_index, sure_life_index
     from nardy_analysis.game.position import ALL_ROLLS
 
     engine, sure, rolls = GnubgNN(), set(), 0
@@ -512,11 +512,11 @@ def test_sure_life_index_is_that_of_every_play():
         for turn in game.turns:
             for roll in ALL_ROLLS:
                 keys, _ = engine.plays(turn.before, roll)
-                x = _sure_life_index(turn.before, roll)
+                x = sure_life_index(turn.before, roll)
                 if not keys or x is None:
                     continue
                 rolls += 1
-                assert np.array_equal(_life_index(*engine.position_classes(keys)),
+                assert np.array_equal(life_index(*engine.position_classes(keys)),
                                       np.full(len(keys), x))
                 sure.add(x if x in (0.76, 0.6) else "race")
     assert sure == {0.76, 0.6, "race"}

@@ -6,7 +6,7 @@ not counted) the error is the mover's cubeful equity after the play made minus t
 the best play, both at 0-ply (the engine's cubeless chances turned into cubeful equity as
 below). Units: normalised equity (gnubg's "EMG": points per game at cube 1 in money play;
 in match play the match-winning chance mapped linearly so that winning the cube's value is
-+1 and losing it -1, :func:`~nardy_analysis.analysis.luck.match_utility`); ``error_mwc`` is
++1 and losing it -1, :func:`~nardy_analysis.analysis.cubeful.match_utility`); ``error_mwc`` is
 the same error as a change of match-winning chance (0..1). Marks (:data:`MARKS`): an error
 of at least 0.03 is doubtful, 0.06 bad, 0.12 very bad.
 
@@ -33,24 +33,9 @@ the best equity is within :data:`CLOSE` of ``min(DT, 1)``. Where ND and DP are e
 exact numbers (a certain win without gammons) the roundings of single precision decide, as
 they do for gnubg (``tests/data/skill/cube``).
 
-Cubeful equity at 0-ply (Rick Janowski, "Take-Points in Money Games", 1993, with the cube
-life index ``x``; its match-play form after Joern Thyssen's "Cubeful equities in match
-play"). The cubeful equity is ``x * live + (1 - x) * dead``: ``dead`` the cubeless equity,
-``live`` a piecewise linear function of the winning chance ``p`` through the equities of
-losing (``p = 0``), of passing a double (at the take point), of cashing (at the cash point)
-and of winning (``p = 1``), each loss or win weighted by the position's gammon and
-backgammon rates; the take and cash points are those of a fully live cube, found (match
-play) from the highest cube level down, where a redouble no longer helps, or (money) in
-closed form ``TP = (L - 1/2) / (W + L + 1/2)``, ``CP = (L + 1) / (W + L + 1/2)``. In money
-play with the Jacoby rule a centred cube counts gammons single. After a play the opponent,
-then on roll, has their own cube decision: the position is worth ``max(ND, min(DT, DP))``
-to them when they may double. The cube life index ``x`` (:func:`cube_efficiency`) is 0.76
-in contact, 0.6 in a bear-off (both sides home) and ``0.6 + 0.0025 * pips`` of the player on
-roll (at most 0.8) in any other race: values fitted to GNU Backgammon 1.1.0a16's equities,
-not read from its source. Two-sided bear-offs (both sides at most six checkers, all home)
-are valued as GNU Backgammon values them, from their exact equities
-(:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact cubeful equity, in match
-play the formula on the exact winning chance with the life index those equities imply. With
+Cubeful equity at 0-ply: Rick Janowski's formula with the cube life index, in match play
+after Joern Thyssen, and two-sided bear-offs from their exact equities, as
+:mod:`~nardy_analysis.analysis.cubeful` states them (its docstring gives the sources). With
 them the equity of the play made and of the best play agree with gnubg's to 1e-4 for 2,641
 of the 2,671 moves of the 14 real matches of tests/data/skill (``KNOWN_DIFFERENCES.tsv``
 there lists the rest: float precision, and one crashed-class position).
@@ -65,23 +50,18 @@ and EPC the error rates per unforced move and per close cube decision, n the mat
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from itertools import chain
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, CENTRED, CUBELESS, OPPONENT_OWNS,
-                      OWNED, bearoff_equities, is_two_sided_bearoff)
-from .engine import MONEY, Evaluator, GnubgNN, match_evaluator
-from .luck import (OPENING_ROLLS, _luck_adjusted, _results, match_winning_chance,
-                   mean_equity)
-from .turns import identified_matches, phase
+from .cubeful import (CubeState, after_play_equities, chances_after_plays, cube_decision,
+                      cube_efficiency, cubeful_equities, game_results, life_indices,
+                      normalised_cube_decision, position_chances)
+from .engine import Evaluator, GnubgNN, match_evaluator
+from .luck import OPENING_ROLLS, luck_adjusted, mean_equity
+from .turns import identified_matches
 from ..errors import IllegalPlayError
 from ..game.position import ALL_ROLLS, Position, Roll, play_steps
-from ..game.rules import BAR, CHECKERS, OFF
 from ..notation.records import CubeRecord
 from ..replay import ReplayedMatch
 
@@ -141,350 +121,6 @@ def skill_rating(rate: float) -> str:
     return RATINGS[sum(abs(rate) < limit for limit in _RATING_LIMITS)]
 
 
-def cube_efficiency(position: Position) -> float:
-    """The cube life index ``x`` of ``position`` for the player on roll: 0.76 in contact;
-    0.6 in a bear-off (every checker of both sides home or off); in any other race ``0.6 +
-    0.0025 * pips`` of the player on roll, at most 0.8."""
-    home = not any(position.board[0][7:]) and not any(position.board[1][7:])
-    kind = phase(position)
-    return float(_life_index("bearoff" if kind == "race" and home else kind,
-                             position.pip_count()))
-
-
-def _life_index(kind, pips):
-    """``x`` for a ``contact``, ``race`` or ``bearoff`` position, the pips of the player on
-    roll (numbers, or arrays of shape (n,))."""
-    kind, race = np.asarray(kind), np.minimum(0.8, 0.6 + 0.0025 * np.asarray(pips))
-    return np.where(kind == "contact", 0.76, np.where(kind == "bearoff", 0.6, race))
-
-
-def _life_indices(evaluator: Evaluator, plays: list[tuple[Position, Roll, tuple]],
-                  cubeful: bool = True) -> list[np.ndarray]:
-    """:func:`cube_efficiency` after each play ``keys`` of each ``(position, roll, keys)`` of
-    ``plays``: from :func:`_sure_life_index` where the class of the positions reached is
-    certain, else from the positions (gnubg-nn: from their keys, all at once, faster).
-    Without the cube (``cubeful`` False) zeros: no cube has a life."""
-    if not cubeful:
-        return [np.zeros(len(keys)) for _, _, keys in plays]
-    sure = [_sure_life_index(position, roll) for position, roll, _ in plays]
-    unsure = [(keys, position.turn) for (position, _, keys), x in zip(plays, sure) if x is None]
-    if isinstance(evaluator, GnubgNN):
-        x = _life_index(*evaluator.position_classes(
-            tuple(chain.from_iterable(keys for keys, _ in unsure)))) if unsure else []
-        found = iter(np.split(x, np.cumsum([len(keys) for keys, _ in unsure])[:-1]))
-    else:
-        found = iter([np.array([cube_efficiency(evaluator.position_after(key, mover))
-                                for key in keys]) for keys, mover in unsure])
-    return [next(found) if x is None else np.full(len(keys), x)
-            for (_, _, keys), x in zip(plays, sure)]
-
-
-def _sure_life_index(position: Position, roll: Roll) -> float | None:
-    """The cube life index of every position a play of ``roll`` can reach from
-    ``position`` (the opponent then on roll), when it is the same for all, else None.
-
-    No checker moves back and no checker moves more than the roll's pips (``high + low``,
-    four times a die for doubles), so a contact position stays one when the mover's rearmost
-    checker cannot pass the opponent's (a hit only sends the opponent's further back); in a
-    race nobody is hit, the opponent's pips stay, and a bear-off follows when both sides
-    are home."""
-    mine, theirs = _rearmost(position)
-    moved = 4 * roll.low if roll.is_double else roll.low + roll.high
-    if mine + theirs > BAR - 1:  # contact (cube_efficiency, phase)
-        return _one_life_index("contact", 0) if mine - moved + theirs > BAR - 1 else None
-    if mine <= BEAROFF_POINTS and theirs <= BEAROFF_POINTS:
-        return _one_life_index("bearoff", 0)
-    if theirs > BEAROFF_POINTS or mine - moved > BEAROFF_POINTS:
-        return _one_life_index("race", position.pip_count(1 - position.turn))
-    return None
-
-
-@lru_cache(maxsize=4096)
-def _rearmost(position: Position) -> tuple[int, int]:
-    """The points of the rearmost checkers of the player on roll and of the opponent, each
-    from their own side (25 the bar); kept for the 21 rolls of a position."""
-    return tuple(next(point for point in range(BAR, 0, -1) if side[point])
-                 for side in (position.on_roll, position.opponent))
-
-
-@lru_cache(maxsize=None)
-def _one_life_index(kind: str, pips: int) -> float:
-    """:func:`_life_index` of one position, as a float."""
-    return float(_life_index(kind, pips))
-
-
-# --- cubeful equity -----------------------------------------------------------------------
-
-class _Score(NamedTuple):
-    """The match score from the side of the player on roll: points each still needs."""
-
-    away: int
-    opponent_away: int
-    post: bool
-
-    @property
-    def other(self) -> "_Score":
-        return _Score(self.opponent_away, self.away, self.post)
-
-    def mwc(self, points: int) -> float:
-        """Match-winning chance of the player on roll after winning ``points`` (< 0:
-        losing them)."""
-        return _mwc(self, points)
-
-
-@lru_cache(maxsize=None)
-def _mwc(score: _Score, points: int) -> float:
-    return match_winning_chance(score.away - max(points, 0),
-                                score.opponent_away + min(points, 0), score.post)
-_SWAP = [0, 3, 4, 1, 2]
-
-
-def _swap(chances: np.ndarray) -> np.ndarray:
-    """Chances (n, 5) from the other side."""
-    swapped = chances[:, _SWAP]
-    swapped[:, 0] = 1.0 - swapped[:, 0]
-    return swapped
-
-
-def _outcome_average(score: _Score, chances: np.ndarray, cube: int, win: bool) -> np.ndarray:
-    """MWC of the player on roll averaged over the kinds of win (or loss) at ``cube``."""
-    sign, (p, g, b) = (1, chances[:, :3].T) if win else (-1, (1.0 - chances[:, 0],
-                                                              chances[:, 3], chances[:, 4]))
-    single, gammon, backgammon = (score.mwc(sign * k * cube) for k in (1, 2, 3))
-    some = p > 1e-7
-    return np.where(some, single + ((gammon - single) * g + (backgammon - gammon) * b)
-                    / np.where(some, p, 1.0), single)
-
-
-def _take_point(doubler: _Score, taker_chances: np.ndarray, cube: int) -> np.ndarray:
-    """The taker's take point (their winning chance) of a double from ``cube`` to
-    ``2 * cube``, the cube then live for the taker up to the level where it is dead."""
-    taker = doubler.other
-    lose = _outcome_average(taker, taker_chances, 2 * cube, False)
-    passed = taker.mwc(-cube)
-    if taker.away <= 2 * cube:  # the taker's redouble could not gain anything
-        win = _outcome_average(taker, taker_chances, 2 * cube, True)
-        return (passed - lose) / (win - lose)
-    cash = 1.0 - _take_point(taker, _swap(taker_chances), 2 * cube)
-    return cash * (passed - lose) / (taker.mwc(2 * cube) - lose)
-
-
-def _piecewise(p: np.ndarray, knots: list) -> np.ndarray:
-    """The piecewise linear function through ``knots`` [(x, y), ...] (arrays or numbers,
-    x from 0 to 1), at ``p``."""
-    p, value = np.clip(p, 0.0, 1.0), 0.0
-    for (x0, y0), (x1, y1) in zip(knots[-2::-1], knots[:0:-1]):
-        width = np.subtract(x1, x0)
-        segment = y0 + (np.subtract(y1, y0)) * (p - x0) / np.where(width > 0, width, 1.0)
-        value = np.where(p <= x1, segment, value)
-    return value
-
-
-def _match_no_double(score: _Score, chances: np.ndarray, cube: int, owner, x, crawford: bool):
-    """Cubeful MWC for the player on roll, the cube where it is (``owner`` 0: theirs,
-    1: the opponent's, None: centred), without doubling now, as ``(dead, live, x)``: the
-    cubeless MWC, that of a fully live cube and the life index, to be mixed as ``x * live +
-    (1 - x) * dead`` (:func:`_mixed`). The cube is dead (``x`` 0) in the Crawford game, for
-    a player who already wins the match with it, and at 2-away 2-away whatever the cube
-    (GNU Backgammon 1.1.0a16's eval.c, ``fDoCubeful``, read, not copied: no cubeful
-    evaluation at that score)."""
-    lose = _outcome_average(score, chances, cube, False)
-    win = _outcome_average(score, chances, cube, True)
-    pw = chances[:, 0]
-    dead = pw * win + (1.0 - pw) * lose  # the cubeless MWC
-    knots, live = [(0.0, lose)], not crawford and (score.away, score.opponent_away) != (2, 2)
-    if not live:
-        return dead, dead, np.zeros_like(dead)
-    if owner in (None, 1) and score.opponent_away > cube:
-        knots.append((_take_point(score.other, chances, cube), score.mwc(-cube)))
-    if owner in (None, 0) and score.away > cube:
-        knots.append((1.0 - _take_point(score, _swap(chances), cube), score.mwc(cube)))
-    knots.append((1.0, win))
-    return dead, _piecewise(pw, knots), np.broadcast_to(x, dead.shape)
-
-
-def _money_no_double(chances: np.ndarray, owner, x, jacoby: bool) -> tuple:
-    """Cubeful money equity (per cube) for the player on roll, without doubling now, as
-    ``(dead, live, x)`` (:func:`_match_no_double`)."""
-    p, g, b, lg, lb = chances.T
-    wins = np.where(p > 1e-7, 1.0 + (g + b) / np.where(p > 1e-7, p, 1.0), 1.0)
-    losses = np.where(p < 1 - 1e-7, 1.0 + (lg + lb) / np.where(p < 1 - 1e-7, 1 - p, 1.0), 1.0)
-    take = (losses - 0.5) / (wins + losses + 0.5)
-    cash = (losses + 1.0) / (wins + losses + 0.5)
-    single = jacoby and owner is None  # gammons count single with a centred cube
-    dead = 2 * p - 1 if single else 2 * p - 1 + g - lg + b - lb
-    low, high = (-1.0, 1.0) if single else (-losses, wins)
-    knots = [(0.0, low)]
-    if owner in (None, 1):
-        knots.append((take, -1.0))
-    if owner in (None, 0):
-        knots.append((cash, 1.0))
-    knots.append((1.0, high))
-    return dead, _piecewise(p, knots), np.broadcast_to(x, dead.shape)
-
-
-def _mixed(parts: tuple) -> np.ndarray:
-    """``x * live + (1 - x) * dead`` of ``(dead, live, x)``."""
-    dead, live, x = parts
-    return x * live + (1 - x) * dead
-
-
-@dataclass(frozen=True)
-class CubeState:
-    """The cube and score from the side of the player on roll.
-
-    Parameters
-    ----------
-    length : int
-        Match length (0: money play).
-    away, opponent_away : int
-        Points the player on roll and the opponent still need (match play).
-    cube : int
-    owner : int or None
-        0 the player on roll owns the cube, 1 the opponent, None centred.
-    crawford, post_crawford : bool
-        The Crawford game (no doubling); a game after it (or one without the rule) with a
-        player one point away.
-    jacoby : bool
-        Money play: gammons count single with a centred cube.
-    cubeful : bool
-        False in a game without the cube (long nardy): no cube decision, the equity is the
-        cubeless money equity per game (a mars 2 points, a home mars as the rules score it)
-        and has no match-winning chance.
-    """
-
-    length: int
-    away: int = 0
-    opponent_away: int = 0
-    cube: int = 1
-    owner: int | None = None
-    crawford: bool = False
-    post_crawford: bool = False
-    jacoby: bool = True
-    cubeful: bool = True
-
-    @property
-    def score(self) -> _Score | None:
-        """The score for the match equity table (None in money play)."""
-        if not self.length:
-            return None
-        return _Score(self.away, self.opponent_away, self.crawford or self.post_crawford)
-
-    @property
-    def may_double(self) -> bool:
-        """The player on roll may double now (their cube or centred, not the Crawford game,
-        and in match play not already enough to win the match)."""
-        return (self.cubeful and self.owner in (None, 0) and not self.crawford
-                and (not self.length or self.score.away > self.cube))
-
-    def turned(self) -> "CubeState":
-        """The state after the player on roll passes the turn (the opponent on roll)."""
-        return replace(self, away=self.opponent_away, opponent_away=self.away,
-                       owner=None if self.owner is None else 1 - self.owner)
-
-    def doubled(self) -> "CubeState":
-        """The state after the player on roll doubles and is taken."""
-        return replace(self, cube=2 * self.cube, owner=1)
-
-    def normalise(self, value):
-        """MWC (match play) or money equity per cube of the player on roll as normalised
-        equity at this cube."""
-        if not self.length:
-            return value
-        win, lose = self.score.mwc(self.cube), self.score.mwc(-self.cube)
-        return (2 * value - win - lose) / (win - lose)
-
-    def mwc_scale(self) -> float:
-        """MWC per unit of normalised equity (half the MWC between winning and losing the
-        cube); NaN in money play and without the cube."""
-        if not self.length or not self.cubeful:
-            return float("nan")
-        return (self.score.mwc(self.cube) - self.score.mwc(-self.cube)) / 2
-
-
-_BEAROFF_COLUMN = {0: OWNED, None: CENTRED, 1: OPPONENT_OWNS}
-"""The column of :func:`~nardy_analysis.analysis.bearoff.bearoff_equities` by cube owner."""
-
-
-def _no_double_parts(chances: np.ndarray, state: CubeState, x) -> tuple:
-    """ND of :func:`_no_double` before its mix, ``(p, dead, live, x)``: the winning chance
-    it is worked out from and :func:`_match_no_double`'s parts."""
-    exact, chances = chances[:, 5:], chances[:, :5]
-    bearoff = ~np.isnan(exact[:, CUBELESS]) if exact.size else np.zeros(len(chances), bool)
-    if bearoff.any():
-        exact_chances = np.zeros_like(chances)
-        exact_chances[:, 0] = (exact[:, CUBELESS] + 1) / 2
-        chances = np.where(bearoff[:, None], exact_chances, chances)
-        cubeful = exact[:, _BEAROFF_COLUMN[state.owner]]
-    if not state.length:
-        dead, live, x = _money_no_double(chances, state.owner, x, state.jacoby)
-        if bearoff.any():
-            dead, live = np.where(bearoff, cubeful, dead), np.where(bearoff, cubeful, live)
-            x = np.where(bearoff, 0.0, x)
-        return chances[:, 0], dead, live, x
-    if bearoff.any():  # gnubg's eval.c, EvaluatePositionCubeful4, CLASS_BEAROFF_TS
-        cubeless = exact[:, CUBELESS]
-        live = _mixed(_money_no_double(chances, state.owner, 1.0, False))
-        apart = np.abs(live - cubeless) > 1e-4
-        fitted = (cubeful - cubeless) / np.where(apart, live - cubeless, 1.0)
-        x = np.where(bearoff, np.clip(np.where(apart, fitted, x), 0.0, x), x)
-    return chances[:, 0], *_match_no_double(state.score, chances, state.cube, state.owner,
-                                            x, state.crawford)
-
-
-def _no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
-    """ND in MWC (match) or money equity per cube of ``state.cube``; rows with a two-sided
-    bear-off's exact equities (``chances`` of shape (n, 9)) as GNU Backgammon values them
-    (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact equity of the cube's
-    owner, in match play Janowski's formula on the exact winning chance with the cube life
-    index that gives that money equity (at most ``x``)."""
-    return _mixed(_no_double_parts(chances, state, x)[1:])
-
-
-def cube_decision(chances: np.ndarray, state: CubeState, x) -> tuple:
-    """(ND, DT, DP) for the player on roll, in their MWC (match) or money equity at
-    ``state.cube``; DT and DP NaN when they may not double."""
-    nd = _no_double(chances, state, x)
-    if not state.may_double:
-        return nd, np.full_like(nd, np.nan), np.full_like(nd, np.nan)
-    doubled = state.doubled()
-    dt = _no_double(chances, doubled, x) * (1 if state.length else 2)
-    dp = np.full_like(nd, state.score.mwc(state.cube) if state.length else 1.0)
-    return nd, dt, dp
-
-
-def cubeful_equities(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
-    """Cubeful 0-ply value for the player on roll (their cube decision made well): ``max(ND,
-    min(DT, DP))``, MWC in match play, money equity per cube in money play.
-
-    Parameters
-    ----------
-    chances : ndarray, shape (n, 5) or (n, 9)
-        Cubeless chances of the player on roll (win, win gammon, win backgammon, lose
-        gammon, lose backgammon; cumulative, probability 0..1), before their roll; and, in
-        columns 5..8, a two-sided bear-off's exact money equities
-        (:func:`~nardy_analysis.analysis.bearoff.bearoff_equities`; NaN for other rows),
-        which replace the chances and the formula as GNU Backgammon does.
-    state : CubeState
-    x : float or ndarray of shape (n,)
-        Cube life index (:func:`cube_efficiency`).
-    """
-    nd, dt, dp = cube_decision(chances, state, x)
-    if not state.may_double:
-        return nd
-    return np.maximum(nd, np.minimum(dt, dp))
-
-
-def _after_play_equities(chances_after: np.ndarray, state: CubeState, x) -> np.ndarray:
-    """Mover's normalised cubeful equity after each play: ``chances_after`` (n, 5) are the
-    opponent's (on roll) chances, ``x`` their cube life index; without the cube the mover's
-    cubeless money equity."""
-    if not state.cubeful:
-        return MONEY.of_opponent(chances_after[:, :5])
-    opponent = state.turned()
-    value = cubeful_equities(chances_after, opponent, x)
-    mine = 1.0 - value if state.length else -value
-    return state.normalise(mine)
 
 
 # --- per-decision frame ---------------------------------------------------------------------
@@ -581,44 +217,6 @@ def _stacked(arrays: list[np.ndarray]) -> np.ndarray:
     return stacked
 
 
-def _single_precision_no_double(chances: np.ndarray, state: CubeState, x) -> np.ndarray:
-    """ND of :func:`_no_double` as GNU Backgammon's eval.c works it out, in single precision
-    (float32): the cubeless equity ``u`` from the winning chance in single precision, the
-    dead cube's MWC ``(u (W - L) + W + L) / 2`` (``W``, ``L``: winning and losing the cube;
-    money play 1 and -1), then ``dead (1 - x) + live x``. Where ND and double/pass are equal
-    in exact numbers (a certain win without gammons) these roundings decide which is
-    larger, as they do for gnubg."""
-    f32 = np.float32
-    p, dead, live, x = _no_double_parts(chances, state, x)
-    exact = (state.score.mwc(state.cube), state.score.mwc(-state.cube)) if state.length \
-        else (1.0, -1.0)
-    utility = (2 * dead - sum(exact)) / (exact[0] - exact[1]) - (2 * p - 1)  # gammons' part
-    win, lose = _cash(state)
-    utility = (p.astype(f32) * f32(2) - f32(1)) + utility.astype(f32)
-    dead = f32(0.5) * (utility * (win - lose) + (win + lose))
-    x = np.asarray(x).astype(f32)
-    return dead * (f32(1) - x) + live.astype(f32) * x
-
-
-def _cash(state: CubeState) -> tuple:
-    """``(W, L)`` in single precision: the MWC of winning and of losing the cube (match play),
-    or 1 and -1 (money play, per cube)."""
-    if not state.length:
-        return np.float32(1), np.float32(-1)
-    return np.float32(state.score.mwc(state.cube)), np.float32(state.score.mwc(-state.cube))
-
-
-def _normalised_cube_decision(chances: np.ndarray, state: CubeState, x) -> list:
-    """ND, DT, DP of :func:`cube_decision` as normalised equity in single precision, as GNU
-    Backgammon's ``FindCubeDecision`` has them (``mwc2eq``: ``(2 MWC - W - L) / (W - L)``;
-    money play the equity itself), for a player who may double."""
-    win, lose = _cash(state)
-    nd = _single_precision_no_double(chances, state, x)
-    dt = _single_precision_no_double(chances, state.doubled(), x) * np.float32(
-        1 if state.length else 2)
-    return [(np.float32(2) * value - (win + lose)) / (win - lose)
-            for value in (nd, dt, np.full_like(nd, win))]
-
 
 def _move_row(evaluator, match, turn, keys: tuple, equities: np.ndarray) -> dict | None:
     """A checker play's row from the mover's cubeful ``equities`` after each of its plays
@@ -713,30 +311,6 @@ def _match_decisions(match: ReplayedMatch):
             yield "move", game, turn, _state(match, game, side, cube, owner, jacoby), number
 
 
-def _chances(evaluator: Evaluator, position: Position) -> np.ndarray:
-    """The engine's chances for the player on roll of ``position`` (5,) and a two-sided
-    bear-off's exact equities (4,; NaN in any other position), as :func:`cube_decision`
-    takes them."""
-    exact = bearoff_equities(position) if is_two_sided_bearoff(position) else np.full(4, np.nan)
-    return np.concatenate([evaluator.evaluate(position), exact])
-
-
-def _with_bearoffs(evaluator: Evaluator, position: Position, keys: tuple,
-                   chances: np.ndarray) -> np.ndarray:
-    """``chances`` (n, 5) after the plays ``keys`` of the player on roll of ``position`` (the
-    opponent then on roll) with the exact equities of those that reach a two-sided bear-off,
-    as :func:`_chances` (n, 9); ``chances`` themselves when no play can reach one."""
-    mine, theirs = _rearmost(position)
-    if mine > BEAROFF_POINTS or theirs > BEAROFF_POINTS \
-            or CHECKERS - position.opponent[OFF] > BEAROFF_CHECKERS:
-        return chances
-    exact = np.full((len(chances), 4), np.nan)
-    for row, key in enumerate(keys):
-        after = evaluator.position_after(key, position.turn)
-        if is_two_sided_bearoff(after):
-            exact[row] = bearoff_equities(after)
-    return np.concatenate([chances, exact], axis=1)
-
 
 def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[dict]:
     """The decisions of one match, in order (:func:`_match_decisions`), with their errors;
@@ -747,15 +321,15 @@ def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[di
         if kind == "move":
             keys, chances = evaluator.plays(what.before, what.roll)
             plays.append((what.before, what.roll, keys))
-            moves.append((state, _with_bearoffs(evaluator, what.before, keys, chances)))
+            moves.append((state, chances_after_plays(evaluator, what.before, keys, chances)))
         else:
-            cubes.append((state, np.array([_chances(evaluator, what)]),
+            cubes.append((state, np.array([position_chances(evaluator, what)]),
                           np.array([cube_efficiency(what)])))
     moves = [(state, chances, x) for (state, chances), x in
-             zip(moves, _life_indices(evaluator, plays, match.rules.cube))]
+             zip(moves, life_indices(evaluator, plays, match.rules.cube))]
     plays = iter(keys for _, _, keys in plays)
-    equities = iter(_by_state(moves, _after_play_equities))
-    values = iter(_by_state(cubes, _normalised_cube_decision))
+    equities = iter(_by_state(moves, after_play_equities))
+    values = iter(_by_state(cubes, normalised_cube_decision))
     names, rows = match.record.players, []
     for kind, game, what, state, *rest in decisions:
         base = {"file": match.record.file, "match_id": match_id,
@@ -785,17 +359,18 @@ def _best_after(evaluator: Evaluator, listed: list[tuple[Position, Roll, CubeSta
     the equities of all plays computed in one array per cube state (:func:`_by_state`)."""
     found = [evaluator.plays(position, roll) for position, roll, _ in listed]
     cubeful = all(state.cubeful for _, _, state in listed)
-    lives = iter(_life_indices(evaluator, [(position, roll, keys) for (position, roll, _),
+    lives = iter(life_indices(evaluator, [(position, roll, keys) for (position, roll, _),
                                            (keys, _) in zip(listed, found) if keys], cubeful))
     items = []
     for (position, _, state), (keys, after) in zip(listed, found):
         if keys:
-            items.append((state, _with_bearoffs(evaluator, position, keys, after), next(lives)))
+            items.append((state, chances_after_plays(evaluator, position, keys, after),
+                          next(lives)))
         else:
             dance = position.with_turn(1 - position.turn)
-            items.append((state, _chances(evaluator, dance)[None],
+            items.append((state, position_chances(evaluator, dance)[None],
                           np.array([cube_efficiency(dance) if cubeful else 0.0])))
-    return [float(values.max()) for values in _by_state(items, _after_play_equities)]
+    return [float(values.max()) for values in _by_state(items, after_play_equities)]
 
 
 def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int, float, float]]:
@@ -988,7 +563,7 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
         lucks = pd.DataFrame(_cubeful_luck(engine, match), columns=["side", "luck", "unit"])
         totals = [float(lucks.loc[lucks["side"] == side, "unit"].sum(skipna=False))
                   for side in (0, 1)]
-        results = _results(match)
+        results = game_results(match)
         for side in (0, 1):
             mine = lucks[lucks["side"] == side]
             result = float(sum(r[side] for r in results)) if results else float("nan")
@@ -1000,7 +575,7 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
                    "luck_rate_memg": 1000 * float(mine["luck"].mean()) if len(mine)
                    else float("nan"),
                    "actual_result": result,
-                   "luck_adjusted_result": _luck_adjusted(result, totals, side)}
+                   "luck_adjusted_result": luck_adjusted(result, totals, side)}
             row["fibs_rating_difference"] = (_fibs_difference(row["luck_adjusted_result"],
                                                               length)
                                              if length and side == 0 else float("nan"))

@@ -1,0 +1,878 @@
+"""Match equity and cubeful equity: what a position and a score are worth with the cube.
+
+Match equity. The match-winning chance (MWC) at the start of a game is read from the
+Kazaross-XG2 match equity table, GNU Backgammon's default (:func:`match_winning_chance`;
+its copyright notice below, with the table). GNU Backgammon's normalised match equity maps
+MWC linearly so that winning the cube's value in points is +1 and losing it -1:
+``(2 MWC - W - L) / (W - L)``, ``W`` and ``L`` the MWC after winning and losing the cube
+(:func:`match_utility`, :meth:`CubeState.normalise`). A game's actual result is the MWC
+after it minus the MWC before (match play) or the points won (money play, long nardy):
+:func:`game_results`.
+
+Cubeful equity at 0-ply (Rick Janowski, "Take-Points in Money Games", 1993, with the cube
+life index ``x``; its match-play form after Joern Thyssen's "Cubeful equities in match
+play"). The cubeful equity is ``x * live + (1 - x) * dead``: ``dead`` the cubeless equity,
+``live`` a piecewise linear function of the winning chance ``p`` through the equities of
+losing (``p = 0``), of passing a double (at the take point), of cashing (at the cash point)
+and of winning (``p = 1``), each loss or win weighted by the position's gammon and
+backgammon rates; the take and cash points are those of a fully live cube, found (match
+play) from the highest cube level down, where a redouble no longer helps, or (money) in
+closed form ``TP = (L - 1/2) / (W + L + 1/2)``, ``CP = (L + 1) / (W + L + 1/2)``. In money
+play with the Jacoby rule a centred cube counts gammons single. After a play the opponent,
+then on roll, has their own cube decision: the position is worth ``max(ND, min(DT, DP))``
+to them when they may double (:func:`cubeful_equities`). The cube life index ``x``
+(:func:`cube_efficiency`) is 0.76 in contact, 0.6 in a bear-off (both sides home) and ``0.6
++ 0.0025 * pips`` of the player on roll (at most 0.8) in any other race: values fitted to
+GNU Backgammon 1.1.0a16's equities, not read from its source. Two-sided bear-offs (both
+sides at most six checkers, all home) are valued as GNU Backgammon values them, from their
+exact equities (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact cubeful
+equity, in match play the formula on the exact winning chance with the life index those
+equities imply (:func:`position_chances`, :func:`chances_after_plays`).
+
+Cube decisions (:func:`cube_decision`): the cubeful equities of *no double* (ND), *double,
+take* (DT) and *double, pass* (DP) of the player on roll; :func:`normalised_cube_decision`
+works them out in single precision as GNU Backgammon's eval.c does, so that where ND and DP
+are equal in exact numbers (a certain win without gammons) its roundings decide. How a
+decision is judged from them is :mod:`~nardy_analysis.analysis.skill`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import chain
+from typing import Any, Iterator, NamedTuple
+
+import numpy as np
+
+from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, CENTRED, CUBELESS, OPPONENT_OWNS,
+                      OWNED, bearoff_equities, is_two_sided_bearoff)
+from .engine import MONEY, Evaluator, GnubgNN, Utility
+from .turns import phase
+from ..errors import NardyError
+from ..game.position import Position, Roll
+from ..game.rules import BAR, CHECKERS, OFF, Rules
+from ..replay import ReplayedGame, ReplayedMatch
+
+__all__ = ["MET_LENGTH", "CubeState", "GameSituation", "MatchScore", "after_play_equities",
+           "chances_after_plays", "cube_decision", "cube_efficiency", "cubeful_equities",
+           "game_results", "life_index", "life_indices", "match_utility",
+           "match_winning_chance", "normalised_cube_decision", "per_game_equity",
+           "position_chances", "sure_life_index"]
+
+# Kazaross-XG2 match equity table: the match-winning chance of the player who needs ``i``
+# points against ``j`` (i < j), row by row (i = 1..24, j = i+1..25), pre-Crawford (the row of
+# 1-away is the Crawford game); the table is antisymmetric: MWC(j, i) = 1 - MWC(i, j).
+# "Copyright (C) 2011 Neil Kazaross. Table rolled up to 9 point match by eXtreme Gammon. Then
+# uses R/K MET which was rolled up to 15 and extrapolated to 25 points. Transcribed for use by
+# GNUbg by Michael Petch. Copying and distribution of this file, with or without modification,
+# are permitted in any medium without royalty provided the copyright notice and this notice
+# are preserved. This file is offered as-is, without any warranty."
+_PRE_CRAWFORD = """
+.67736 .75076 .81436 .84179 .88731 .90724 .93250 .94402 .959275 .966442 .975534 .979845
+.985273 .987893 .99114 .99273 .99467 .99563 .99679 .99737 .99807 .99842 .99884 .99905 .59947
+.66870 .74359 .79940 .84225 .87539 .90197 .923034 .939311 .952470 .962495 .970701 .976887
+.98196 .98580 .98893 .99129 .99322 .99466 .99585 .99675 .99746 .99802 .57150 .64795 .71123
+.76209 .80468 .84017 .870638 .894417 .914831 .930702 .944426 .954931 .96399 .97093 .97687
+.98139 .98522 .98814 .99062 .99248 .99407 .99527 .57732 .64285 .69924 .74577 .78799 .824059
+.853955 .879141 .900233 .918040 .932657 .94495 .95499 .96341 .97021 .97589 .98044 .98422
+.98726 .98975 .99174 .56635 .62638 .67786 .72540 .767055 .802732 .833654 .859934 .882866
+.902013 .91847 .93223 .94397 .95367 .96189 .96864 .97432 .97896 .98283 .98600 .56261 .61636
+.66787 .713057 .753427 .788634 .819569 .846648 .869999 .89021 .90756 .92246 .93508 .94583
+.95488 .96254 .96894 .97432 .97879 .55480 .60854 .656283 .700209 .739054 .774121 .805203
+.832566 .85659 .87761 .89591 .91171 .92535 .93702 .94703 .95553 .96276 .96887 .55442 .603718
+.649899 .691356 .729447 .763593 .794397 .82158 .84578 .86714 .88589 .90230 .91658 .92898
+.93968 .94891 .95682 .550196 .597926 .641481 .682119 .718927 .752814 .78301 .81037 .83483
+.85662 .87591 .89294 .90791 .92098 .93240 .94230 .548547 .593459 .635880 .674830 .711113
+.74371 .77375 .80093 .82543 .84741 .86703 .88448 .89991 .91353 .92550 .545552 .589242
+.629736 .667927 .70303 .73530 .76494 .79198 .81648 .83862 .85849 .87629 .89214 .90622
+.544068 .585701 .625259 .66178 .69610 .72778 .75703 .78381 .80826 .83044 .85051 .86856
+.88476 .541943 .582545 .62036 .65619 .68966 .72081 .74963 .77619 .80054 .82276 .84295 .86123
+.540750 .57942 .61634 .65117 .68391 .71448 .74290 .76917 .79339 .81559 .83586 .53916 .57679
+.61261 .64659 .67859 .70862 .73664 .76265 .78669 .80883 .53796 .57441 .60929 .64241 .67376
+.70323 .73084 .75657 .78046 .53676 .57222 .60618 .63856 .66925 .69822 .72542 .75087 .53574
+.57023 .60336 .63501 .66510 .69356 .72038 .53475 .56838 .60073 .63171 .66122 .68921 .53387
+.56667 .59830 .62864 .65760 .53303 .56508 .59603 .62576 .53226 .56360 .59391 .53153 .56221
+.53086
+"""
+# Post-Crawford: the match-winning chance of the trailer who needs 1..25 points when the
+# leader needs 1 (same source and notice).
+_POST_CRAWFORD = """
+.500000 .48803 .32264 .31002 .19012 .18072 .11559 .10906 .06953 .065161 .042069 .039060
+.025371 .023428 .015304 .014050 .009240 .008420 .005560 .005050 .003360 .003030 .002030
+.001820 .001230
+"""
+MET_LENGTH = 25
+"""The longest match the table covers (points)."""
+
+
+def _met() -> tuple[list[list[float]], list[float]]:
+    upper = iter(float(v) for v in _PRE_CRAWFORD.split())
+    table = [[0.5] * MET_LENGTH for _ in range(MET_LENGTH)]
+    for i in range(MET_LENGTH):
+        for j in range(i + 1, MET_LENGTH):
+            table[i][j] = next(upper)
+            table[j][i] = 1.0 - table[i][j]
+    return table, [float(v) for v in _POST_CRAWFORD.split()]
+
+
+_TABLE, _POST = _met()
+
+
+def match_winning_chance(away: int, opponent_away: int, post_crawford: bool = False) -> float:
+    """A player's chance (0..1) of winning the match, at the start of a game.
+
+    Parameters
+    ----------
+    away, opponent_away : int
+        Points the player and the opponent still need (<= 0: that player has won).
+    post_crawford : bool
+        The Crawford game has been played: with a player 1 away the post-Crawford table
+        applies (without it, 1-away rows are the Crawford game's values).
+
+    Returns
+    -------
+    float
+        From the Kazaross-XG2 table, GNU Backgammon's default match equity table.
+
+    Raises
+    ------
+    NardyError
+        More than 25 points away (beyond the table).
+    """
+    if away <= 0:
+        return 1.0
+    if opponent_away <= 0:
+        return 0.0
+    if away > MET_LENGTH or opponent_away > MET_LENGTH:
+        raise NardyError(f"the match equity table stops at {MET_LENGTH} points away, got "
+                         f"{away} and {opponent_away}")
+    if post_crawford and away == 1:
+        return 1.0 - _POST[opponent_away - 1]
+    if post_crawford and opponent_away == 1:
+        return _POST[away - 1]
+    return _TABLE[away - 1][opponent_away - 1]
+
+
+def _mwc_after(length: int, score: int, opponent_score: int, points: int,
+               post_crawford: bool) -> float:
+    """The match-winning chance of the player with ``score`` after winning ``points``
+    (losing them, if negative)."""
+    return match_winning_chance(length - score - max(points, 0),
+                                length - opponent_score + min(points, 0), post_crawford)
+
+
+def _multiples(rules: Rules | None) -> tuple[int, int]:
+    """Points (in cubes) of a gammon and a backgammon under ``rules``."""
+    gammon = 2 if rules is None or rules.gammons else 1
+    return gammon, (3 if rules is None or rules.backgammons else gammon)
+
+
+def match_utility(length: int, score: int, opponent_score: int, cube: int = 1,
+                  crawford: bool = False, post_crawford: bool = False,
+                  rules: Rules | None = None) -> Utility:
+    """GNU Backgammon's normalised cubeless match equity for one player, as a Utility.
+
+    Each outcome (win or lose a single game, gammon or backgammon at the cube's value) is
+    worth the match-winning chance after it, ``MWC``; normalised equity maps ``MWC`` linearly
+    so that winning ``cube`` points is +1 and losing them -1:
+    ``(2 MWC - W - L) / (W - L)``, ``W`` and ``L`` the MWC after a single win and loss.
+
+    Parameters
+    ----------
+    length : int
+        Match length in points; 0 is money play (:data:`~nardy_analysis.engine.MONEY`).
+    score, opponent_score : int
+        Points of the player and the opponent before the game.
+    cube : int
+        Cube value.
+    crawford, post_crawford : bool
+        This game is the Crawford game; the Crawford game has been played.
+    rules : Rules, optional
+        Without gammons (or backgammons) they count as single games (gammons).
+
+    Raises
+    ------
+    NardyError
+        A score beyond the 25-point table.
+    """
+    gammon, backgammon = _multiples(rules)
+    if length == 0:
+        return Utility(-1.0, 2.0, gammon - 1.0, backgammon - gammon, 1.0 - gammon,
+                       gammon - backgammon)
+    after = crawford or post_crawford  # the next game is post-Crawford if anyone is 1 away
+    win = _mwc_after(length, score, opponent_score, cube, after)
+    lose = _mwc_after(length, score, opponent_score, -cube, after)
+
+    def eq(points: int) -> float:
+        mwc = _mwc_after(length, score, opponent_score, points, after)
+        return (2.0 * mwc - win - lose) / (win - lose)
+
+    e = {k: eq(k * cube) for k in (1, gammon, backgammon, -1, -gammon, -backgammon)}
+    return Utility(e[-1], e[1] - e[-1], e[gammon] - e[1], e[backgammon] - e[gammon],
+                   e[-gammon] - e[-1], e[-backgammon] - e[-gammon])
+
+
+
+def per_game_equity(match: ReplayedMatch) -> bool:
+    """Whether ``match``'s equity is counted per game, in points, not in match equity.
+
+    Parameters
+    ----------
+    match : ReplayedMatch
+
+    Returns
+    -------
+    bool
+        True in money play, and in long nardy (no cube, so no match equity normalised by
+        it; RULES.md, "Long nardy").
+    """
+    return match.record.length == 0 or match.rules.game == "long"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSituation:
+    """The match situation of one game: utilities and MWC per side and cube value.
+
+    Parameters
+    ----------
+    length : int
+        Match length in points; 0 when :func:`per_game_equity` (money equity).
+    scores : tuple of int
+        Points of side 0 and side 1 before the game.
+    crawford, post_crawford : bool
+        This game is the Crawford game; the Crawford game has been played.
+    rules : Rules
+        The match's rules (which outcomes count as gammons and backgammons).
+    """
+
+    length: int
+    scores: tuple[int, int]
+    crawford: bool
+    post_crawford: bool
+    rules: Rules
+
+    @classmethod
+    def of(cls, match: ReplayedMatch, game: ReplayedGame) -> GameSituation:
+        """The situation of ``game`` of ``match``."""
+        return cls(0 if per_game_equity(match) else match.record.length, game.scores,
+                   game.crawford, game.post_crawford, match.rules)
+
+    def utility(self, side: int, cube: int) -> Utility:
+        """``side``'s normalised cubeless equity at ``cube`` (:func:`match_utility`)."""
+        return match_utility(self.length, self.scores[side], self.scores[1 - side], cube,
+                             self.crawford, self.post_crawford, rules=self.rules)
+
+    def mwc(self, side: int, points: int = 0, after: bool = True) -> float:
+        """``side``'s match-winning chance when it gains ``points`` (loses, if negative);
+        at the start of the next game (``after``: post-Crawford when this game is the
+        Crawford game or after it) or of this one."""
+        post = (self.crawford or self.post_crawford) if after else self.post_crawford
+        return _mwc_after(self.length, self.scores[side], self.scores[1 - side], points, post)
+
+
+def game_results(match: ReplayedMatch) -> list[tuple[float, float]]:
+    """Each game's actual result for side 0 and side 1, as GNU Backgammon's statistics count
+    it.
+
+    Parameters
+    ----------
+    match : ReplayedMatch
+
+    Returns
+    -------
+    list of (float, float)
+        Per game in order: in match play the MWC at the start of the next game minus that
+        at the start of this one (:func:`match_winning_chance`); in money play and long
+        nardy (:func:`per_game_equity`) the points won (negative: lost); NaN when the file
+        does not say who won.
+    """
+    results: list[tuple[float, float]] = []
+    for game in match.games:
+        if game.winner is None or game.points is None:
+            results.append((float("nan"),) * 2)
+            continue
+        won = [game.points if side == game.winner else -game.points for side in (0, 1)]
+        situation = GameSituation.of(match, game)
+        if situation.length:
+            results.append((situation.mwc(0, won[0]) - situation.mwc(0, after=False),
+                            situation.mwc(1, won[1]) - situation.mwc(1, after=False)))
+        else:
+            results.append((won[0], won[1]))
+    return results
+
+
+
+def cube_efficiency(position: Position) -> float:
+    """The cube life index ``x`` of ``position`` for the player on roll (Janowski's cube
+    efficiency; the module docstring).
+
+    Parameters
+    ----------
+    position : Position
+
+    Returns
+    -------
+    float
+        0.76 in contact; 0.6 in a bear-off (every checker of both sides home or off); in any
+        other race ``0.6 + 0.0025 * pips`` of the player on roll, at most 0.8 (values fitted
+        to GNU Backgammon 1.1.0a16's equities).
+    """
+    home = not any(position.board[0][7:]) and not any(position.board[1][7:])
+    kind = phase(position)
+    return float(life_index("bearoff" if kind == "race" and home else kind,
+                            position.pip_count()))
+
+
+def life_index(kind: Any, pips: Any) -> np.ndarray:
+    """The cube life index of :func:`cube_efficiency` from a position's class and pips.
+
+    Parameters
+    ----------
+    kind : str or array of str, shape (n,)
+        ``contact``, ``race`` or ``bearoff``.
+    pips : int or array of int, shape (n,)
+        The pip count of the player on roll.
+
+    Returns
+    -------
+    ndarray
+        ``x``, of the shape of the arguments (0-d for numbers).
+    """
+    kind, race = np.asarray(kind), np.minimum(0.8, 0.6 + 0.0025 * np.asarray(pips))
+    return np.where(kind == "contact", 0.76, np.where(kind == "bearoff", 0.6, race))
+
+
+def life_indices(evaluator: Evaluator, plays: list[tuple[Position, Roll, tuple[Any, ...]]],
+                 cubeful: bool = True) -> list[np.ndarray]:
+    """:func:`cube_efficiency` of the position after each play of many rolls.
+
+    Parameters
+    ----------
+    evaluator : Evaluator
+        The engine whose play keys ``plays`` holds (``evaluator.plays``).
+    plays : list of (Position, Roll, tuple)
+        Each position before a roll, the roll and the keys of its plays.
+    cubeful : bool
+        False without the cube (long nardy): zeros, no cube has a life.
+
+    Returns
+    -------
+    list of ndarray, shape (len(keys),) each
+        From :func:`sure_life_index` where the class of the positions reached is certain,
+        else from the positions (gnubg-nn: from their keys, all at once, faster).
+    """
+    if not cubeful:
+        return [np.zeros(len(keys)) for _, _, keys in plays]
+    sure = [sure_life_index(position, roll) for position, roll, _ in plays]
+    unsure = [(keys, position.turn) for (position, _, keys), x in zip(plays, sure) if x is None]
+    found: Iterator[np.ndarray]
+    if isinstance(evaluator, GnubgNN):
+        x: Any = life_index(*evaluator.position_classes(
+            tuple(chain.from_iterable(keys for keys, _ in unsure)))) if unsure else []
+        found = iter(np.split(x, np.cumsum([len(keys) for keys, _ in unsure])[:-1]))
+    else:
+        found = iter([np.array([cube_efficiency(evaluator.position_after(key, mover))
+                                for key in keys]) for keys, mover in unsure])
+    return [next(found) if x is None else np.full(len(keys), x)
+            for (_, _, keys), x in zip(plays, sure)]
+
+
+def sure_life_index(position: Position, roll: Roll) -> float | None:
+    """The cube life index of every position a play of ``roll`` can reach from
+    ``position`` (the opponent then on roll), when it is the same for all.
+
+    No checker moves back and no checker moves more than the roll's pips (``high + low``,
+    four times a die for doubles), so a contact position stays one when the mover's rearmost
+    checker cannot pass the opponent's (a hit only sends the opponent's further back); in a
+    race nobody is hit, the opponent's pips stay, and a bear-off follows when both sides
+    are home (the rules of movement, RULES.md).
+
+    Parameters
+    ----------
+    position : Position
+        Before the roll, the mover on roll.
+    roll : Roll
+
+    Returns
+    -------
+    float or None
+        :func:`cube_efficiency` of each position reached, or None when they may differ.
+    """
+    mine, theirs = _rearmost(position)
+    moved = 4 * roll.low if roll.is_double else roll.low + roll.high
+    if mine + theirs > BAR - 1:  # contact (cube_efficiency, phase)
+        return _one_life_index("contact", 0) if mine - moved + theirs > BAR - 1 else None
+    if mine <= BEAROFF_POINTS and theirs <= BEAROFF_POINTS:
+        return _one_life_index("bearoff", 0)
+    if theirs > BEAROFF_POINTS or mine - moved > BEAROFF_POINTS:
+        return _one_life_index("race", position.pip_count(1 - position.turn))
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _rearmost(position: Position) -> tuple[int, int]:
+    """The points of the rearmost checkers of the player on roll and of the opponent, each
+    from their own side (25 the bar); kept for the 21 rolls of a position."""
+    mine, theirs = (next(point for point in range(BAR, 0, -1) if side[point])
+                    for side in (position.on_roll, position.opponent))
+    return mine, theirs
+
+
+@lru_cache(maxsize=None)
+def _one_life_index(kind: str, pips: int) -> float:
+    """:func:`life_index` of one position, as a float."""
+    return float(life_index(kind, pips))
+
+
+# --- cubeful equity -----------------------------------------------------------------------
+
+_Parts = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""A no-double equity before its mix: ``(dead, live, x)`` (:func:`_mixed`)."""
+
+
+class MatchScore(NamedTuple):
+    """The match score from the side of the player on roll, for the match equity table.
+
+    Attributes
+    ----------
+    away, opponent_away : int
+        Points the player on roll and the opponent still need.
+    post : bool
+        The next game is post-Crawford when a player is 1 away (this game is the Crawford
+        game or after it).
+    """
+
+    away: int
+    opponent_away: int
+    post: bool
+
+    @property
+    def other(self) -> MatchScore:
+        """The same score from the opponent's side."""
+        return MatchScore(self.opponent_away, self.away, self.post)
+
+    def mwc(self, points: int) -> float:
+        """Match-winning chance of the player on roll after winning ``points`` (< 0:
+        losing them), from :func:`match_winning_chance`."""
+        return _mwc(self, points)
+
+
+@lru_cache(maxsize=None)
+def _mwc(score: MatchScore, points: int) -> float:
+    return match_winning_chance(score.away - max(points, 0),
+                                score.opponent_away + min(points, 0), score.post)
+
+
+_SWAP = [0, 3, 4, 1, 2]
+
+
+def _swap(chances: np.ndarray) -> np.ndarray:
+    """Chances (n, 5) from the other side."""
+    swapped = chances[:, _SWAP]
+    swapped[:, 0] = 1.0 - swapped[:, 0]
+    return swapped
+
+
+def _outcome_average(score: MatchScore, chances: np.ndarray, cube: int, win: bool) -> np.ndarray:
+    """MWC of the player on roll averaged over the kinds of win (or loss) at ``cube``."""
+    sign, (p, g, b) = (1, chances[:, :3].T) if win else (-1, (1.0 - chances[:, 0],
+                                                              chances[:, 3], chances[:, 4]))
+    single, gammon, backgammon = (score.mwc(sign * k * cube) for k in (1, 2, 3))
+    some = p > 1e-7
+    return np.where(some, single + ((gammon - single) * g + (backgammon - gammon) * b)
+                    / np.where(some, p, 1.0), single)
+
+
+def _take_point(doubler: MatchScore, taker_chances: np.ndarray, cube: int) -> np.ndarray:
+    """The taker's take point (their winning chance) of a double from ``cube`` to
+    ``2 * cube``, the cube then live for the taker up to the level where it is dead."""
+    taker = doubler.other
+    lose = _outcome_average(taker, taker_chances, 2 * cube, False)
+    passed = taker.mwc(-cube)
+    if taker.away <= 2 * cube:  # the taker's redouble could not gain anything
+        win = _outcome_average(taker, taker_chances, 2 * cube, True)
+        point: np.ndarray = (passed - lose) / (win - lose)
+        return point
+    cash = 1.0 - _take_point(taker, _swap(taker_chances), 2 * cube)
+    point = cash * (passed - lose) / (taker.mwc(2 * cube) - lose)
+    return point
+
+
+def _piecewise(p: np.ndarray, knots: list[tuple[Any, Any]]) -> np.ndarray:
+    """The piecewise linear function through ``knots`` [(x, y), ...] (arrays or numbers,
+    x from 0 to 1), at ``p``."""
+    value: Any
+    p, value = np.clip(p, 0.0, 1.0), 0.0
+    for (x0, y0), (x1, y1) in zip(knots[-2::-1], knots[:0:-1]):
+        width = np.subtract(x1, x0)
+        segment = y0 + (np.subtract(y1, y0)) * (p - x0) / np.where(width > 0, width, 1.0)
+        value = np.where(p <= x1, segment, value)
+    curve: np.ndarray = value
+    return curve
+
+
+def _match_no_double(score: MatchScore, chances: np.ndarray, cube: int, owner: int | None,
+                     x: Any, crawford: bool) -> _Parts:
+    """Cubeful MWC for the player on roll, the cube where it is (``owner`` 0: theirs,
+    1: the opponent's, None: centred), without doubling now, as ``(dead, live, x)``: the
+    cubeless MWC, that of a fully live cube and the life index, to be mixed as ``x * live +
+    (1 - x) * dead`` (:func:`_mixed`). The cube is dead (``x`` 0) in the Crawford game, for
+    a player who already wins the match with it, and at 2-away 2-away whatever the cube
+    (GNU Backgammon 1.1.0a16's eval.c, ``fDoCubeful``, read, not copied: no cubeful
+    evaluation at that score)."""
+    lose = _outcome_average(score, chances, cube, False)
+    win = _outcome_average(score, chances, cube, True)
+    pw = chances[:, 0]
+    dead = pw * win + (1.0 - pw) * lose  # the cubeless MWC
+    knots: list[tuple[Any, Any]]
+    knots, live = [(0.0, lose)], not crawford and (score.away, score.opponent_away) != (2, 2)
+    if not live:
+        return dead, dead, np.zeros_like(dead)
+    if owner in (None, 1) and score.opponent_away > cube:
+        knots.append((_take_point(score.other, chances, cube), score.mwc(-cube)))
+    if owner in (None, 0) and score.away > cube:
+        knots.append((1.0 - _take_point(score, _swap(chances), cube), score.mwc(cube)))
+    knots.append((1.0, win))
+    return dead, _piecewise(pw, knots), np.broadcast_to(x, dead.shape)
+
+
+def _money_no_double(chances: np.ndarray, owner: int | None, x: Any, jacoby: bool) -> _Parts:
+    """Cubeful money equity (per cube) for the player on roll, without doubling now, as
+    ``(dead, live, x)`` (:func:`_match_no_double`)."""
+    p, g, b, lg, lb = chances.T
+    wins = np.where(p > 1e-7, 1.0 + (g + b) / np.where(p > 1e-7, p, 1.0), 1.0)
+    losses = np.where(p < 1 - 1e-7, 1.0 + (lg + lb) / np.where(p < 1 - 1e-7, 1 - p, 1.0), 1.0)
+    take = (losses - 0.5) / (wins + losses + 0.5)
+    cash = (losses + 1.0) / (wins + losses + 0.5)
+    single = jacoby and owner is None  # gammons count single with a centred cube
+    dead = 2 * p - 1 if single else 2 * p - 1 + g - lg + b - lb
+    low, high = (-1.0, 1.0) if single else (-losses, wins)
+    knots: list[tuple[Any, Any]] = [(0.0, low)]
+    if owner in (None, 1):
+        knots.append((take, -1.0))
+    if owner in (None, 0):
+        knots.append((cash, 1.0))
+    knots.append((1.0, high))
+    return dead, _piecewise(p, knots), np.broadcast_to(x, dead.shape)
+
+
+def _mixed(parts: _Parts) -> np.ndarray:
+    """``x * live + (1 - x) * dead`` of ``(dead, live, x)``."""
+    dead, live, x = parts
+    mixed: np.ndarray = x * live + (1 - x) * dead
+    return mixed
+
+
+@dataclass(frozen=True)
+class CubeState:
+    """The cube and score from the side of the player on roll.
+
+    Parameters
+    ----------
+    length : int
+        Match length (0: money play).
+    away, opponent_away : int
+        Points the player on roll and the opponent still need (match play).
+    cube : int
+    owner : int or None
+        0 the player on roll owns the cube, 1 the opponent, None centred.
+    crawford, post_crawford : bool
+        The Crawford game (no doubling); a game after it (or one without the rule) with a
+        player one point away.
+    jacoby : bool
+        Money play: gammons count single with a centred cube.
+    cubeful : bool
+        False in a game without the cube (long nardy): no cube decision, the equity is the
+        cubeless money equity per game (a mars 2 points, a home mars as the rules score it)
+        and has no match-winning chance.
+    """
+
+    length: int
+    away: int = 0
+    opponent_away: int = 0
+    cube: int = 1
+    owner: int | None = None
+    crawford: bool = False
+    post_crawford: bool = False
+    jacoby: bool = True
+    cubeful: bool = True
+
+    @property
+    def score(self) -> MatchScore | None:
+        """The score for the match equity table (None in money play)."""
+        if not self.length:
+            return None
+        return _table_score(self)
+
+    def mwc(self, points: int) -> float:
+        """Match play: the match-winning chance of the player on roll after winning
+        ``points`` (< 0: losing them), :meth:`MatchScore.mwc` of :attr:`score`."""
+        return _table_score(self).mwc(points)
+
+    @property
+    def may_double(self) -> bool:
+        """The player on roll may double now (their cube or centred, not the Crawford game,
+        and in match play not already enough to win the match)."""
+        return (self.cubeful and self.owner in (None, 0) and not self.crawford
+                and (not self.length or self.away > self.cube))
+
+    def turned(self) -> "CubeState":
+        """The state after the player on roll passes the turn (the opponent on roll)."""
+        return replace(self, away=self.opponent_away, opponent_away=self.away,
+                       owner=None if self.owner is None else 1 - self.owner)
+
+    def doubled(self) -> "CubeState":
+        """The state after the player on roll doubles and is taken."""
+        return replace(self, cube=2 * self.cube, owner=1)
+
+    def normalise(self, value: Any) -> Any:
+        """MWC (match play) or money equity per cube of the player on roll (a number or an
+        array) as normalised equity at this cube: GNU Backgammon's ``mwc2eq``, ``(2 MWC - W -
+        L) / (W - L)``, ``W`` and ``L`` the MWC after winning and losing the cube."""
+        if not self.length:
+            return value
+        win, lose = self.mwc(self.cube), self.mwc(-self.cube)
+        return (2 * value - win - lose) / (win - lose)
+
+    def mwc_scale(self) -> float:
+        """MWC per unit of normalised equity (half the MWC between winning and losing the
+        cube); NaN in money play and without the cube."""
+        if not self.length or not self.cubeful:
+            return float("nan")
+        return (self.mwc(self.cube) - self.mwc(-self.cube)) / 2
+
+
+def _table_score(state: CubeState) -> MatchScore:
+    """:attr:`CubeState.score` of a state in match play."""
+    return MatchScore(state.away, state.opponent_away, state.crawford or state.post_crawford)
+
+
+_BEAROFF_COLUMN = {0: OWNED, None: CENTRED, 1: OPPONENT_OWNS}
+"""The column of :func:`~nardy_analysis.analysis.bearoff.bearoff_equities` by cube owner."""
+
+
+def _no_double_parts(chances: np.ndarray, state: CubeState,
+                     x: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """ND of :func:`_no_double` before its mix, ``(p, dead, live, x)``: the winning chance
+    it is worked out from and :func:`_match_no_double`'s parts."""
+    exact, chances = chances[:, 5:], chances[:, :5]
+    bearoff = ~np.isnan(exact[:, CUBELESS]) if exact.size else np.zeros(len(chances), bool)
+    if bearoff.any():
+        exact_chances = np.zeros_like(chances)
+        exact_chances[:, 0] = (exact[:, CUBELESS] + 1) / 2
+        chances = np.where(bearoff[:, None], exact_chances, chances)
+        cubeful = exact[:, _BEAROFF_COLUMN[state.owner]]
+    if not state.length:
+        dead, live, x = _money_no_double(chances, state.owner, x, state.jacoby)
+        if bearoff.any():
+            dead, live = np.where(bearoff, cubeful, dead), np.where(bearoff, cubeful, live)
+            x = np.where(bearoff, 0.0, x)
+        return chances[:, 0], dead, live, x
+    if bearoff.any():  # gnubg's eval.c, EvaluatePositionCubeful4, CLASS_BEAROFF_TS
+        cubeless = exact[:, CUBELESS]
+        live = _mixed(_money_no_double(chances, state.owner, 1.0, False))
+        apart = np.abs(live - cubeless) > 1e-4
+        fitted = (cubeful - cubeless) / np.where(apart, live - cubeless, 1.0)
+        x = np.where(bearoff, np.clip(np.where(apart, fitted, x), 0.0, x), x)
+    return chances[:, 0], *_match_no_double(_table_score(state), chances, state.cube, state.owner,
+                                            x, state.crawford)
+
+
+def _no_double(chances: np.ndarray, state: CubeState, x: Any) -> np.ndarray:
+    """ND in MWC (match) or money equity per cube of ``state.cube``; rows with a two-sided
+    bear-off's exact equities (``chances`` of shape (n, 9)) as GNU Backgammon values them
+    (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact equity of the cube's
+    owner, in match play Janowski's formula on the exact winning chance with the cube life
+    index that gives that money equity (at most ``x``)."""
+    _, dead, live, life = _no_double_parts(chances, state, x)
+    return _mixed((dead, live, life))
+
+
+def cube_decision(chances: np.ndarray, state: CubeState,
+                  x: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cubeful equities of the cube decision of the player on roll (the module
+    docstring: Janowski's formula, Thyssen's match-play form).
+
+    Parameters
+    ----------
+    chances, state, x
+        As for :func:`cubeful_equities`.
+
+    Returns
+    -------
+    (ND, DT, DP) : three ndarrays, shape (n,)
+        No double, double/take and double/pass, in the player's MWC (match play) or money
+        equity at ``state.cube`` (money play; DP is 1); DT and DP NaN when they may not
+        double (:attr:`CubeState.may_double`).
+    """
+    nd = _no_double(chances, state, x)
+    if not state.may_double:
+        return nd, np.full_like(nd, np.nan), np.full_like(nd, np.nan)
+    doubled = state.doubled()
+    dt = _no_double(chances, doubled, x) * (1 if state.length else 2)
+    dp = np.full_like(nd, state.mwc(state.cube) if state.length else 1.0)
+    return nd, dt, dp
+
+
+def cubeful_equities(chances: np.ndarray, state: CubeState, x: Any) -> np.ndarray:
+    """Cubeful 0-ply value for the player on roll (their cube decision made well): ``max(ND,
+    min(DT, DP))`` of :func:`cube_decision`, MWC in match play, money equity per cube in
+    money play.
+
+    Parameters
+    ----------
+    chances : ndarray, shape (n, 5) or (n, 9)
+        Cubeless chances of the player on roll (win, win gammon, win backgammon, lose
+        gammon, lose backgammon; cumulative, probability 0..1), before their roll; and, in
+        columns 5..8, a two-sided bear-off's exact money equities
+        (:func:`~nardy_analysis.analysis.bearoff.bearoff_equities`; NaN for other rows),
+        which replace the chances and the formula as GNU Backgammon does.
+    state : CubeState
+    x : float or ndarray of shape (n,)
+        Cube life index (:func:`cube_efficiency`).
+
+    Returns
+    -------
+    ndarray, shape (n,)
+    """
+    nd, dt, dp = cube_decision(chances, state, x)
+    if not state.may_double:
+        return nd
+    best: np.ndarray = np.maximum(nd, np.minimum(dt, dp))
+    return best
+
+
+def after_play_equities(chances_after: np.ndarray, state: CubeState, x: Any) -> np.ndarray:
+    """The mover's normalised cubeful equity after each of their plays: the opponent, then
+    on roll, makes their cube decision well (:func:`cubeful_equities` from their side),
+    normalised as GNU Backgammon's ``mwc2eq`` (:meth:`CubeState.normalise`).
+
+    Parameters
+    ----------
+    chances_after : ndarray, shape (n, 5) or (n, 9)
+        The opponent's chances (on roll) after each play, as for :func:`cubeful_equities`.
+    state : CubeState
+        The mover's, before the play.
+    x : float or ndarray of shape (n,)
+        The opponent's cube life index after each play.
+
+    Returns
+    -------
+    ndarray, shape (n,)
+        Normalised equity (EMG); without the cube (``state.cubeful`` False) the mover's
+        cubeless money equity per game.
+    """
+    if not state.cubeful:
+        return MONEY.of_opponent(chances_after[:, :5])
+    opponent = state.turned()
+    value = cubeful_equities(chances_after, opponent, x)
+    mine = 1.0 - value if state.length else -value
+    normalised: np.ndarray = state.normalise(mine)
+    return normalised
+
+
+def _single_precision_no_double(chances: np.ndarray, state: CubeState, x: Any) -> np.ndarray:
+    """ND of :func:`_no_double` as GNU Backgammon's eval.c works it out, in single precision
+    (float32): the cubeless equity ``u`` from the winning chance in single precision, the
+    dead cube's MWC ``(u (W - L) + W + L) / 2`` (``W``, ``L``: winning and losing the cube;
+    money play 1 and -1), then ``dead (1 - x) + live x``. Where ND and double/pass are equal
+    in exact numbers (a certain win without gammons) these roundings decide which is
+    larger, as they do for gnubg."""
+    f32 = np.float32
+    p, dead, live, x = _no_double_parts(chances, state, x)
+    high, low = (state.mwc(state.cube), state.mwc(-state.cube)) if state.length \
+        else (1.0, -1.0)
+    utility = (2 * dead - (high + low)) / (high - low) - (2 * p - 1)  # gammons' part
+    win, lose = _cash(state)
+    utility = (p.astype(f32) * f32(2) - f32(1)) + utility.astype(f32)
+    dead = f32(0.5) * (utility * (win - lose) + (win + lose))
+    x = np.asarray(x).astype(f32)
+    mixed: np.ndarray = dead * (f32(1) - x) + live.astype(f32) * x
+    return mixed
+
+
+def _cash(state: CubeState) -> tuple[np.float32, np.float32]:
+    """``(W, L)`` in single precision: the MWC of winning and of losing the cube (match play),
+    or 1 and -1 (money play, per cube)."""
+    if not state.length:
+        return np.float32(1), np.float32(-1)
+    return np.float32(state.mwc(state.cube)), np.float32(state.mwc(-state.cube))
+
+
+def normalised_cube_decision(chances: np.ndarray, state: CubeState,
+                             x: Any) -> list[np.ndarray]:
+    """ND, DT, DP of :func:`cube_decision` as normalised equity in single precision, as GNU
+    Backgammon's eval.c has them (``FindCubeDecision``; ``mwc2eq``: ``(2 MWC - W - L) / (W -
+    L)``; money play the equity itself).
+
+    Parameters
+    ----------
+    chances, state, x
+        As for :func:`cubeful_equities`; ``state.may_double`` must be true.
+
+    Returns
+    -------
+    list of three float32 ndarrays, shape (n,)
+        ND, DT, DP in EMG. The dead cube's part is worked out in single precision from the
+        winning chance, as gnubg does: where ND and DP are equal in exact numbers (a
+        certain win without gammons) these roundings decide which is larger.
+    """
+    win, lose = _cash(state)
+    nd = _single_precision_no_double(chances, state, x)
+    dt = _single_precision_no_double(chances, state.doubled(), x) * np.float32(
+        1 if state.length else 2)
+    return [(np.float32(2) * value - (win + lose)) / (win - lose)
+            for value in (nd, dt, np.full_like(nd, win))]
+
+
+def position_chances(evaluator: Evaluator, position: Position) -> np.ndarray:
+    """The chances of the player on roll as :func:`cube_decision` takes them.
+
+    Parameters
+    ----------
+    evaluator : Evaluator
+    position : Position
+
+    Returns
+    -------
+    ndarray, shape (9,)
+        The engine's cubeless chances (5) and a two-sided bear-off's exact money equities
+        (4, :func:`~nardy_analysis.analysis.bearoff.bearoff_equities`; NaN in any other
+        position), which GNU Backgammon values such a position by.
+    """
+    exact = bearoff_equities(position) if is_two_sided_bearoff(position) else np.full(4, np.nan)
+    return np.concatenate([evaluator.evaluate(position), exact])
+
+
+def chances_after_plays(evaluator: Evaluator, position: Position, keys: tuple[Any, ...],
+                        chances: np.ndarray) -> np.ndarray:
+    """The chances after each play with the exact equities of two-sided bear-offs, as
+    :func:`position_chances` has them.
+
+    Parameters
+    ----------
+    evaluator : Evaluator
+    position : Position
+        Before the plays, the mover on roll.
+    keys : tuple
+        The plays' keys (``evaluator.plays``).
+    chances : ndarray, shape (n, 5)
+        The opponent's (then on roll) chances after each play.
+
+    Returns
+    -------
+    ndarray, shape (n, 9) or (n, 5)
+        ``chances`` with the exact equities of the plays that reach a two-sided bear-off
+        (NaN for the others); ``chances`` themselves when no play can reach one.
+    """
+    mine, theirs = _rearmost(position)
+    if mine > BEAROFF_POINTS or theirs > BEAROFF_POINTS \
+            or CHECKERS - position.opponent[OFF] > BEAROFF_CHECKERS:
+        return chances
+    exact = np.full((len(chances), 4), np.nan)
+    for row, key in enumerate(keys):
+        after = evaluator.position_after(key, position.turn)
+        if is_two_sided_bearoff(after):
+            exact[row] = bearoff_equities(after)
+    return np.concatenate([chances, exact], axis=1)
