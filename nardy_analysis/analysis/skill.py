@@ -50,6 +50,7 @@ and EPC the error rates per unforced move and per close cube decision, n the mat
 from __future__ import annotations
 
 import math
+from typing import Iterator, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -63,7 +64,7 @@ from .turns import identified_matches
 from ..errors import IllegalPlayError
 from ..game.position import ALL_ROLLS, Position, Roll, play_steps
 from ..notation.records import CubeRecord
-from ..replay import ReplayedMatch
+from ..replay import ReplayedGame, ReplayedMatch, ReplayedTurn
 
 __all__ = ["CLOSE", "CUBE_ERRORS", "DECISION_COLUMNS", "DECISION_DTYPES", "MARKS", "NO_RATING",
            "RATINGS", "SUMMARY_COLUMNS", "CubeState", "cube_decision", "cube_efficiency",
@@ -187,19 +188,29 @@ def _play_name(evaluator: Evaluator, position: Position, roll, key, rules) -> st
     return "?"
 
 
-def _by_state(items: list, compute) -> list:
-    """``compute(chances, state, x)`` for each item ``(state, chances (k, 5) or (k, 9), x
-    (k,))``, made once per distinct state on the items' rows stacked (:func:`_stacked`; a
-    match has few states and many decisions): each item's slice of the result, its rows on
-    the last axis."""
+class _Rows(NamedTuple):
+    """Positions to value under one cube state: the chances of the player on roll in each
+    and the cube life index of each."""
+
+    state: CubeState
+    chances: np.ndarray
+    """Shape (k, 5), or (k, 9) with a two-sided bear-off's exact equities."""
+    life: np.ndarray
+    """Shape (k,)."""
+
+
+def _by_state(items: list[_Rows], compute) -> list:
+    """``compute(chances, state, x)`` for each item, made once per distinct state on the
+    items' rows stacked (:func:`_stacked`; a match has few states and many decisions): each
+    item's slice of the result, its rows on the last axis."""
     groups: dict = {}
-    for index, (state, _, _) in enumerate(items):
-        groups.setdefault(state, []).append(index)
+    for index, item in enumerate(items):
+        groups.setdefault(item.state, []).append(index)
     found = [None] * len(items)
     for state, members in groups.items():
-        values = np.asarray(compute(_stacked([items[i][1] for i in members]), state,
-                                    np.concatenate([items[i][2] for i in members])))
-        ends = np.cumsum([len(items[i][1]) for i in members])
+        values = np.asarray(compute(_stacked([items[i].chances for i in members]), state,
+                                    np.concatenate([items[i].life for i in members])))
+        ends = np.cumsum([len(items[i].chances) for i in members])
         for index, start, end in zip(members, np.concatenate([[0], ends[:-1]]), ends):
             found[index] = values[..., start:end]
     return found
@@ -280,11 +291,38 @@ def _uses_jacoby(match: ReplayedMatch) -> bool:
     return match.rules.jacoby or "Jacoby" not in match.record.tags
 
 
-def _match_decisions(match: ReplayedMatch):
-    """The decisions of one match, in order, before their equities: ``("cube", game,
-    position, state, side, doubled, number, response)`` for each roll's cube decision (the
-    roller's state; it counts when they may double; a double dropped has the number the
-    next roll would have had), then ``("move", game, turn, state, number)``."""
+class _CubeDecision(NamedTuple):
+    """A roller's cube decision before a roll, before its equities."""
+
+    game: ReplayedGame
+    position: Position
+    """Before the roll, the roller on roll."""
+    state: CubeState
+    """The roller's; the decision counts when they may double."""
+    side: int
+    """The roller's."""
+    doubled: bool
+    turn: int
+    """The roll's order in the game (a double dropped: the number the next roll would
+    have had)."""
+    response: str | None
+    """The opponent's answer to a double: ``take``, ``drop``, or None."""
+
+
+class _MoveDecision(NamedTuple):
+    """A checker play, before its equities."""
+
+    game: ReplayedGame
+    turn: ReplayedTurn
+    state: CubeState
+    """The mover's."""
+    number: int
+    """The roll's order in the game."""
+
+
+def _match_decisions(match: ReplayedMatch) -> Iterator[_CubeDecision | _MoveDecision]:
+    """The decisions of one match, in order, before their equities: each roll's cube
+    decision, then its play."""
     jacoby = _uses_jacoby(match)
     for game in match.games:
         turns = {id(turn.record): (number, turn) for number, turn in enumerate(game.turns, 1)}
@@ -294,59 +332,68 @@ def _match_decisions(match: ReplayedMatch):
                 if action.action == "double":
                     doubler = action.player
                 elif action.action == "drop" and after is not None and doubler is not None:
-                    yield ("cube", game, after, _state(match, game, doubler, cube, owner,
-                                                       jacoby), doubler, True, number + 1,
-                           "drop")
+                    yield _CubeDecision(game, after, _state(match, game, doubler, cube, owner,
+                                                            jacoby), doubler, True, number + 1,
+                                        "drop")
                 continue
             if id(action) not in turns:
                 break  # not replayed: the rest of the game broke a rule
             number, turn = turns[id(action)]
             side = turn.player
             if after is not None and turn.record.moves is not None:  # gnubg: none before ???
-                yield ("cube", game, turn.before, _state(match, game, side, cube, owner, jacoby),
-                       side, doubler == side, number, "take" if doubler == side else None)
+                yield _CubeDecision(game, turn.before,
+                                    _state(match, game, side, cube, owner, jacoby), side,
+                                    doubler == side, number,
+                                    "take" if doubler == side else None)
             doubler, after, cube, owner = None, turn.after, turn.cube_value, turn.cube_owner
             if after is None:
                 break  # an unknown play ends the game's analysis
-            yield "move", game, turn, _state(match, game, side, cube, owner, jacoby), number
+            yield _MoveDecision(game, turn, _state(match, game, side, cube, owner, jacoby),
+                                number)
 
 
 
 def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[dict]:
     """The decisions of one match, in order (:func:`_match_decisions`), with their errors;
     the cubeful equities (without the cube: cubeless) computed in one batch per cube state."""
-    decisions = [d for d in _match_decisions(match) if d[0] == "move" or d[3].may_double]
+    decisions = [d for d in _match_decisions(match)
+                 if isinstance(d, _MoveDecision) or d.state.may_double]
     plays, moves, cubes = [], [], []
-    for kind, _, what, state, *_ in decisions:
-        if kind == "move":
-            keys, chances = evaluator.plays(what.before, what.roll)
-            plays.append((what.before, what.roll, keys))
-            moves.append((state, chances_after_plays(evaluator, what.before, keys, chances)))
+    for decision in decisions:
+        state = decision.state
+        if isinstance(decision, _MoveDecision):
+            turn = decision.turn
+            keys, chances = evaluator.plays(turn.before, turn.roll)
+            plays.append((turn.before, turn.roll, keys))
+            moves.append((state, chances_after_plays(evaluator, turn.before, keys, chances)))
         else:
-            cubes.append((state, np.array([position_chances(evaluator, what)]),
-                          np.array([cube_efficiency(what)])))
-    moves = [(state, chances, x) for (state, chances), x in
-             zip(moves, life_indices(evaluator, plays, match.rules.cube))]
-    plays = iter(keys for _, _, keys in plays)
-    equities = iter(_by_state(moves, after_play_equities))
+            position = decision.position
+            cubes.append(_Rows(state, np.array([position_chances(evaluator, position)]),
+                               np.array([cube_efficiency(position)])))
+    batches = [_Rows(state, chances, x) for (state, chances), x in
+               zip(moves, life_indices(evaluator, plays, match.rules.cube))]
+    keys_of = iter(keys for _, _, keys in plays)
+    equities = iter(_by_state(batches, after_play_equities))
     values = iter(_by_state(cubes, normalised_cube_decision))
     names, rows = match.record.players, []
-    for kind, game, what, state, *rest in decisions:
+    for decision in decisions:
+        state = decision.state
         base = {"file": match.record.file, "match_id": match_id,
-                "match_length": match.record.length, "game": game.number,
+                "match_length": match.record.length, "game": decision.game.number,
                 "cube_value": state.cube if state.cubeful else pd.NA}
-        if kind == "move":
-            row = _move_row(evaluator, match, what, next(plays), next(equities))
+        if isinstance(decision, _MoveDecision):
+            turn = decision.turn
+            row = _move_row(evaluator, match, turn, next(keys_of), next(equities))
             if row is not None:
-                rows.append(base | row | {"turn": rest[0], "player": names[what.player],
-                                          "side": what.player,
+                rows.append(base | row | {"turn": decision.number, "player": names[turn.player],
+                                          "side": turn.player,
                                           "error_mwc": row["error"] * state.mwc_scale()})
             continue
-        side, doubled, number, response = rest
+        side = decision.side
         nd, dt, dp = (float(value[0]) for value in next(values))
-        for row in _cube_rows(nd, dt, dp, doubled, response):
+        for row in _cube_rows(nd, dt, dp, decision.doubled, decision.response):
             decider = side if row["kind"] == "double" else 1 - side
-            rows.append(base | row | {"turn": number, "player": names[decider],
+            rows.append(base | row | {"turn": decision.turn, "player": names[decider],
                                       "side": decider, "dice": "", "plays": pd.NA,
                                       "mark": "", "error_mwc": row["error"] * state.mwc_scale()})
     return rows
@@ -364,12 +411,12 @@ def _best_after(evaluator: Evaluator, listed: list[tuple[Position, Roll, CubeSta
     items = []
     for (position, _, state), (keys, after) in zip(listed, found):
         if keys:
-            items.append((state, chances_after_plays(evaluator, position, keys, after),
-                          next(lives)))
+            items.append(_Rows(state, chances_after_plays(evaluator, position, keys, after),
+                               next(lives)))
         else:
             dance = position.with_turn(1 - position.turn)
-            items.append((state, position_chances(evaluator, dance)[None],
-                          np.array([cube_efficiency(dance) if cubeful else 0.0])))
+            items.append(_Rows(state, position_chances(evaluator, dance)[None],
+                               np.array([cube_efficiency(dance) if cubeful else 0.0])))
     return [float(values.max()) for values in _by_state(items, after_play_equities)]
 
 
@@ -384,9 +431,9 @@ def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int,
     per game, in a match to a length too (no match equity table for long nardy)."""
     jacoby, turns, listed = _uses_jacoby(match), [], []
     for decision in _match_decisions(match):
-        if decision[0] != "move":
+        if not isinstance(decision, _MoveDecision):
             continue
-        _, game, turn, state, number = decision
+        game, turn, state, number = decision.game, decision.turn, decision.state, decision.number
         side, position = turn.player, turn.before
         listed += [(position, roll, state) for roll in ALL_ROLLS]
         opening = number == 1 and not match.rules.opening_doubles
@@ -484,9 +531,10 @@ def _player_row(decisions: pd.DataFrame, side: int, all_moves: int, length: int)
     for key in CUBE_ERRORS:
         wrong = cube[cube["category"] == key]
         row |= {key: len(wrong), f"{key}_emg": float(wrong["error"].sum())}
-    loss = [-error_rate * (a + b / length) if length and counts else float("nan")
-            for (a, b), error_rate, counts in ((_CHEQUER_LOSS, rate, len(unforced)),
-                                               (_CUBE_LOSS, cube_rate, len(close)))]
+    checker_loss, cube_loss = (
+        -error_rate * (a + b / length) if length and counts else float("nan")
+        for (a, b), error_rate, counts in ((_CHEQUER_LOSS, rate, len(unforced)),
+                                           (_CUBE_LOSS, cube_rate, len(close))))
     return row | {
         "cube_error_emg": cube_error, "cube_error_mwc": float(close["error_mwc"].sum()),
         "cube_error_rate_memg": 1000 * cube_rate,
@@ -495,9 +543,9 @@ def _player_row(decisions: pd.DataFrame, side: int, all_moves: int, length: int)
         "overall_error_rate_memg": 1000 * total / counted if counted else 0.0,
         "snowie_error_rate": 1000 * total / all_moves if all_moves else 0.0,
         "overall_rating": skill_rating(total / counted) if counted else NO_RATING,
-        "fibs_rating": _FIBS_BASE - float(np.nansum(loss)) if length and counted
-        else float("nan"), "checker_rating_loss": loss[0],
-        "cube_rating_loss": loss[1]}
+        "fibs_rating": _FIBS_BASE - float(np.nansum([checker_loss, cube_loss]))
+        if length and counted else float("nan"), "checker_rating_loss": checker_loss,
+        "cube_rating_loss": cube_loss}
 
 
 _CUBE_COUNTS = ["cube_decisions", "close_cube_decisions", "doubles", "takes", "passes",

@@ -14,6 +14,7 @@ board), which keeps a 15-game match to a few hundred kilobytes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -22,7 +23,8 @@ from ..analysis.audit import ABOUT, ALPHA, audit_dice
 from ..analysis.luck import RATING_SHOWN, luck_frame, luck_rating
 from ..analysis.skill import CUBE_ERRORS, NO_RATING, skill_frame, skill_rating
 from ..analysis.shots import shots, throws
-from ..errors import InvalidArgument, NardyError, RecordWarning, path_text, plural
+from ..errors import (InvalidArgument, NardyError, RecordProblem, RecordWarning, path_text,
+                      plural)
 from ..game.ids import GameState, MatchState
 from ..game.long import LongPosition
 from ..game.position import Position
@@ -245,7 +247,7 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     notes = ["Crawford game"] if game.crawford else []
     intro = (f"Start: {names[0]} {game.scores[0]}, {names[1]} {game.scores[1]}"
              + (" (Crawford game)" if game.crawford else ""))
-    problems = {(p.line, p.column): p for p in game.errors + game.warnings}
+    problems = {_Place(p.line, p.column): p for p in game.errors + game.warnings}
     cube = _Cube(match, game)
     # The start, the first roller on roll (when known), with the problems of the score line.
     position = game.turns[0].before if game.turns else game.final
@@ -278,7 +280,7 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
         steps.append(_step(number, "error", f"Game {number} stops here" if stopped else
                            f"Game {number}: {problems[key].kind}", position, lines, names,
                            state, move=problems[key].move,
-                           notes=_notes(*key, key[1], problems)))
+                           notes=_notes(key.line, key.column, key.column, problems)))
     if game.winner is not None:
         result = (f"{names[game.winner]} wins {plural(game.points, 'point')}"
                   + (f" ({game.ending})" if game.ending else ""))
@@ -366,10 +368,17 @@ def _listed(steps: list[dict], index: int, value: float, what: str) -> dict:
     return {"step": index, "where": where, "what": what, "value": value}
 
 
-def _notes(line: int, start: int, end: float, problems: dict) -> list[str]:
+class _Place(NamedTuple):
+    """Where in the text an error or warning is."""
+
+    line: int
+    column: int
+
+
+def _notes(line: int, start: int, end: float, problems: dict[_Place, RecordProblem]) -> list[str]:
     """The errors and warnings on ``line`` from column ``start`` to ``end`` (taken out of
     ``problems``), each as ``error: ...`` or ``warning: ...``."""
-    found = [key for key in problems if key[0] == line and start <= key[1] <= end]
+    found = [key for key in problems if key.line == line and start <= key.column <= end]
     return [("warning: " if isinstance(problems[key], RecordWarning) else "error: ")
             + _where(problems.pop(key)) for key in found]
 
