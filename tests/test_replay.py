@@ -14,8 +14,9 @@ from nardy_analysis.game.position import ALL_ROLLS, Roll
 from nardy_analysis.game.rules import BAR, OFF
 from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord, WrittenMove
 from nardy_analysis.load import load_file
-from nardy_analysis.replay import (MOST_INFERRED, MOST_TRIED, _as_written, _dances,
-                                   _GameReplayer, _search, _Stop, realise)
+from nardy_analysis.replay import MOST_INFERRED, MOST_TRIED, Hop, realise
+from nardy_analysis.replay.matching import all_readings, as_written
+from nardy_analysis.replay.replayer import _dances, _GameReplayer, _Stop
 from test_position import reachable
 
 HEADER = " {length} point match\n\n Game 1\n alice : 0                       bob : 0\n"
@@ -579,10 +580,10 @@ def test_a_play_checked_as_written_reads_as_the_search_reads_it(position, roll, 
     for play, after in position.legal_plays(roll, rules):
         moves = list(play.moves)
         rng.shuffle(moves)
-        hops = [(m.start, m.end, rng.random() < 0.5) for m in moves]
-        direct = _as_written(position, roll.dice, hops, rules)
+        hops = [Hop(m.start, m.end, rng.random() < 0.5) for m in moves]
+        direct = as_written(position, roll.dice, hops, rules)
         if direct is not None:
-            assert _readings(direct) == _readings(_search(position, roll.dice, hops, rules))
+            assert _readings(direct) == _readings(all_readings(position, roll.dice, hops, rules))
             assert after == direct[0]
 
 
@@ -624,7 +625,7 @@ def test_a_turn_replayed_through_the_direct_check_reads_as_the_full_search(posit
                       for i, (start, end) in enumerate(play))
         record = TurnRecord(position.turn, roll, moves, 1, 1, 1, "t")
         fast = _match_play(position, record, rules, marks)
-        with patch("nardy_analysis.replay._as_written", return_value=None):
+        with patch("nardy_analysis.replay.replayer.as_written", return_value=None):
             assert _match_play(position, record, rules, marks) == fast
 
 
@@ -637,11 +638,11 @@ def test_a_turn_replayed_through_the_direct_check_reads_as_the_full_search(posit
     ([(6, 1, False), (8, 5, False)], "43", False),  # 6/1 takes no die of 43
 ])
 def test_the_direct_check_answers_the_plain_turns(hops, roll, direct):
-    position, roll = Position.start(), Roll.from_str(roll)
-    found = _as_written(position, roll.dice, hops, STANDARD)
+    position, roll, hops = Position.start(), Roll.from_str(roll), [Hop(*hop) for hop in hops]
+    found = as_written(position, roll.dice, hops, STANDARD)
     assert (found is not None) == direct
     if direct:
-        assert _readings(found) == _readings(_search(position, roll.dice, hops, STANDARD))
+        assert _readings(found) == _readings(all_readings(position, roll.dice, hops, STANDARD))
 
 
 def test_the_direct_check_leaves_two_hits_on_one_blot_to_the_search():
@@ -649,18 +650,18 @@ def test_the_direct_check_leaves_two_hits_on_one_blot_to_the_search():
     board = [0] * 26
     board[20], board[6], board[13] = 1, 5, 9  # bob: his 20 is alice's 5
     position = Position((Position.start().board[0], board), 0)
-    hops = [(8, 5, False), (6, 5, True)]
-    assert _as_written(position, (3, 1), hops, STANDARD) is None
-    ((play, _, agrees),) = _search(position, (3, 1), hops, STANDARD).values()
+    hops = [Hop(8, 5, False), Hop(6, 5, True)]
+    assert as_written(position, (3, 1), hops, STANDARD) is None
+    ((play, _, agrees),) = all_readings(position, (3, 1), hops, STANDARD).values()
     assert agrees and str(play) == "8/5 6/5*"  # the order that agrees with the marks
-    unmarked = [(8, 5, False), (6, 5, False)]  # every order disagrees: the first is the answer
-    assert _readings(_as_written(position, (3, 1), unmarked, STANDARD)) == \
-        _readings(_search(position, (3, 1), unmarked, STANDARD))
+    unmarked = [Hop(8, 5, False), Hop(6, 5, False)]  # every order disagrees: the first is the answer
+    assert _readings(as_written(position, (3, 1), unmarked, STANDARD)) == \
+        _readings(all_readings(position, (3, 1), unmarked, STANDARD))
 
 
 # --- every fast path reads a written play as the whole search does ----------------------------
 
-def _written_hops(moves, rng: random.Random) -> list[tuple[int, int, bool]]:
+def _written_hops(moves, rng: random.Random) -> list[Hop]:
     """Moves as a file may write them: steps of one checker merged at random (``24/18 18/13``
     as ``24/13``), in a random order, with random ``*`` marks."""
     journeys = []
@@ -671,7 +672,7 @@ def _written_hops(moves, rng: random.Random) -> list[tuple[int, int, bool]]:
         else:
             journeys.append([move.start, move.end])
     rng.shuffle(journeys)
-    return [(start, end, rng.random() < 0.3) for start, end in journeys]
+    return [Hop(start, end, rng.random() < 0.3) for start, end in journeys]
 
 
 def _mismatches(position: Position, roll: Roll, rules, seed: int) -> list:
@@ -685,8 +686,8 @@ def _mismatches(position: Position, roll: Roll, rules, seed: int) -> list:
         for moves in (play.moves, play.moves[:-1]):
             hops = _written_hops(moves, rng)
             fast = _readings(realise(position, roll.dice, hops, rules))
-            with patch("nardy_analysis.replay._one_reading", return_value=False):
-                full = _readings(_search(position, roll.dice, hops, rules))
+            with patch("nardy_analysis.replay.matching._one_reading", return_value=False):
+                full = _readings(all_readings(position, roll.dice, hops, rules))
             if fast != full or (moves == play.moves and after not in fast):
                 found.append((position.id(), str(roll), hops, fast, full))
     return found
@@ -708,7 +709,7 @@ def test_every_fast_path_reads_a_written_play_as_the_whole_search(position, roll
 def test_the_fast_path_test_fails_when_the_shortcut_is_widened():
     """With the condition for one reading always true (every merged move settled by its
     first order), the property above finds a play that it reads wrongly."""
-    with patch("nardy_analysis.replay._one_reading", return_value=True):
+    with patch("nardy_analysis.replay.matching._one_reading", return_value=True):
         find(st.tuples(reachable(), st.sampled_from(ALL_ROLLS), st.integers(0, 2 ** 32 - 1)),
              lambda case: _mismatches(case[0], case[1], STANDARD, case[2]),
              settings=settings(max_examples=2000, database=None, deadline=None))
@@ -719,9 +720,9 @@ def test_a_merged_move_over_a_blot_goes_to_the_search():
     bob = [0] * 26
     bob[24], bob[13], bob[8], bob[6], bob[5] = 2, 5, 3, 1, 4  # his 6 is alice's 19
     position = Position((Position.start().board[0], bob), 0)
-    hops = [(24, 13, False)]
-    assert _as_written(position, (6, 5), hops, STANDARD) is None
-    assert len(_search(position, (6, 5), hops, STANDARD)) == 2
+    hops = [Hop(24, 13, False)]
+    assert as_written(position, (6, 5), hops, STANDARD) is None
+    assert len(all_readings(position, (6, 5), hops, STANDARD)) == 2
 
 
 @settings(max_examples=100, deadline=None)
@@ -833,7 +834,7 @@ def test_an_unwritten_play_is_inferred_from_the_rest_of_the_game():
         # The play replayed is the one written in the record (the file's notation).
         turn = turns[where]
         assert realise(turn.before, turn.roll.dice,
-                       [m.points + m.hits for m in parse_mat(
+                       [Hop._make(m.points + m.hits) for m in parse_mat(
                            HEADER.format(length=1) + f"  1) {written}\n").matches[0]
                         .games[0].turns[0].moves], STANDARD).keys() == {turn.after}
     (error,) = match.errors

@@ -1,238 +1,32 @@
-"""Replay match records against the rules.
+"""The replayer: each game of a match record replayed from the starting position, every
+play matched to a legal play (:mod:`~nardy_analysis.replay.matching`), cube actions, results
+and score lines checked; the conventions it reads and the violations it reports are those of
+:mod:`nardy_analysis.replay`.
 
-Every game is replayed from the starting position. Each written play must reach the position
-of a legal play of its roll (``RULES.md``: entering from the bar, open points, hits, bearing
-off, the forced-play rules); cube actions, results and score lines are checked too. A record
-that breaks a rule becomes a :class:`~nardy_analysis.errors.RuleViolation` naming the file,
-game, move, line:column, the text, the Position ID before it and the rule, in plain words.
-
-Some records follow an exporter's convention rather than the rules as written; the replay
-reads them as their writers meant them and reports each as a
-:class:`~nardy_analysis.errors.RecordWarning` (the game goes on):
-
-- a roll with no play directly followed by a result is a resignation after rolling, by
-  either player (gnubg's export, FIBS; the roller's win: the opponent resigned on seeing the
-  roll): no warning at all; a roll with no play that ends the file leaves the game
-  unfinished;
-- ``unwritten_forced_play``: a play left empty when exactly one play is legal (FIBS played it
-  for the player), also the last roll of a game when that play bears off the roller's last
-  checkers and the roller is said to win (as gnubg's importer fills it in): that play is
-  replayed;
-- ``inferred_play``: a play left empty when several are legal and more rolls follow, where
-  exactly one of them lets the rest of the game replay with no error and with its result
-  (:meth:`_GameReplayer.infer`; its bounds there): that play is replayed, and the warning
-  names it;
-- ``ambiguous_resolved``: a merged move such as ``61: 11/4`` that could hit on the way, in a
-  file that marks no hit with ``*`` and where nothing later settles it: read as gnubg's
-  importer reads it, the order that hits nothing on the way;
-- ``recorded_illegal_play``: ``DD: Illegal play (...)`` (XG, Snowie): the play is unknown and
-  the game goes on from the position recorded after it;
-- ``result``: a result line that the board contradicts (the winner, or points no ending can
-  give): the game keeps the board's result.
-
-Long nardy (``rules.game == "long"``; RULES.md, "Long nardy") starts from
-:meth:`~nardy_analysis.game.long.LongPosition.start` and checks each play with
-:func:`~nardy_analysis.game.long.check_play` (its violations: ``head_rule``,
-``closed_point``, ``six_block``, ``forced_play``, ``illegal_play``); any opening roll is
-allowed, a cube action is a ``cube`` violation, and nothing is hit, so none of the
-conventions above about hits arise.
-
-Lenient mode (the default) records the violation, stops replaying that game and goes on
-with the next; strict mode raises the first violation, and each warning as a violation of
-the same kind.
+Over 500 lines: :class:`_GameReplayer` is one state machine (the position, the cube, the
+offer pending, the plays inferred) whose checks of rolls, cube actions and results read and
+change that one state, and a trial of an inferred play copies it whole (:meth:`fits`).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from copy import copy
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import replace
 from functools import cached_property
-from itertools import islice
-from typing import NoReturn, Sequence
+from typing import Literal, NamedTuple, NoReturn, Protocol, Sequence, cast, overload
 
-from .errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation, plural
-from .game.long import LongPosition, check_play
-from .game.position import (Play, Position, Roll, apply_step, ending, most_multiple,
-                             movable_points, one_die_plays, undo_step)
-from .game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
-from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
-                               WrittenMove, variation_tag)
+from ..errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation, plural
+from ..game.long import LongPosition, check_play
+from ..game.position import (LegalPlay, Play, Position, Roll, apply_step, ending,
+                             most_multiple, movable_points, one_die_plays)
+from ..game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
+from ..notation.records import (Action, CubeRecord, GameRecord, MatchRecord, ResultRecord,
+                                SnowiePosition, TurnRecord, WrittenMove)
+from .matching import Hop, Reading, all_readings, as_written, hops_of, long_readings, realise
+from .results import ReplayedGame, ReplayedMatch, ReplayedTurn
+from .written import written_play
 
-
-@dataclass(frozen=True, slots=True, init=False)
-class ReplayedTurn:
-    """A roll as replayed.
-
-    Attributes
-    ----------
-    record : TurnRecord
-        What the file says.
-    before : Position
-        The position before the roll, the roller on roll.
-    after : Position or None
-        The position after the play (the opponent on roll); None when the play is unknown
-        (``???``), when no play followed the roll (the player resigned after rolling, or
-        the file ends there) or when it was not replayed because it broke the rules.
-    play : Play or None
-        The play as the board decides it (hits marked by the board, not by ``*``).
-    cube_value : int
-        Cube value when the roll was thrown.
-    cube_owner : int or None
-        Owner of the cube (None: centred).
-    """
-
-    record: TurnRecord
-    before: Position
-    after: Position | None
-    play: Play | None
-    cube_value: int
-    cube_owner: int | None
-
-    def __init__(self, record: TurnRecord, before: Position, after: Position | None,
-                 play: Play | None, cube_value: int, cube_owner: int | None):
-        # As the frozen dataclass would, without its slower calls (a turn is made per roll).
-        _set_record(self, record)
-        _set_before(self, before)
-        _set_after(self, after)
-        _set_play(self, play)
-        _set_cube_value(self, cube_value)
-        _set_cube_owner(self, cube_owner)
-
-    def __repr__(self) -> str:
-        return (f"<ReplayedTurn move {self.record.move} player {self.player + 1} "
-                f"{self.roll}: {self.play if self.play is not None else '?'}>")
-
-    @property
-    def player(self) -> int:
-        return self.record.player
-
-    @property
-    def roll(self) -> Roll:
-        return self.record.roll
-
-
-_set_record, _set_before, _set_after, _set_play, _set_cube_value, _set_cube_owner = (
-    ReplayedTurn.__dict__[f.name].__set__ for f in fields(ReplayedTurn))
-
-
-@dataclass
-class ReplayedGame:
-    """One replayed game: its turns, how it ended, its rule violations and warnings.
-
-    ``winner`` and ``points`` come from the result written in the file (None when the file
-    ends before the game does), unless the board contradicts it (then the board's result, and
-    a ``result`` warning); ``ending`` is ``single``, ``gammon`` or ``backgammon`` (long
-    nardy: ``oin``, ``mars`` or ``home_mars``) for a game borne off to the end, ``drop``
-    for a dropped double, ``resign`` for a game given up, ``forfeit`` for a match given up
-    (the winner is awarded the points they need: sites do this when a player leaves), None
-    for an unfinished game. ``complete`` is True when every play was replayed: False after a
-    violation, an unknown play (``???``), a roll that ends the file with no play, or a
-    record cut at a line the reader could not read (``GameRecord.cut_line``).
-    ``errors`` are the rule violations (the first that stops the game is the last; some,
-    such as a wrong score line, do not stop it), ``stopped`` is True when one did,
-    ``warnings`` the quirks resolved (module docstring).
-
-    ``scores`` are the points of players 0 and 1 before the game: those the results of the
-    games before it make, when the file holds the game before it and that game's result
-    (not so after an unfinished game, one cut at a line that cannot be read, or one
-    written without its end); else the game's score line. A score line that disagrees is
-    a ``score`` error and is not used (the board and the results are trusted, not the
-    line); so is a score line at or above the match length (a match is over when a player
-    reaches it), which is used only when no game before it gives the score (and the next
-    game then takes its own line).
-
-    ``crawford`` is True for the Crawford game of a match (the first game in which one
-    player, and only one, is one point from winning, when the rules have the Crawford rule:
-    no doubling); ``post_crawford`` for any other game of a match in which a player is one
-    point from winning (after the Crawford game, or without the Crawford rule: the cube is
-    free). RULES.md, "Doubling cube, matches, house rules". A file may start mid-match (its
-    first game not at 0-0); if that game is already at one point from winning, the Crawford
-    game may be behind: it counts as the Crawford game unless a player doubles in it (then
-    it is post-Crawford).
-    """
-
-    record: GameRecord
-    scores: tuple[int, int] = (0, 0)
-    turns: list[ReplayedTurn] = field(default_factory=list)
-    errors: list[RuleViolation] = field(default_factory=list)
-    warnings: list[RecordWarning] = field(default_factory=list)
-    winner: int | None = None
-    points: int | None = None
-    ending: str | None = None
-    final: Position | None = None
-    complete: bool = True
-    stopped: bool = False
-    crawford: bool = False
-    post_crawford: bool = False
-
-    def __repr__(self) -> str:
-        name = self.record.names[self.winner] if self.winner is not None else ""
-        result = "unfinished" if self.winner is None else (
-            f"player {self.winner + 1}{f' ({name})' if name else ''} wins "
-            f"{plural(self.points or 0, 'point')} ({self.ending})")
-        return f"<ReplayedGame {self.number}: {plural(len(self.turns), 'turn')}, {result}, " \
-               f"{_problems(self.errors, self.warnings)}>"
-
-    @property
-    def number(self) -> int:
-        return self.record.number
-
-    @property
-    def score_after(self) -> tuple[int, int]:
-        """The score of players 0 and 1 after this game, in points: :attr:`scores` (the
-        score before it) plus the points won in it (none while unfinished)."""
-        return tuple(s + (self.points or 0) * (p == self.winner)
-                     for p, s in enumerate(self.scores))
-
-
-@dataclass
-class ReplayedMatch:
-    """A replayed match: its record, the rules used and its games."""
-
-    record: MatchRecord
-    rules: Rules
-    games: list[ReplayedGame]
-
-    def __repr__(self) -> str:
-        return (f"<ReplayedMatch {self.record.file or '?'}: {self.record.length}-point, "
-                f"{self.rules.name} rules, {plural(len(self.games), 'game')}, "
-                f"{_problems(self.errors, self.warnings)}>")
-
-    @property
-    def errors(self) -> list[RuleViolation]:
-        """Every rule violation found in the match, in file order."""
-        return [e for g in self.games for e in g.errors]
-
-    @property
-    def warnings(self) -> list[RecordWarning]:
-        """Every warning of the match's games, game by game."""
-        return [w for g in self.games for w in g.warnings]
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """Points of players 0 and 1 after the last game replayed (0-0 without games)."""
-        return self.games[-1].score_after if self.games else (0, 0)
-
-    @property
-    def finished(self) -> bool:
-        """A player reached the match length; in a money session (length 0), the last game
-        has a result."""
-        if not self.games:
-            return False
-        length = self.record.length
-        return max(self.score) >= length if length else self.games[-1].winner is not None
-
-    @property
-    def winner(self) -> int | None:
-        """The player (0 or 1) ahead when :attr:`finished`, else None (also when even)."""
-        first, second = self.score
-        return None if not self.finished or first == second else int(second > first)
-
-
-def _problems(errors: list, warnings: list) -> str:
-    return plural(len(errors), "error") + (f", {plural(len(warnings), 'warning')}"
-                                           if warnings else "")
+__all__ = ["MOST_INFERRED", "MOST_TRIED", "replay_match"]
 
 
 def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = False,
@@ -312,9 +106,32 @@ class _Untried(Exception):
     """Stops a trial of a play at an unwritten play beyond the bounds of inference."""
 
 
+class _Located(Protocol):
+    """A record with its place in the text (turns, cube actions, results, moves)."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+
+
+class _LongFailure(NamedTuple):
+    """A reading of long nardy hops that breaks a rule (:meth:`_GameReplayer.long_turn`)."""
+
+    error: IllegalPlayError
+    owners: list[int]
+    """The hop each step belongs to."""
+    steps: list[tuple[int, int]]
+    """The ``(start, die)`` steps read."""
+
+
 class _GameReplayer:
+    """The replay of one game: its state as the actions are read, and the checks of each."""
+
     def __init__(self, match: MatchRecord, game: GameRecord, scores: tuple[int, int],
-                 rules: Rules, strict: bool, crawford: bool, unsure: bool):
+                 rules: Rules, strict: bool, crawford: bool, unsure: bool) -> None:
         self.match = match
         self.crawford = crawford
         self.unsure = unsure  # the Crawford game may be behind (a file starting mid-match)
@@ -322,7 +139,8 @@ class _GameReplayer:
         self.rules = rules
         self.strict = strict
         self.result = ReplayedGame(game, scores, crawford=crawford)
-        self.position = LongPosition.start() if rules.game == "long" else Position.start()
+        self.position: Position = (LongPosition.start() if rules.game == "long"
+                                   else Position.start())
         self.moved: set[int] = set()  # the players who have rolled in this game (long nardy)
         self.started = False
         self.cube = 1
@@ -343,12 +161,23 @@ class _GameReplayer:
                    for m in t.moves or ())
 
     @property
-    def following(self) -> tuple:
+    def following(self) -> tuple[Action, ...]:
         """The game's actions after the one being replayed."""
         return self.game.actions[self.index + 1:]
 
-    def violation(self, kind, message, line, column, text, position, stop=False,
-                  warning=False):
+    @overload
+    def violation(self, kind: str, message: str, line: int, column: int, text: str,
+                  position: Position | None, stop: Literal[False] = False,
+                  warning: bool = False) -> None: ...
+
+    @overload
+    def violation(self, kind: str, message: str, line: int, column: int, text: str,
+                  position: Position | None, stop: Literal[True],
+                  warning: bool = False) -> NoReturn: ...
+
+    def violation(self, kind: str, message: str, line: int, column: int, text: str,
+                  position: Position | None, stop: bool = False,
+                  warning: bool = False) -> None:
         error = (RecordWarning if warning and not self.strict else RuleViolation)(
             kind, message, file=self.match.file, game=self.game.number, move=self.move,
             line=line, column=column, text=text,
@@ -359,13 +188,14 @@ class _GameReplayer:
         if stop:
             raise _Stop
 
-    def warn(self, kind, message, record, then=""):
+    def warn(self, kind: str, message: str, record: _Located, then: str = "") -> None:
         """An exporter's quirk: ``message`` says what the record does, ``then`` how the
         replay reads it, left out in strict mode (where the warning stops the replay)."""
         self.violation(kind, message + ("" if self.strict else then), record.line,
                        record.column, record.text, self.position, warning=True)
 
     def run(self) -> ReplayedGame:
+        """Replay the game; its result."""
         try:
             self.replay(0)
             self.result.complete = self.result.complete and self.game.cut_line is None
@@ -392,12 +222,24 @@ class _GameReplayer:
             else:
                 self.game_result(action)
 
-    def fail(self, kind, message, record, stop=True):
-        self.violation(kind, message, record.line, record.column, record.text, self.position,
-                       stop=stop)
+    @overload
+    def fail(self, kind: str, message: str, record: _Located,
+             stop: Literal[True] = True) -> NoReturn: ...
+
+    @overload
+    def fail(self, kind: str, message: str, record: _Located, stop: Literal[False]) -> None: ...
+
+    def fail(self, kind: str, message: str, record: _Located, stop: bool = True) -> None:
+        """A violation at ``record``, from the current position; ``stop`` ends the game's
+        replay."""
+        if stop:
+            self.violation(kind, message, record.line, record.column, record.text,
+                           self.position, stop=True)
+        self.violation(kind, message, record.line, record.column, record.text, self.position)
 
     # -- rolls ---------------------------------------------------------------------------
-    def turn(self, record: TurnRecord):
+    def turn(self, record: TurnRecord) -> None:
+        """Check and replay one roll and its play."""
         self.raccoon_by = None
         if self.result.winner is not None or self.position.is_over:
             self.fail("after_end", "a roll after the game has ended", record)
@@ -437,7 +279,8 @@ class _GameReplayer:
     def recorded_illegal_play(self, record: TurnRecord) -> None:
         """``Illegal play (...)`` (XG, Snowie): the play is unknown; the game goes on from
         the position recorded after it, the opponent on roll."""
-        board = [(CHECKERS - sum(side),) + side[1:] for side in record.recorded_position.board]
+        recorded = cast(SnowiePosition, record.recorded_position)
+        board = [(CHECKERS - sum(side),) + side[1:] for side in recorded.board]
         try:
             after = Position(board, 1 - record.player)
         except InvalidArgument as error:
@@ -448,7 +291,8 @@ class _GameReplayer:
         self.add_turn(record, None, None)
         self.position = after
 
-    def no_play(self, record: TurnRecord, following, legal) -> bool:
+    def no_play(self, record: TurnRecord, following: Sequence[Action],
+                legal: Sequence[LegalPlay]) -> bool:
         """A roll written with no play when a play is legal: True when a convention explains
         it (the turn is then recorded), False when it breaks the forced-play rule."""
         if following and isinstance(following[0], ResultRecord):
@@ -469,7 +313,7 @@ class _GameReplayer:
             return True
         return self.infer(record, legal)
 
-    def infer(self, record: TurnRecord, legal) -> bool:
+    def infer(self, record: TurnRecord, legal: Sequence[LegalPlay]) -> bool:
         """A roll written with no play when several plays are legal and the game goes on:
         each legal play is tried with the rest of the game (:meth:`fits`); the one play that
         fits is replayed, with an ``inferred_play`` warning naming it as the file writes
@@ -531,7 +375,7 @@ class _GameReplayer:
         plays: the bar and off as words or as 25 and 0, hits marked ``*`` if the file marks
         any (:func:`written_record`'s moves otherwise)."""
         turn = ReplayedTurn(record, self.position, after, play, self.cube, self.owner)
-        moves = _written_play(turn, self.rules, self.marks_hits)
+        moves = written_play(turn, self.rules, self.marks_hits)
         if not self.marks_hits:
             moves = [move._replace(hits=(False,) * len(move.hits)) for move in moves]
         return " ".join(move.notation(self.bar_off) for move in moves)
@@ -544,7 +388,7 @@ class _GameReplayer:
                      for turn in game.turns for move in turn.moves or ()
                      if BAR in move.points or OFF in move.points), True)
 
-    def add_turn(self, record: TurnRecord, after: Position | None, play: Play | None):
+    def add_turn(self, record: TurnRecord, after: Position | None, play: Play | None) -> None:
         """Record the roll as replayed from the current position, and move on to ``after``
         (None: the position stays, no play is known)."""
         self.result.turns.append(ReplayedTurn(record, self.position, after, play, self.cube,
@@ -552,12 +396,12 @@ class _GameReplayer:
         if after is not None:
             self.position = after
 
-    def long_turn(self, record: TurnRecord, following) -> None:
+    def long_turn(self, record: TurnRecord, following: Sequence[Action]) -> None:
         """A long nardy roll: the written hops as single-die steps, checked by
         :func:`~nardy_analysis.game.long.check_play` (the player's first roll of the game
         may take two checkers off the head); the first reading of the hops that is legal is
         the play (every reading reaches the same position: nothing is hit in long nardy)."""
-        position, roll = self.position, record.roll
+        position, roll = cast(LongPosition, self.position), record.roll
         first = record.player not in self.moved
         self.moved.add(record.player)
         if not record.moves:
@@ -567,31 +411,32 @@ class _GameReplayer:
                 return
             if self.no_play(record, following, legal):
                 return
-        hops, sources = _hops(record.moves)
+        hops, sources = hops_of(record.moves or ())
         for (start, end, _), written in zip(hops, sources):
             if start >= BAR or end >= BAR:
                 self.violation("illegal_play", f"{written.text}: there is no point "
                                f"{max(start, end)} in long nardy (points are 1..24, off 0; "
                                "there is no bar)", written.line, written.column, record.text,
                                position, stop=True)
-        errors = []
-        for steps, owners in _long_readings(hops, roll.dice):
+        errors: list[_LongFailure] = []
+        for steps, owners in long_readings(hops, roll.dice):
             try:
                 play, after = check_play(position, roll, steps, self.rules, first_turn=first)
             except IllegalPlayError as error:
-                errors.append((error, owners, steps))
+                errors.append(_LongFailure(error, owners, steps))
                 continue
             self.add_turn(record, after, play)
             return
         if not errors:
             self.no_long_reading(record, hops, sources)
         error, owners, _ = errors[0]
-        where = (sources[owners[error.step]] if error.step is not None
-                 else record.moves[0] if record.moves else record)
+        where: _Located = (sources[owners[error.step]] if error.step is not None
+                           else record.moves[0] if record.moves else record)
         message = str(error)
-        if all(e.kind == "closed_point" and o[e.step] == owners[error.step]
-               for e, o, _ in errors):  # every reading of one merged hop lands on a closed point
-            closed = sorted({s[e.step][0] - s[e.step][1] for e, o, s in errors})
+        if all(f.error.kind == "closed_point" and f.owners[f.error.step] == owners[error.step]
+               for f in errors):  # every reading of one merged hop lands on a closed point
+            closed = sorted({start - die for f in errors
+                             for start, die in [f.steps[f.error.step]]})
             if len(closed) > 1:
                 message = (f"{where.text}: points {', '.join(map(str, closed[:-1]))} and "
                            f"{closed[-1]} are held by the opponent, so no order of the dice "
@@ -599,12 +444,13 @@ class _GameReplayer:
         self.violation(error.kind, message, where.line, where.column, record.text,
                        position, stop=True)
 
-    def no_long_reading(self, record: TurnRecord, hops, sources) -> NoReturn:
+    def no_long_reading(self, record: TurnRecord, hops: Sequence[Hop],
+                        sources: Sequence[WrittenMove]) -> NoReturn:
         """The violation of long nardy hops that no dice of the roll can make: the first
         hop that none can, else the play as a whole (more pips than the roll)."""
         roll = record.roll
         for hop, written in zip(hops, sources):
-            if not any(_long_readings([hop], roll.dice, limit=1)):
+            if not any(long_readings([hop], roll.dice, limit=1)):
                 start, end, _ = hop
                 self.violation("illegal_play", f"{written.text}: {_point_name(start)} to "
                                f"{_point_name(end)} cannot be played with {roll}",
@@ -619,59 +465,62 @@ class _GameReplayer:
     def match_play(self, record: TurnRecord) -> tuple[Position, Play]:
         """Find the legal play the written moves describe."""
         position, roll = self.position, record.roll
-        hops, sources = _hops(record.moves)
-        found = _as_written(position, roll.dice, hops, self.rules)
+        hops, sources = hops_of(record.moves or ())
+        found = as_written(position, roll.dice, hops, self.rules)
         if found is not None:  # the one reading, and it plays every die: nothing below applies
-            return found[0], found[1]
+            after, play, _ = found
+            return after, play
         for (start, end, _), written in zip(hops, sources):
             if start > BAR or end >= BAR:
                 self.violation("illegal_play", f"{written.text}: there is no point "
                                f"{max(start, end)} to move {'from' if start > BAR else 'to'} "
                                "(points are 1..24, the bar 25, off 0)", written.line,
                                written.column, record.text, position, stop=True)
-        candidates = _search(position, roll.dice, hops, self.rules)
+        candidates = all_readings(position, roll.dice, hops, self.rules)
         if not candidates:
             message, culprit = _why_illegal(position, roll, hops, self.rules)
-            where = sources[culprit] if culprit is not None else record
+            where: _Located = sources[culprit] if culprit is not None else record
             self.violation("illegal_play", message, where.line, where.column, record.text,
                            position, stop=True)
         full = len(roll.dice)
-        if self.rules.forced_play and all(used < full for _, used, _ in candidates.values()):
+        if self.rules.forced_play and all(reading.used < full
+                                          for reading in candidates.values()):
             reached = one_die_plays(position, roll, self.rules)
             if reached is None:
                 reached = {after for _, after in position.legal_plays(roll, self.rules)}
             allowed = {p: c for p, c in candidates.items() if p in reached}
             if not allowed:
-                where = record.moves[0] if record.moves else record
+                first: _Located = record.moves[0] if record.moves else record
                 self.violation("forced_play", _why_forced(
                     roll, position.legal_plays(roll, self.rules),
-                    max(c[1] for c in candidates.values())), where.line,
-                    where.column, record.text, position, stop=True)
+                    max(reading.used for reading in candidates.values())), first.line,
+                    first.column, record.text, position, stop=True)
             candidates = allowed
         if len(candidates) > 1 and self.marks_hits:
-            marked = {p: c for p, c in candidates.items() if c[2]}
+            marked = {p: reading for p, reading in candidates.items() if reading.agrees}
             candidates = marked or candidates
         if len(candidates) > 1:
             candidates = _by_next_turn(candidates, self.following, self.rules) or candidates
         if len(candidates) > 1:
-            options = " or ".join(sorted(str(c[0]) for c in candidates.values()))
+            options = " or ".join(sorted(str(reading.play) for reading in candidates.values()))
             ambiguous = f"the play can be read as {options}; the board after it differs"
             # gnubg's importer reads a merged move that marks no hit as one that hits
             # nothing on the way (only where a written move ends).
             ends = {end for _, end, _ in hops}
-            plain = {p: c for p, c in candidates.items()
-                     if all(m.end in ends for m in c[0].moves if m.hit)}
+            plain = {p: reading for p, reading in candidates.items()
+                     if all(m.end in ends for m in reading.play.moves if m.hit)}
             if self.marks_hits or len(plain) != 1:
                 self.fail("ambiguous", f"{ambiguous} and the file does not say which", record)
             candidates = plain
             self.warn("ambiguous_resolved", f"{ambiguous} and the file marks no hits", record,
-                      f"; read as {next(iter(plain.values()))[0]}, hitting nothing on the way "
+                      f"; read as {next(iter(plain.values())).play}, hitting nothing on the way "
                       "(as gnubg reads it)")
         (after, (play, _, _)), = candidates.items()
         return after, play
 
     # -- cube ----------------------------------------------------------------------------
-    def cube_action(self, record: CubeRecord):
+    def cube_action(self, record: CubeRecord) -> None:
+        """Check and apply one cube action."""
         if self.rules.game == "long":
             self.fail("cube", f"{record.text!r}: long nardy has no doubling cube", record)
         player, action = record.player, record.action
@@ -722,7 +571,8 @@ class _GameReplayer:
             self.raccoon_by = doubler
         self.cube, self.owner, self.offer = value, player, None
 
-    def check_value(self, record: CubeRecord, expected: int):
+    def check_value(self, record: CubeRecord, expected: int) -> None:
+        """The cube value written, if any, against the one the action gives."""
         if record.value is not None and record.value != expected:
             self.fail("cube", f"the cube goes to {expected}, not {record.value}", record,
                       stop=False)
@@ -731,7 +581,7 @@ class _GameReplayer:
             self.fail("cube", f"the cube would exceed its limit of {limit}", record, stop=False)
 
     # -- results -------------------------------------------------------------------------
-    def game_result(self, record: ResultRecord):
+    def game_result(self, record: ResultRecord) -> None:
         """Check a result line against the board; where the board decides the result (a
         game borne off, a dropped double), a line that says otherwise is a ``result``
         warning and the board's result is kept. RULES.md, "End of game and scoring"."""
@@ -807,253 +657,8 @@ MOST_TRIED = 40
 
 
 def _winner(result: ResultRecord) -> int:
+    """The player a result line says wins."""
     return result.player if result.wins else 1 - result.player
-
-
-def realise(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:
-    """Every way of playing the written hops with the dice.
-
-    Each hop ``(start, end, marked)`` is one checker's journey (points from the mover's
-    side, ``marked`` if written with ``*``), taken by one or more single-die steps; journeys
-    may interleave (a merged ``9/off`` may wait for ``5/off``). Legality of each step is
-    checked; the forced-play rules are not (see :meth:`Position.legal_plays`).
-
-    Returns
-    -------
-    dict
-        {resulting position: (Play, dice used, agrees with the ``*`` marks)}; empty when
-        the hops cannot be played with the dice.
-
-    Notes
-    -----
-    Most turns are answered by playing the hops as written (:func:`_as_written`, and
-    :func:`_merged` for merged moves); the others by a search over the orders of the steps
-    and the dice (:func:`_search`).
-    """
-    found = _as_written(position, dice, hops, rules)
-    if found is None:
-        return _search(position, dice, hops, rules)
-    after, play, agrees = found
-    return {after: (play, len(play), agrees)}
-
-
-def _search(position: Position, dice: tuple[int, ...], hops, rules: Rules) -> dict:
-    """:func:`realise`'s answer, by a depth-first search over the journeys (in the order
-    written) and the dice (smaller first); it stops at the first play found when
-    :func:`_one_reading` says every other reaches the same."""
-    me, opp = position.lists()
-    turn = position.turn
-    found: dict[Position, tuple[Play, int, bool]] = {}
-    steps = []
-    first = _one_reading(opp, dice, hops)  # then the first play found is the answer
-
-    def search(remaining, journeys, agrees):
-        if not journeys:
-            after = Position.after(me, opp, turn)
-            old = found.get(after)
-            if old is None or (agrees and not old[2]):
-                found[after] = (Play(tuple(steps)), len(steps), agrees)
-            return
-        for j, (point, end, marked) in enumerate(journeys):
-            if first and found:
-                return
-            if (point, end, marked) in journeys[:j]:
-                continue
-            for die in set(remaining):
-                if end > 0 and point - die < end:
-                    continue
-                move = apply_step(me, opp, point, die, rules)
-                if move is None:
-                    continue
-                steps.append(move)
-                i = remaining.index(die)
-                rest = remaining[:i] + remaining[i + 1:]
-                if move.end == end:
-                    search(rest, journeys[:j] + journeys[j + 1:], agrees and move.hit == marked)
-                else:
-                    search(rest, journeys[:j] + ((move.end, end, marked),) + journeys[j + 1:],
-                           agrees and not move.hit)
-                steps.pop()
-                undo_step(me, opp, move)
-
-    search(tuple(dice), tuple(hops), True)
-    return found
-
-
-def _as_written(position: Position, dice: tuple[int, ...], hops,
-                rules: Rules) -> tuple[Position, Play, bool] | None:
-    """:func:`realise`'s one answer for the common turn, found without a search (merged
-    moves: :func:`_merged`): one hop per die, each hop one die's step (a board hop's
-    length, or, bearing off, the smallest die left that takes the checker off), played in
-    the order written; None when the hops are not such, cannot be played so, or two
-    different hops end on one of the opponent's blots and either is marked with ``*``.
-
-    Returns
-    -------
-    (after, play, agrees) or None
-        The position reached, the play (every die used) and whether it agrees with the
-        ``*`` marks.
-
-    Notes
-    -----
-    The answer is the search's (:func:`_search`): with as many hops as dice every journey
-    is one step, so every order reaches one position with the same marks agreeing (see
-    :func:`_one_reading`); and the search, which tries the hops in order and the smaller
-    dice first, finds this reading first (a smaller die would leave a journey unfinished
-    with no die for another). A hop from beyond the bar is not such a hop (the search's
-    caller reports it).
-    """
-    if len(hops) != len(dice):
-        return _merged(position, dice, hops, rules)
-    me, opp = position.lists()
-    remaining = list(reversed(dice))  # smaller first, as the search tries them
-    hitting = {}  # point: the hop that hit a blot there
-    steps = []
-    agrees = True
-    for hop in hops:
-        start, end, marked = hop
-        if end:
-            die = start - end
-            if die not in remaining or start > BAR:
-                return None
-        else:
-            for die in remaining:
-                if die >= start:
-                    break
-            else:
-                return None
-        if hitting and end in hitting and hitting[end] != hop and (marked or hitting[end][2]):
-            return None
-        remaining.remove(die)
-        move = apply_step(me, opp, start, die, rules)
-        if move is None:
-            return None
-        if move.hit:
-            hitting[end] = hop
-        if move.hit != marked:
-            agrees = False
-        steps.append(move)
-    return Position.after(me, opp, position.turn), Play(tuple(steps)), agrees
-
-
-def _merged(position: Position, dice: tuple[int, ...], hops,
-            rules: Rules) -> tuple[Position, Play, bool] | None:
-    """:func:`_as_written`'s answer for merged moves (fewer hops than dice: ``24/13`` with
-    65, ``8/2(2)`` with 33): each hop played to its end in the order written, a double's
-    die by die, a roll of two dice's one hop the smaller die first, else the larger first;
-    None when that does not play every die, a step of it is not allowed, or
-    :func:`_one_reading` does not hold.
-
-    Notes
-    -----
-    The answer is the search's (:func:`_search`): when :func:`_one_reading` holds, its
-    first play found is its answer, and this is the path it tries first (the journey written
-    first until it ends, then the next, the smaller die first).
-    """
-    if len(dice) == 2 and (len(hops) != 1 or hops[0][0] - hops[0][1] != dice[0] + dice[1]) \
-            or not _one_reading(position.opponent, dice, hops):
-        return None
-    for order in [dice] if len(dice) == 4 else [dice[::-1], dice]:
-        found = _played(position, order, hops, rules)
-        if found is not None:
-            return found
-    return None
-
-
-def _played(position: Position, order: tuple[int, ...], hops,
-            rules: Rules) -> tuple[Position, Play, bool] | None:
-    """The hops played one after another, each to its end, with the dice in ``order``:
-    ``(after, play, agrees)`` (as :func:`_as_written`), or None when that does not use every
-    die or a step of it is not allowed."""
-    me, opp = position.lists()
-    dice = iter(order)
-    steps = []
-    agrees = True
-    for start, end, marked in hops:
-        point = start
-        while point != end:
-            die = next(dice, None)
-            if die is None or end and point - die < end:
-                return None
-            move = apply_step(me, opp, point, die, rules)
-            if move is None:
-                return None
-            steps.append(move)
-            point = move.end
-            if move.hit != (marked and point == end):  # only a journey's end may be marked
-                agrees = False
-    if len(steps) < len(order):
-        return None  # fewer dice than the roll's: the forced-play rules decide
-    return Position.after(me, opp, position.turn), Play(tuple(steps)), agrees
-
-
-def _one_reading(opp: list[int], dice: tuple[int, ...], hops) -> bool:
-    """Whether every way of playing all the ``hops`` with ``dice`` (the search's leaves)
-    reaches one position, with the same dice used and the same agreement with the ``*``
-    marks, so that the first way found is :func:`_search`'s answer.
-
-    Each journey moves one checker from its start to its end, so the mover's checkers end
-    alike; the opponent's differ only by the blots hit. None is hit on the way when no
-    journey of more than one step passes over a blot (a one-step journey lands only on its
-    end: every journey does when there are as many hops as dice), and each blot at a
-    journey's end is hit by the first to arrive: the marks agree alike unless two different
-    hops end on it and one of them is marked (unmarked, every order disagrees). The dice
-    used are the same when each journey's steps are: a double's are (its length in steps
-    of one die), and a journey ending on the board takes the dice that sum to its length
-    (with two different dice, at most one way); a bear-off with two different dice takes one
-    or two (``5/off`` with 62: the 6, or 2 then 6) unless there are as many hops as dice.
-    ``opp`` is the opponent's checkers (``Position.opponent`` or ``Position.lists()[1]``).
-    """
-    each_one_step = len(hops) == len(dice)
-    if not (len(dice) == 4 or each_one_step or all(end > OFF for _, end, _ in hops)):
-        return False
-    hitting = {}
-    for hop in hops:
-        start, end, marked = hop
-        if not OFF <= end < start <= BAR:
-            return False
-        if end > OFF and opp[25 - end] == 1:
-            first = hitting.setdefault(end, hop)
-            if first != hop and (marked or first[2]):
-                return False
-        one_step = each_one_step or (start - end in dice if end > OFF else start <= min(dice))
-        if not one_step and 1 in opp[26 - start:25 - end]:  # a blot on the way
-            return False
-    return True
-
-
-def _long_readings(hops, dice: tuple[int, ...], limit: int = 100):
-    """The readings of long nardy hops as single-die steps, at most ``limit``: ``(steps,
-    owners)``, ``steps`` the ``(start, die)`` pairs, ``owners`` the index of the hop each
-    step belongs to.
-
-    A hop takes dice whose sum is its length, or, bearing off, at least its length with
-    every step but the last landing on the board; the hops need not use every die. The
-    journeys may interleave (``10/off(2)`` with 55: both checkers reach 5 before either
-    bears off). The first reading plays each hop to its end in the order written, larger
-    dice first; a depth-first search over the journeys and the dice gives the others.
-    """
-    steps, owners = [], []
-
-    def search(journeys, remaining):
-        if all(point == end for point, end in journeys):
-            yield list(steps), list(owners)
-            return
-        for j, (point, end) in enumerate(journeys):
-            if point == end or (point, end) in journeys[:j]:
-                continue
-            for die in sorted(set(remaining), reverse=True):
-                if point - die < end != OFF:
-                    continue
-                i = remaining.index(die)
-                steps.append((point, die))
-                owners.append(j)
-                yield from search(journeys[:j] + ((max(point - die, end), end),)
-                                  + journeys[j + 1:], remaining[:i] + remaining[i + 1:])
-                steps.pop()
-                owners.pop()
-
-    return islice(search(tuple((start, end) for start, end, _ in hops), tuple(dice)), limit)
 
 
 def _dances(position: Position, roll: Roll, rules: Rules) -> bool:
@@ -1064,48 +669,34 @@ def _dances(position: Position, roll: Roll, rules: Rules) -> bool:
                    for die in set(roll.dice) for start in movable_points(me))
 
 
-def _hops(moves) -> tuple[list[tuple[int, int, bool]], Sequence]:
-    """The hops ``(start, end, marked)`` of written moves, repeats expanded, and for each the
-    WrittenMove it comes from (``moves`` itself when each is one hop)."""
-    hops = [written.points + written.hits for written in moves
-            if written.count == 1 and len(written.hits) == 1]  # the common move, 13/8
-    if len(hops) == len(moves):
-        return hops, moves
-    hops, sources = [], []
-    for written in moves:
-        for _ in range(written.count):
-            for i, marked in enumerate(written.hits):
-                hops.append((written.points[i], written.points[i + 1], marked))
-                sources.append(written)
-    return hops, sources
-
-
-def _by_next_turn(candidates: dict, following, rules: Rules) -> dict:
+def _by_next_turn(candidates: dict[Position, Reading], following: Sequence[Action],
+                  rules: Rules) -> dict[Position, Reading]:
     """Keep the candidate positions from which the opponent's next written play is playable."""
     for action in following:
         if isinstance(action, TurnRecord):
             if action.moves is None:
                 return {}
-            hops, _ = _hops(action.moves)
+            hops, _ = hops_of(action.moves)
             return {p: c for p, c in candidates.items()
                     if realise(p.with_turn(action.player), action.roll.dice, hops, rules)}
     return {}
 
 
 def _point_name(point: int) -> str:
+    """A point in words: ``the bar``, ``off`` or ``point N``."""
     return "the bar" if point == BAR else "off" if point == OFF else f"point {point}"
 
 
-def _why_illegal(position: Position, roll: Roll, hops,
+def _why_illegal(position: Position, roll: Roll, hops: Sequence[Hop],
                  rules: Rules) -> tuple[str, int | None]:
     """Why the written hops cannot be played with the roll: a reason in plain words and the
     index of the hop to blame (None when no single hop is)."""
     me, opp = position.on_roll, position.opponent
     for index, (start, end, _) in enumerate(hops):
         move = f"{_point_name(start)} to {_point_name(end)}"
-        if me[start] == 0 and all(h[1] != start for h in hops):
+        if me[start] == 0 and all(hop.end != start for hop in hops):
             return f"no checker on {_point_name(start)} to move", index
-        if me[BAR] and start != BAR and not any(h[0] == BAR for h in hops):
+        if me[BAR] and start != BAR and not any(hop.start == BAR for hop in hops):
             return f"a checker on the bar must enter before {move} is played", index
         if end > 0 and opp[25 - end] >= 2:
             return (f"{_point_name(end)} is closed (the opponent has {opp[25 - end]} "
@@ -1124,94 +715,12 @@ def _why_illegal(position: Position, roll: Roll, hops,
             "only on open points)"), None
 
 
-def _why_forced(roll: Roll, legal: tuple, used: int) -> str:
+def _why_forced(roll: Roll, legal: Sequence[LegalPlay], used: int) -> str:
+    """Why a play breaks the forced-play rules: it uses ``used`` steps of ``roll`` when more
+    can be played, or the smaller die when only one can (RULES.md, "Movement")."""
     most = max((len(p) for p, _ in legal), default=0)
     example = legal[0].play
     if used < most:
         return (f"plays {used} of the roll's {len(roll.dice)} steps when {most} can be played "
                 f"(e.g. {example})")
     return f"when only one die can be played, the larger ({roll.high}) must be (e.g. {example})"
-
-
-def written_record(match: ReplayedMatch) -> MatchRecord:
-    """The record of a replayed match with each replayed play written from the board.
-
-    Hits are marked ``*`` where the board says a checker was hit; the steps of one checker
-    are merged (``24/13``, ``13/7*/5``, GNU Backgammon's style) unless the merged text could
-    be read as another play (with ``*`` marks trusted when the text written marks any hit),
-    and equal journeys are written once with ``(n)``, highest start first. Turns the replay
-    could not follow keep their moves as recorded. A long nardy match (nothing is hit, so
-    every reading of a journey is the same play) has its steps always merged. A match
-    replayed under rules its tags do not select (``--rules caucasian``, ``--rules long``)
-    gets their ``Variation`` tag (:func:`~nardy_analysis.notation.records.variation_tag`).
-
-    Parameters
-    ----------
-    match : ReplayedMatch
-
-    Returns
-    -------
-    MatchRecord
-        ``match.record`` with new moves for the replayed plays (each WrittenMove with the
-        line and column of its turn's record and its text in ``bar``/``off`` notation).
-        :func:`~nardy_analysis.notation.writer.format_mat` writes it.
-    """
-    turns = {turn.record: turn for game in match.games for turn in game.turns
-             if turn.play is not None}
-    marks = any(move.hit for turn in turns.values() for move in turn.play.moves) or any(
-        any(written.hits) for game in match.record.games for action in game.turns
-        if action not in turns for written in action.moves or ())
-    games = tuple(replace(game, actions=tuple(
-        action._replace(moves=_written_play(turns[action], match.rules, marks))
-        if action in turns else action for action in game.actions))
-        for game in match.record.games)
-    tags = match.record.tags
-    if STANDARD.with_tags(tags).name != match.rules.name:
-        tags = {**tags, "Variation": variation_tag(match.rules)}  # read back as replayed
-    return replace(match.record, games=games, tags=tags)
-
-
-def _written_play(turn: ReplayedTurn, rules: Rules, marks: bool) -> tuple[WrittenMove, ...]:
-    """A replayed play's moves as written: merged if the merged text can only be read as this
-    play (with ``*`` marks trusted when ``marks``), else one die per move."""
-    line, column = turn.record.line, turn.record.column
-    merged = _journeys(turn.play.moves)
-    if rules.game == "long":  # nothing is hit: any reading of the journeys is this play
-        return _written_moves(merged, line, column)
-    if len(merged) < len(turn.play.moves):
-        moves = _written_moves(merged, line, column)
-        readings = {position for position, (_, _, agrees)
-                    in realise(turn.before, turn.roll.dice, _hops(moves)[0], rules).items()
-                    if agrees or not marks}
-        if readings == {turn.after}:
-            return moves
-    return _written_moves([((m.start, m.end), (m.hit,)) for m in turn.play.moves], line, column)
-
-
-def _journeys(moves) -> list[tuple[tuple[int, ...], tuple[bool, ...]]]:
-    """The moves as checkers' journeys: a step from where an earlier step ended continues it.
-    Each journey is (points visited, hit on arriving at each point after the first); only the
-    points where it hits and its end are kept after its start (gnubg's ``13/7*/5``)."""
-    chains: list[tuple[list[int], list[bool]]] = []
-    for move in moves:
-        chain = next((c for c in chains if c[0][-1] == move.start != OFF), None)
-        if chain is None:
-            chains.append(([move.start, move.end], [move.hit]))
-        else:
-            chain[0].append(move.end)
-            chain[1].append(move.hit)
-    journeys = []
-    for points, hits in chains:
-        kept = [i for i, hit in enumerate(hits) if hit or i == len(hits) - 1]
-        journeys.append(((points[0],) + tuple(points[i + 1] for i in kept),
-                         tuple(hits[i] for i in kept)))
-    return journeys
-
-
-def _written_moves(journeys, line: int, column: int) -> tuple[WrittenMove, ...]:
-    """WrittenMoves of journeys: highest start first, equal journeys once with their count."""
-    counts = Counter(journeys)
-    order = sorted(counts, key=lambda j: (-j[0][0], -j[0][-1]))
-    moves = [WrittenMove(points, hits, counts[(points, hits)], line, column, "")
-             for points, hits in order]
-    return tuple(move._replace(text=str(move)) for move in moves)
