@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import Iterator, NamedTuple, Sequence
 
-from ..game.position import Play, Position, apply_step, undo_step
+from ..game.position import Move, Play, Position, apply_step, undo_step
 from ..game.rules import BAR, OFF, Rules
 from ..notation.records import WrittenMove
 
@@ -116,7 +116,7 @@ def all_readings(position: Position, dice: tuple[int, ...], hops: Sequence[Hop],
     me, opp = position.lists()
     turn = position.turn
     found: dict[Position, Reading] = {}
-    steps = []
+    steps: list[Move] = []
     first = _one_reading(opp, dice, hops)  # then the first play found is the answer
 
     def search(remaining: tuple[int, ...], journeys: tuple[Hop, ...], agrees: bool) -> None:
@@ -187,7 +187,7 @@ def as_written(position: Position, dice: tuple[int, ...], hops: Sequence[Hop],
     me, opp = position.lists()
     remaining = list(reversed(dice))  # smaller first, as the search tries them
     hitting: dict[int, Hop] = {}  # point: the hop that hit a blot there
-    steps = []
+    steps: list[Move] = []
     agrees = True
     for hop in hops:
         start, end, marked = hop
@@ -247,7 +247,7 @@ def _played(position: Position, order: tuple[int, ...], hops: Sequence[Hop],
     die or a step of it is not allowed."""
     me, opp = position.lists()
     dice = iter(order)
-    steps = []
+    steps: list[Move] = []
     agrees = True
     for start, end, marked in hops:
         point = start

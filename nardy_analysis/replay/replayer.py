@@ -13,7 +13,8 @@ from __future__ import annotations
 from copy import copy
 from dataclasses import replace
 from functools import cached_property
-from typing import Literal, NamedTuple, NoReturn, Protocol, Sequence, cast, overload
+from typing import (AbstractSet, Literal, NamedTuple, NoReturn, Protocol, Sequence, cast,
+                    overload)
 
 from ..errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation, plural
 from ..game.long import LongPosition, check_play
@@ -56,7 +57,7 @@ def replay_match(match: MatchRecord, rules: Rules | None = None, strict: bool = 
     if tags:
         rules = (rules or STANDARD).with_tags(match.tags, variation=rules is None)
     rules = rules or STANDARD
-    games = []
+    games: list[ReplayedGame] = []
     crawford_played = False
     for game in match.games:
         # The score before the game: the results' when the file has the game before it with
@@ -184,7 +185,10 @@ class _GameReplayer:
             position_id=position.id() if position else None)
         if self.strict:
             raise error
-        (self.result.warnings if warning else self.result.errors).append(error)
+        if isinstance(error, RecordWarning):
+            self.result.warnings.append(error)
+        else:
+            self.result.errors.append(error)
         if stop:
             raise _Stop
 
@@ -375,7 +379,7 @@ class _GameReplayer:
         plays: the bar and off as words or as 25 and 0, hits marked ``*`` if the file marks
         any (:func:`written_record`'s moves otherwise)."""
         turn = ReplayedTurn(record, self.position, after, play, self.cube, self.owner)
-        moves = written_play(turn, self.rules, self.marks_hits)
+        moves: Sequence[WrittenMove] = written_play(turn, self.rules, self.marks_hits)
         if not self.marks_hits:
             moves = [move._replace(hits=(False,) * len(move.hits)) for move in moves]
         return " ".join(move.notation(self.bar_off) for move in moves)
@@ -429,19 +433,22 @@ class _GameReplayer:
             return
         if not errors:
             self.no_long_reading(record, hops, sources)
-        error, owners, _ = errors[0]
-        where: _Located = (sources[owners[error.step]] if error.step is not None
+        failed, owners, _ = errors[0]
+        step = failed.step
+        where: _Located = (sources[owners[step]] if step is not None
                            else record.moves[0] if record.moves else record)
-        message = str(error)
-        if all(f.error.kind == "closed_point" and f.owners[f.error.step] == owners[error.step]
-               for f in errors):  # every reading of one merged hop lands on a closed point
-            closed = sorted({start - die for f in errors
+        message = str(failed)
+        if step is not None and all(f.error.kind == "closed_point" and f.error.step is not None
+                                    and f.owners[f.error.step] == owners[step]
+                                    for f in errors):
+            # every reading of one merged hop lands on a closed point
+            closed = sorted({start - die for f in errors if f.error.step is not None
                              for start, die in [f.steps[f.error.step]]})
             if len(closed) > 1:
                 message = (f"{where.text}: points {', '.join(map(str, closed[:-1]))} and "
                            f"{closed[-1]} are held by the opponent, so no order of the dice "
                            f"of {roll} can play it")
-        self.violation(error.kind, message, where.line, where.column, record.text,
+        self.violation(failed.kind, message, where.line, where.column, record.text,
                        position, stop=True)
 
     def no_long_reading(self, record: TurnRecord, hops: Sequence[Hop],
@@ -485,7 +492,7 @@ class _GameReplayer:
         full = len(roll.dice)
         if self.rules.forced_play and all(reading.used < full
                                           for reading in candidates.values()):
-            reached = one_die_plays(position, roll, self.rules)
+            reached: AbstractSet[Position] | None = one_die_plays(position, roll, self.rules)
             if reached is None:
                 reached = {after for _, after in position.legal_plays(roll, self.rules)}
             allowed = {p: c for p, c in candidates.items() if p in reached}

@@ -183,6 +183,7 @@ class ReplayedMatch:
         return None if not self.finished or first == second else int(second > first)
 
 
-def _problems(errors: list, warnings: list) -> str:
+def _problems(errors: list[RuleViolation], warnings: list[RecordWarning]) -> str:
+    """``N errors`` and, if any, ``M warnings``."""
     return plural(len(errors), "error") + (f", {plural(len(warnings), 'warning')}"
                                            if warnings else "")
