@@ -654,7 +654,8 @@ def test_the_direct_check_leaves_two_hits_on_one_blot_to_the_search():
     assert as_written(position, (3, 1), hops, STANDARD) is None
     ((play, _, agrees),) = all_readings(position, (3, 1), hops, STANDARD).values()
     assert agrees and str(play) == "8/5 6/5*"  # the order that agrees with the marks
-    unmarked = [Hop(8, 5, False), Hop(6, 5, False)]  # every order disagrees: the first is the answer
+    # every order disagrees: the first is the answer
+    unmarked = [Hop(8, 5, False), Hop(6, 5, False)]
     assert _readings(as_written(position, (3, 1), unmarked, STANDARD)) == \
         _readings(all_readings(position, (3, 1), unmarked, STANDARD))
 
