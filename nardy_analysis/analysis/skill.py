@@ -50,7 +50,7 @@ and EPC the error rates per unforced move and per close cube decision, n the mat
 from __future__ import annotations
 
 import math
-from typing import Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -60,11 +60,15 @@ from .cubeful import (CubeState, after_play_equities, chances_after_plays, cube_
                       normalised_cube_decision, position_chances)
 from .engine import Evaluator, GnubgNN, match_evaluator
 from .luck import OPENING_ROLLS, luck_adjusted, mean_equity
-from .turns import identified_matches
+from .turns import MatchId, Source, identified_matches
 from ..errors import IllegalPlayError
 from ..game.position import ALL_ROLLS, Position, Roll, play_steps
 from ..notation.records import CubeRecord
+from ..game.rules import Rules
 from ..replay import ReplayedGame, ReplayedMatch, ReplayedTurn
+
+if TYPE_CHECKING:
+    from .long_engine import LongEvaluator
 
 __all__ = ["CLOSE", "CUBE_ERRORS", "DECISION_COLUMNS", "DECISION_DTYPES", "MARKS", "NO_RATING",
            "RATINGS", "SUMMARY_COLUMNS", "CubeState", "cube_decision", "cube_efficiency",
@@ -162,14 +166,16 @@ DECISION_DTYPES = {
 frame without decisions, and of every part of a Parquet dataset of them."""
 
 
-def _state(match: ReplayedMatch, game, side: int, cube: int, owner, jacoby: bool) -> CubeState:
+def _state(match: ReplayedMatch, game: ReplayedGame, side: int, cube: int, owner: int | None,
+           jacoby: bool) -> CubeState:
     length, scores = match.record.length, game.scores
     relative = None if owner is None else int(owner != side)
     return CubeState(length, length - scores[side], length - scores[1 - side], cube, relative,
                      game.crawford, game.post_crawford, jacoby, match.rules.cube)
 
 
-def _play_name(evaluator: Evaluator, position: Position, roll, key, rules) -> str:
+def _play_name(evaluator: Evaluator, position: Position, roll: Roll, key: Any,
+               rules: Rules) -> str:
     """The notation of the play ``key`` (of ``evaluator.plays(position, roll)``); gnubg-nn
     names its steps, faster than listing the legal plays."""
     after = evaluator.position_after(key, position.turn)
@@ -181,7 +187,8 @@ def _play_name(evaluator: Evaluator, position: Position, roll, key, rules) -> st
             reached = None
         if reached == after:
             return str(play)
-    first = {"first_turn": evaluator.first_turn(position)} if rules.game == "long" else {}
+    first = ({"first_turn": cast("LongEvaluator", evaluator).first_turn(position)}
+             if rules.game == "long" else {})
     for legal in position.legal_plays(roll, rules, **first):
         if legal.after == after:
             return str(legal.play)
@@ -199,14 +206,15 @@ class _Rows(NamedTuple):
     """Shape (k,)."""
 
 
-def _by_state(items: list[_Rows], compute) -> list:
+def _by_state(items: list[_Rows],
+              compute: Callable[[np.ndarray, CubeState, np.ndarray], Any]) -> list[Any]:
     """``compute(chances, state, x)`` for each item, made once per distinct state on the
     items' rows stacked (:func:`_stacked`; a match has few states and many decisions): each
     item's slice of the result, its rows on the last axis."""
-    groups: dict = {}
+    groups: dict[CubeState, list[int]] = {}
     for index, item in enumerate(items):
         groups.setdefault(item.state, []).append(index)
-    found = [None] * len(items)
+    found: list[Any] = [None] * len(items)
     for state, members in groups.items():
         values = np.asarray(compute(_stacked([items[i].chances for i in members]), state,
                                     np.concatenate([items[i].life for i in members])))
@@ -229,7 +237,8 @@ def _stacked(arrays: list[np.ndarray]) -> np.ndarray:
 
 
 
-def _move_row(evaluator, match, turn, keys: tuple, equities: np.ndarray) -> dict | None:
+def _move_row(evaluator: Evaluator, match: ReplayedMatch, turn: ReplayedTurn,
+              keys: tuple[Any, ...], equities: np.ndarray) -> dict[str, Any] | None:
     """A checker play's row from the mover's cubeful ``equities`` after each of its plays
     ``keys`` (none: a dance); None when the play made is not among them."""
     if not keys:
@@ -237,7 +246,7 @@ def _move_row(evaluator, match, turn, keys: tuple, equities: np.ndarray) -> dict
                 "best": str(turn.play), "equity": np.nan, "best_equity": np.nan,
                 "error": 0.0, "mark": "", "category": "", "close": False}
     best = int(np.argmax(equities))
-    played = evaluator.play_index(keys, turn.after, turn.player)
+    played = evaluator.play_index(keys, cast(Position, turn.after), turn.player)
     if played is None:
         return None
     error = float(equities[played] - equities[best])
@@ -251,7 +260,7 @@ def _move_row(evaluator, match, turn, keys: tuple, equities: np.ndarray) -> dict
 
 
 def _cube_rows(nd: float, dt: float, dp: float, doubled: bool,
-               response: str | None) -> list[dict]:
+               response: str | None) -> list[dict[str, Any]]:
     """The roller's cube decision from its normalised ND, DT, DP (and, when doubled, the
     opponent's take or pass: ``response``), judged as GNU Backgammon's analysis.c and eval.c
     judge it (``FindBestCubeDecision``, ``isCloseCubedecision``, ``updateStatcontext``; read,
@@ -353,7 +362,8 @@ def _match_decisions(match: ReplayedMatch) -> Iterator[_CubeDecision | _MoveDeci
 
 
 
-def _match_rows(evaluator: Evaluator, match_id, match: ReplayedMatch) -> list[dict]:
+def _match_rows(evaluator: Evaluator, match_id: MatchId,
+                match: ReplayedMatch) -> list[dict[str, Any]]:
     """The decisions of one match, in order (:func:`_match_decisions`), with their errors;
     the cubeful equities (without the cube: cubeless) computed in one batch per cube state."""
     decisions = [d for d in _match_decisions(match)
@@ -506,7 +516,8 @@ SUMMARY_COLUMNS = {
 """The columns of :func:`skill_summary`: gnubg's "Match statistics", player by player."""
 
 
-def _player_row(decisions: pd.DataFrame, side: int, all_moves: int, length: int) -> dict:
+def _player_row(decisions: pd.DataFrame, side: int, all_moves: int,
+                length: int) -> dict[str, Any]:
     mine = decisions[decisions["side"] == side]
     moves, cube = mine[mine["kind"] == "move"], mine[mine["kind"] != "move"]
     unforced = moves[moves["plays"] > 1]
@@ -559,7 +570,7 @@ money equity), the cube's (there is none) and the FIBS rating (a fit to backgamm
 matches)."""
 
 
-def _long_nardy_row(row: dict) -> dict:
+def _long_nardy_row(row: dict[str, Any]) -> dict[str, Any]:
     """A long nardy player's summary row: the columns of :data:`_NOT_LONG` NaN (the cube
     rating None), and no checker or overall rating (:data:`NO_RATING`: gnubg's scale rates
     backgammon players' error rates; none is measured for long nardy)."""
@@ -567,7 +578,7 @@ def _long_nardy_row(row: dict) -> dict:
         "cube_rating": None, "checker_rating": NO_RATING, "overall_rating": NO_RATING}
 
 
-def skill_summary(source, frame: pd.DataFrame | None = None,
+def skill_summary(source: Source, frame: pd.DataFrame | None = None,
                   evaluator: Evaluator | None = None) -> pd.DataFrame:
     """GNU Backgammon's "Match statistics" per player per match.
 
@@ -632,7 +643,7 @@ def skill_summary(source, frame: pd.DataFrame | None = None,
         dict.fromkeys(_CUBE_COUNTS, "Int64"))
 
 
-def skill_frame(source, evaluator: Evaluator | None = None) -> pd.DataFrame:
+def skill_frame(source: Source, evaluator: Evaluator | None = None) -> pd.DataFrame:
     """Every checker play and cube decision of one or more matches, with its error.
 
     Parameters
