@@ -608,7 +608,7 @@ class CubeState:
     def mwc(self, points: int) -> float:
         """Match play: the match-winning chance of the player on roll after winning
         ``points`` (< 0: losing them), :meth:`MatchScore.mwc` of :attr:`score`."""
-        return _table_score(self).mwc(points)
+        return _mwc(_table_score(self), points)
 
     @property
     def may_double(self) -> bool:
