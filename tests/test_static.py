@@ -5,6 +5,7 @@ test extras pin both)."""
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -34,3 +35,14 @@ def test_ruff_finds_nothing():
 def test_mypy_finds_nothing():
     done = _run(_tool("mypy"))
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_package_is_installed():
+    """pyproject.toml lists the packages a wheel holds: a package folder left out of the list
+    installs nowhere, and only a non-editable install shows it."""
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "nardy_analysis").rglob("__init__.py")
+    }
+    assert found <= listed, sorted(found - listed)
