@@ -258,11 +258,13 @@ def test_best_play_and_one_ply():
         assert best.equity == pytest.approx(MONEY(best.probabilities))
         assert one.best_play(where, roll).after in {p.after for p in
                                                     where.legal_plays(roll, LONG)}
-    total = np.zeros(5)
-    for roll in ALL_ROLLS:
-        total += (1 if roll.is_double else 2) * np.array(zero.best_play(where, roll)
-                                                         .probabilities)
-    assert one.evaluate(where) == pytest.approx(tuple(total / 36), abs=1e-12)
+    stuck = LongPosition.from_notation("13x15/24x12,23,22,21/0")   # 21 dances
+    for position in (where, stuck, LongPosition.start(1)):           # the start: first turn
+        total = np.zeros(5)
+        for roll in ALL_ROLLS:
+            total += (1 if roll.is_double else 2) * np.array(zero.best_play(position, roll)
+                                                             .probabilities)
+        assert one.evaluate(position) == pytest.approx(tuple(total / 36), abs=1e-12)
 
 
 def test_best_equities_are_best_play_equities():

@@ -606,6 +606,23 @@ def test_cli_luck_of_a_long_match(tmp_path):
     assert refused.exit_code == 1 and "ply must be a whole number 0..1" in refused.stderr
 
 
+def test_cli_look_ahead_shows_a_bar_per_roll(tmp_path):
+    """At --ply 1 a file's rolls have a progress bar on stderr (--progress; by default on a
+    terminal), beneath the files' bar; --quiet and --no-progress hide it, and the output is
+    the same. At 0-ply there is none."""
+    opening = tmp_path / "opening.mat"     # the sample's first roll, 41 of player 2
+    opening.write_text("\n".join(LONG_SAMPLE.read_text().splitlines()[:11]) + "\n")
+    runner = CliRunner()
+    shown = runner.invoke(luck, [str(opening), "--ply", "1", "--progress"])
+    assert shown.exit_code == 0, shown.output + shown.stderr
+    assert "opening.mat: 1 roll" in shown.stdout
+    assert "| 1/1 [" in shown.stderr and "roll/s]" in shown.stderr
+    for hide in ("--quiet", "--no-progress"):
+        hidden = runner.invoke(luck, [str(opening), "--ply", "1", hide])
+        assert hidden.stderr == "" and hidden.stdout == shown.stdout
+    assert "roll/s]" not in runner.invoke(luck, [str(opening), "--progress"]).stderr
+
+
 def test_cli_audit_luck_of_a_long_match():
     from nardy_analysis.cli import main
 

@@ -273,29 +273,31 @@ class LongEvaluator(Evaluator):
                 ends.append(len(found))
         if not found:
             return tuple(dances[index] for index in range(len(rolls)))
-        boards = np.empty((len(found), 2, 25), np.int64)
-        boards[:, 0] = position.opponent[:25]
-        boards[:, 1] = np.array(found)[:, :25]
-        chances = self.static_sides(boards)
+        chances = self.static_sides(_boards_after(position, found))
         best = iter(float(utility.of_opponent(chances[start:end]).max())  # roll by roll, as
                     for start, end in zip([0, *ends], ends))                 # best_play does
         return tuple(dances[index] if index in dances else next(best)
                      for index in range(len(rolls)))
 
     def _evaluate_uncached(self, position: Position) -> Probabilities:
+        """0-ply: :meth:`static`. 1-ply: the mean over the 21 rolls (36 throws) of the
+        mover's 0-ply chances after the roll's best play by money equity, or after a dance
+        (the position unchanged, the opponent on roll): every play of every roll evaluated
+        in one matrix product (:meth:`static_sides`)."""
         if not isinstance(position, LongPosition):
             raise EngineError(f"the long nardy engine takes long nardy positions: {position!r}")
         if not self.ply or position.is_over or is_two_sided_bearoff(position):
             return Probabilities(*self.static([position])[0].tolist())
+        first, mover = self.first_turn(position), position.on_roll
+        found, ends = [], []
+        for roll in ALL_ROLLS:             # a dance leaves the mover's side as it was
+            found += position.legal_sides(roll, self.rules, first) or (mover,)
+            ends.append(len(found))
+        chances = self.static_sides(_boards_after(position, found))
         total = np.zeros(5)
-        for roll in ALL_ROLLS:
-            keys, chances = self._plays(position, roll)
-            if keys:
-                best = int(np.argmax(MONEY.of_opponent(chances)))
-                mine = Probabilities(*chances[best]).swapped()
-            else:
-                after = position.with_turn(1 - position.turn)
-                mine = Probabilities(*self.static([after])[0].tolist()).swapped()
+        for roll, start, end in zip(ALL_ROLLS, [0, *ends], ends):
+            best = start + int(np.argmax(MONEY.of_opponent(chances[start:end])))
+            mine = Probabilities(*chances[best]).swapped()
             total += (1 if roll.is_double else 2) * np.array(mine)
         return Probabilities(*(total / 36.0).tolist())
 
@@ -306,11 +308,8 @@ class LongEvaluator(Evaluator):
         after = position.legal_sides(roll, self.rules, first_turn=self.first_turn(position))
         if after in ((), (mover,)):                               # no step can be played
             return (), np.zeros((0, 5))
-        boards = np.empty((len(after), 2, 25), np.int64)
-        boards[:, 0] = opp[:25]
-        boards[:, 1] = np.array(after)[:, :25]
         keys = tuple((side, opp) if position.turn == 0 else (opp, side) for side in after)
-        return keys, self.static_sides(boards)
+        return keys, self.static_sides(_boards_after(position, after))
 
     def _position_after(self, key, mover: int) -> Position:
         return LongPosition._make(key, 1 - mover)
@@ -320,6 +319,16 @@ class LongEvaluator(Evaluator):
         if not self.ply:
             return super()._choose(position, keys, chances, utility)
         return self._filtered_choice(position, keys, chances, utility)
+
+
+def _boards_after(position: Position, after: list | tuple) -> np.ndarray:
+    """The positions after plays of ``position``'s player on roll, from the mover's sides
+    after them (26 counts each), as :meth:`LongEvaluator.static_sides` takes them: int64
+    (n, 2, 25), the opponent (then on roll) first."""
+    boards = np.empty((len(after), 2, 25), np.int64)
+    boards[:, 0] = position.opponent[:25]
+    boards[:, 1] = np.array(after)[:, :25]
+    return boards
 
 
 def _sigmoid(v: np.ndarray) -> np.ndarray:

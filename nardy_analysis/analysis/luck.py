@@ -59,7 +59,7 @@ from __future__ import annotations
 from functools import lru_cache
 from os import PathLike
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -333,7 +333,8 @@ KEY = ["file", "match_id", "game", "turn"]
 
 
 def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0,
-               engine: str = "gnubg-nn") -> pd.DataFrame:
+               engine: str = "gnubg-nn", progress: Callable[[list], Iterable] | None = None
+               ) -> pd.DataFrame:
     """Per-roll luck of one or more matches, one row per roll in file order.
 
     Parameters
@@ -349,6 +350,9 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0,
     engine : str
         The short nardy engine of the default evaluator (a key of
         :data:`~nardy_analysis.analysis.engine.ENGINES`).
+    progress : callable, optional
+        Given the list of the rolls to analyse, an iterable over it (a progress bar's, as
+        ``nardy luck --ply 1`` shows; ``tqdm.tqdm`` is one); default: the list itself.
 
     Returns
     -------
@@ -367,30 +371,32 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0,
         ``source`` holds something else (such as a path: load it first), or ``evaluator``
         is not an engine of a match's game (``InvalidArgument``).
     """
-    rows = []
+    rolls = []                        # each roll with its match, engine and game situation
     for match_id, match in identified_matches(source):
-        names, chosen = match.record.players, match_evaluator(match.rules, evaluator, ply,
-                                                               engine)
+        chosen = match_evaluator(match.rules, evaluator, ply, engine)
         for game in match.games:
             situation = GameSituation.of(match, game)
-            money = situation.length == 0
-            for number, turn in enumerate(game.turns, 1):
-                side, cube = turn.player, turn.cube_value
-                utility = situation.utility(side, cube)
-                opening = number == 1 and not match.rules.opening_doubles
-                other = situation.utility(1 - side, cube) if opening else None
-                luck, equity, variance, lucky, unlucky, fourth = roll_luck_distribution(
-                    turn.before, turn.roll, utility, chosen, opening, other)
-                play = turn.play
-                if play is None:  # unknown play: a dance if the roll has only the empty play
-                    play = turn.before.legal_plays(turn.roll, match.rules)[0].play
-                scale = float("nan") if money else \
-                    (situation.mwc(side, cube) - situation.mwc(side, -cube)) / 2
-                rows.append((match.record.file, match_id, match.record.length, game.number,
-                             number, turn.record.move, names[side], side, str(turn.roll),
-                             len(play) == 0, cube, luck, equity, luck * scale,
-                             luck * cube if money else float("nan"), luck_mark(luck),
-                             variance, lucky, unlucky, fourth))
+            rolls += [(match_id, match, chosen, game, situation, number, turn)
+                      for number, turn in enumerate(game.turns, 1)]
+    rows = []
+    for match_id, match, chosen, game, situation, number, turn in (progress or iter)(rolls):
+        money = situation.length == 0
+        side, cube = turn.player, turn.cube_value
+        utility = situation.utility(side, cube)
+        opening = number == 1 and not match.rules.opening_doubles
+        other = situation.utility(1 - side, cube) if opening else None
+        luck, equity, variance, lucky, unlucky, fourth = roll_luck_distribution(
+            turn.before, turn.roll, utility, chosen, opening, other)
+        play = turn.play
+        if play is None:  # unknown play: a dance if the roll has only the empty play
+            play = turn.before.legal_plays(turn.roll, match.rules)[0].play
+        scale = float("nan") if money else \
+            (situation.mwc(side, cube) - situation.mwc(side, -cube)) / 2
+        rows.append((match.record.file, match_id, match.record.length, game.number, number,
+                     turn.record.move, match.record.players[side], side, str(turn.roll),
+                     len(play) == 0, cube, luck, equity, luck * scale,
+                     luck * cube if money else float("nan"), luck_mark(luck), variance,
+                     lucky, unlucky, fourth))
     frame = pd.DataFrame(rows, columns=list(ROLL_COLUMNS))
     return frame.astype({"move": "Int64", "dance": bool})
 

@@ -268,14 +268,16 @@ def one_file(path: str) -> str:
     return path
 
 
-def progress_bar(items: Iterable[T], progress: bool | None,
-                 total: int) -> Generator[T, None, None]:
+def progress_bar(items: Iterable[T], progress: bool | None, total: int,
+                 unit: str = "file") -> Generator[T, None, None]:
     """``items`` with a progress bar on stderr: as ``progress`` asks, by default when there
-    are several files and stderr is a terminal; never with ``--quiet``.
+    are several items (files) and stderr is a terminal; never with ``--quiet``.
 
     The bar is drawn while the next item is made (a generator's work) and cleared while the
     caller handles it, so that lines the caller prints (stdout or stderr, the same terminal)
-    are never mixed with the bar. tqdm is imported only to draw one (0.02 s of CPU).
+    are never mixed with the bar. A bar of another ``unit`` than files (the rolls of one
+    file) goes when it is done, since it is drawn beneath the files' bar. tqdm is imported
+    only to draw one (0.02 s of CPU).
     """
     show = not quiet() and (progress if progress is not None
                             else total > 1 and sys.stderr.isatty())
@@ -284,7 +286,7 @@ def progress_bar(items: Iterable[T], progress: bool | None,
         return
     from tqdm import tqdm
 
-    with tqdm(total=total, unit="file", file=sys.stderr,
+    with tqdm(total=total, unit=unit, file=sys.stderr, leave=unit == "file",
               mininterval=0) as bar:  # redrawn after each item: it was cleared
         for item in items:
             bar.clear()
@@ -316,6 +318,12 @@ DASK_TIMEOUT = 5
 (each at most: a peer that takes the connection and never answers fails at twice that)."""
 
 
+def worker_count(jobs: int | None, files: list[Path]) -> int:
+    """The worker processes of :func:`file_results`: ``jobs``, by default all cores, never
+    more than the files (1: the work is done in this process)."""
+    return jobs or max(1, min(cores(), len(files)))
+
+
 @contextmanager
 def file_results(work: Callable[..., T], files: list[Path], progress: bool | None,
                  jobs: int | None, dask_address: str | None,
@@ -334,8 +342,7 @@ def file_results(work: Callable[..., T], files: list[Path], progress: bool | Non
         :func:`_dask_client`).
     """
     client = _dask_client(dask_address) if dask_address else None
-    jobs = jobs or max(1, min(cores(), len(files)))
-    results = map_files(work, files, jobs=jobs, client=client, **options)
+    results = map_files(work, files, jobs=worker_count(jobs, files), client=client, **options)
     bar = progress_bar(results, progress, len(files))
     try:
         yield bar

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Iterable
 
 import click
 import pandas as pd
@@ -13,14 +14,21 @@ from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summar
 from ..errors import plural
 from .common import (ErrorReport, OutputFile, ParquetOutput, analysed_file, close_parquet,
                      dask_option, file_results, found_files, jobs_option, needing_engine,
-                     parquet_parts, progress_option, quiet_option, rules_option, strict_option,
-                     write_output)
+                     parquet_parts, progress_bar, progress_option, quiet_option, rules_option,
+                     strict_option, worker_count, write_output)
 
 
-def _analyse_file(path: Path, ply: int, engine: str, strict: bool, rules) -> dict:
-    """Per-roll frame, summary and errors of one file (:func:`analysed_file`)."""
+def _analyse_file(path: Path, ply: int, engine: str, strict: bool, rules,
+                  rolls_bar: bool | None) -> dict:
+    """Per-roll frame, summary and errors of one file (:func:`analysed_file`), with a
+    progress bar per roll as ``rolls_bar`` asks (``progress`` of :func:`progress_bar`;
+    False: none, the work of a worker process)."""
+    def bar(rolls: list) -> Iterable:
+        return progress_bar(rolls, rolls_bar, len(rolls), unit="roll")
+
     def analyse(matches):
-        frame = luck_frame(matches, ply=ply, engine=engine)
+        frame = luck_frame(matches, ply=ply, engine=engine,
+                           progress=None if rolls_bar is False else bar)
         return frame, luck_summary(matches, frame)
 
     return analysed_file(path, strict, analyse, rules)
@@ -94,7 +102,12 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
                    "match and money play apart) instead of the per-match tables; --csv then "
                    "writes one row per player and unit.")
 @click.option("--ply", type=click.IntRange(0, 3), default=0, show_default=True,
-              help="Look-ahead of the engine's evaluations (0 as gnubg's luck analysis).")
+              help="Look-ahead of the engine's evaluations (0 as gnubg's luck analysis; long "
+                   "nardy 0 or 1). Each ply costs far more, in CPU time per roll on one core: "
+                   "gnubg-nn about 0.003 s at 0-ply, 0.1 s at 1-ply, 4 s at 2-ply, minutes at "
+                   "3-ply; long nardy 0.02 s and 0.6 s (a match of 180 rolls: 3 s, and 2 "
+                   "minutes at 1-ply). From 1-ply the rolls of a file analysed in this process "
+                   "(one file, or --jobs 1) have a progress bar.")
 @click.option("--engine", type=click.Choice(list(ENGINES)), default="gnubg-nn",
               show_default=True, help="gnubg-nn matches GNU Backgammon; bgsage is another "
               "engine (pip install 'nardy-analysis[sage]').")
@@ -137,8 +150,10 @@ def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_add
     parts = parquet_parts(parquet_file, ROLL_DTYPES)
     keep = (csv_file and not by) or (parquet_file and not parts)  # written at the end
     frames, summaries, rolled, problems = [], [], 0, ErrorReport(paths)
+    in_process = dask_address is None and worker_count(jobs, files) == 1
     with file_results(_analyse_file, files, progress, jobs, dask_address, ply=ply,
-                      engine=engine, strict=strict, rules=rules) as results:
+                      engine=engine, strict=strict, rules=rules,
+                      rolls_bar=progress if ply and in_process else False) as results:
         for result in needing_engine(results):
             problems.add(result["errors"])
             if result["frame"] is None:
