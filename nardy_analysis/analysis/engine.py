@@ -108,10 +108,12 @@ class Utility:
 
     def of_opponent(self, chances: np.ndarray) -> np.ndarray:
         """The same equity, given chances from the opponent's side: ``self(p.swapped())``
-        for each row ``p`` of ``chances``, shape (n, 5); returns shape (n,)."""
-        weights = (-self.win, self.lose_gammon, self.lose_backgammon, self.win_gammon,
-                   self.win_backgammon)
-        return self.base + self.win + chances @ np.array(weights)
+        for each row ``p`` of ``chances``, shape (n, 5); returns shape (n,). Column by
+        column in that call's order, not a matrix product: a row's equity is then the same
+        to the last bit whatever the other rows (BLAS kernels round by the number of rows)."""
+        return (self.base + self.win * (1.0 - chances[:, 0]) + self.win_gammon * chances[:, 3]
+                + self.win_backgammon * chances[:, 4] + self.lose_gammon * chances[:, 1]
+                + self.lose_backgammon * chances[:, 2])
 
 
 MONEY = Utility()

@@ -48,8 +48,8 @@ SIDE_INPUTS = 110
 """Inputs per side: 4 per point, 14 more."""
 INPUTS = 2 * SIDE_INPUTS + 1
 """Inputs of a position: the side on roll's, the other's, the race flag."""
-ROWS = 16
-"""The net evaluates its rows in blocks of this many (:meth:`LongEvaluator.net`)."""
+ROWS = 64
+"""The net evaluates its rows in blocks of exactly this many (:meth:`LongEvaluator.net`)."""
 
 _FACING = np.array([0] + [(p + 11) % 24 + 1 for p in range(1, 25)])
 _POINTS = np.arange(1, 25)
@@ -188,15 +188,19 @@ class LongEvaluator(Evaluator):
         win_backgammon <= win_gammon``, ``lose_gammon <= 1 - win``, ``lose_backgammon <=
         lose_gammon``); the home mar columns 0 when a home mars scores 2.
 
-        The rows are padded with zeros to a multiple of :data:`ROWS`, so that a position's
-        chances do not depend on how many others are evaluated with it (BLAS treats a
-        remainder of rows, and a single row, with other kernels that round differently)."""
+        The rows go through the net in blocks of exactly :data:`ROWS`, the last one padded
+        with zeros, so that a position's chances do not depend on how many others are
+        evaluated with it (BLAS picks its kernels, which round differently, by the size of
+        the product)."""
         inputs = encode(boards)
         n = len(inputs)
         padded = np.zeros((-(-n // ROWS) * ROWS, INPUTS))
         padded[:n] = inputs
-        hidden = _sigmoid(padded @ self._w1 + self._b1)
-        out = _sigmoid(hidden @ self._w2 + self._b2)[:n]
+        out = np.empty((len(padded), 5))
+        for start in range(0, len(padded), ROWS):
+            hidden = _sigmoid(padded[start:start + ROWS] @ self._w1 + self._b1)
+            out[start:start + ROWS] = _sigmoid(hidden @ self._w2 + self._b2)
+        out = out[:n]
         out[:, 1] = np.minimum(out[:, 1], out[:, 0])
         out[:, 2] = np.minimum(out[:, 2], out[:, 1])
         out[:, 3] = np.minimum(out[:, 3], 1.0 - out[:, 0])
