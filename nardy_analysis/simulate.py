@@ -267,7 +267,9 @@ def simulate_matches(count: int, *, seed: int = 0, start: int = 0, players: int 
     start : int
         Index of the first match (to split a run into parts).
     players : int
-        Size of the pool of names (``player 1`` ... ``player N``); each match draws two.
+        Size of the pool of names (``player 1`` ... ``player N``); each match draws two, the
+        first of the pool on the left (player 0: the first name of every score line, as a
+        match file's ``Player 1`` tag), whoever throws first in each game.
     dice : Dice
         The dice of every player, or only of ``loaded``.
     loaded : str, optional
@@ -300,7 +302,7 @@ def simulate_matches(count: int, *, seed: int = 0, start: int = 0, players: int 
         played_by["Bots"] = f"{pool[0]}: {bots[0]}, {others}: {bots[1]}"
     for index in range(start, start + count):
         rng = np.random.default_rng([seed, index])
-        names = tuple(pool[i] for i in rng.choice(players, 2, replace=False))
+        names = tuple(pool[i] for i in sorted(rng.choice(players, 2, replace=False)))
         sides = tuple(dice if loaded in (None, name) else Dice() for name in names)
         tags = {"Site": "nardy simulate", "Event": f"simulated match {index + 1}",
                 "Dice": spec, "Seed": str(seed), **played_by}

@@ -48,6 +48,14 @@ def pos(me: dict[int, int], opp: dict[int, int], turn: int = 0) -> LongPosition:
     return LongPosition((mover, other) if turn == 0 else (other, mover), turn)
 
 
+def possible(me: dict[int, int], opp: dict[int, int]) -> LongPosition | None:
+    """:func:`pos`, or None when no game reaches that board (LongPosition.unreachable)."""
+    try:
+        return pos(me, opp)
+    except InvalidArgument:
+        return None
+
+
 def plays(position, text: str, rules=LONG, first_turn=False) -> set[str]:
     return {str(p.play) for p in position.legal_plays(Roll.from_str(text), rules, first_turn)}
 
@@ -156,12 +164,15 @@ def test_closed_point_and_intermediate_landing():
 def test_six_block_refused_and_allowed():
     # 8, 7, 6, 5, 4 held; 61 played 10/9/3 makes 8..3, six in a row.
     me = {10: 1, 8: 1, 7: 1, 6: 1, 5: 1, 4: 1, 1: 9}
-    made = pos({8: 1, 7: 1, 6: 1, 5: 1, 4: 1, 3: 1, 1: 9}, OPP_HEAD).with_turn(1)
-    # All opposing checkers on their head (my 12), none past my 8..3: refused.
+    # All opposing checkers on their head (my 12), none past my 8..3: refused, and a board
+    # holding them is no position.
     refused = pos(me, OPP_HEAD)
     error = raises(refused, "61", [(10, 1), (9, 6)], "six_block", None)
     assert "8, 7, 6, 5, 4, 3" in str(error)
-    assert made not in afters(refused, "61")
+    assert not any(LongPosition.unreachable(after.board) for after in afters(refused, "61"))
+    with pytest.raises(InvalidArgument, match=r"player 0 holds six points in a row "
+                       r"\(8, 7, 6, 5, 4, 3\) that no checker of player 1 has passed"):
+        pos({8: 1, 7: 1, 6: 1, 5: 1, 4: 1, 3: 1, 1: 9}, OPP_HEAD)
     # One opposing checker on my 2 (its 14-point) has passed them: allowed.
     allowed = pos(me, {12: 14, 2: 1})
     made = pos({8: 1, 7: 1, 6: 1, 5: 1, 4: 1, 3: 1, 1: 9}, {12: 14, 2: 1}).with_turn(1)
@@ -229,7 +240,7 @@ def test_illegal_steps():
 def test_ending():
     # Player 0 has borne off all 15; player 1 is the loser.
     assert ending(LongPosition((side({}), side({1: 14}))), LONG) == ("oin", 1)
-    assert ending(LongPosition((side({}), side({1: 13, 7: 1}))), LONG) == ("oin", 1)
+    assert ending(LongPosition((side({}), side({1: 13, 6: 1}))), LONG) == ("oin", 1)
     assert ending(LongPosition((side({}), side({6: 10, 24: 5}))), LONG) == ("mars", 2)
     assert ending(LongPosition((side({}), side({6: 10, 1: 5}))), LONG) == ("home_mars", 3)
     assert ending(LongPosition((side({}), side({6: 10, 1: 5}))),
@@ -281,6 +292,35 @@ def test_notation_errors(text):
     with pytest.raises(PositionIdError) as info:
         LongPosition.from_notation(text)
     assert repr(text.strip()) in str(info.value) or repr(text) in str(info.value)
+
+
+@pytest.mark.parametrize("text, impossible", [
+    # Bearing off starts with all 15 home, and no checker leaves home (no hitting).
+    ("24x14/24x15/0", "player 0 has borne off 1 checker with 14 still outside home (points "
+                      "7..24): bearing off starts with all 15 home"),
+    ("24x15/6x13,7/1", "player 1 has borne off 1 checker with 1 still outside home (points "
+                       "7..24): bearing off starts with all 15 home"),
+    # Six in a row that no opposing checker has passed, listed along the opponent's path:
+    # the head and 23..19, or across the opponent's head (my 1 and 24 are neighbours there).
+    ("24x10,23,22,21,20,19/24x15/0", "player 0 holds six points in a row (24, 23, 22, 21, "
+                                     "20, 19) that no checker of player 1 has passed"),
+    ("24x15/24x10,3,2,1,23,22/1", "player 1 holds six points in a row (3, 2, 1, 24, 23, 22) "
+                                  "that no checker of player 0 has passed"),
+    ("-/-/0", "both players have borne off all 15 checkers (the game ends with the first)"),
+])
+def test_impossible_positions_are_refused(text, impossible):
+    with pytest.raises(ValueError) as info:
+        LongPosition.from_notation(text)
+    assert isinstance(info.value, PositionIdError)
+    assert str(info.value) == f"impossible long nardy position {text!r}: {impossible}"
+
+
+def test_possible_positions_are_kept():
+    # Off with all the rest home; six in a row past which an opposing checker stands (on a
+    # lower point of its own, or borne off); a finished game; the head and five more points.
+    for text in ("6x10,1x4/24x15/0", "24x10,23,22,21,20,19/24x14,6/0",
+                 "24x10,23,22,21,20,19/6x14/0", "-/2,1x3/1", "24x10,23,22,21,20,18/24x15/1"):
+        assert LongPosition.from_notation(text).notation() == text
 
 
 # --- property tests ---------------------------------------------------------------------------
@@ -411,7 +451,8 @@ def test_random_six_blocks(low, gap, die, data):
     opp = {}
     for q in opp_points:
         opp[theirs(q)] = opp.get(theirs(q), 0) + 1
-    position = pos(me, opp)
+    position = possible(me, opp)
+    assume(position)                        # no six in a row before the play
     raises(position, f"{die}{die}", [(start, die)], "six_block", None)
     # One opposing checker moved past the run, to a point of its own below it that is free.
     free = [q for q in range(1, low) if theirs(q) not in me]
@@ -422,22 +463,40 @@ def test_random_six_blocks(low, gap, die, data):
     moved[first] -= 1
     moved = {p: n for p, n in moved.items() if n}
     moved[theirs(q)] = moved.get(theirs(q), 0) + 1
+    position = possible(me, moved)
+    assume(position)
     try:
-        check_play(pos(me, moved), Roll(die, die), [(start, die)])
+        check_play(position, Roll(die, die), [(start, die)])
     except IllegalPlayError as error:
         assert error.kind == "forced_play"
 
 
+@st.composite
+def long_positions(draw):
+    """Any long nardy position a game may reach, the player on roll with a checker left: the
+    mover's 15 checkers on points drawn up to a highest point (1..24, so that bear-offs come;
+    from 0, off, when that is in home), the opponent's on points where the mover has none,
+    all in home and off or none off; boards with six points in a row that no opposing checker
+    has passed are left out."""
+    me = [0] * 26
+    top = draw(st.integers(1, 24))
+    for point in draw(st.lists(st.integers(0 if top <= 6 else 1, top), min_size=15,
+                               max_size=15)):
+        me[point] += 1
+    assume(me[OFF] < 15)
+    points = range(7) if draw(st.booleans()) else range(1, 25)
+    free = [q for q in points if q == OFF or not me[theirs(q)]]
+    assume(free)
+    opp = [0] * 26
+    for point in draw(st.lists(st.sampled_from(free), min_size=15, max_size=15)):
+        opp[point] += 1
+    assume(LongPosition.unreachable((me, opp)) is None)
+    return LongPosition((me, opp), draw(st.integers(0, 1)) if opp[OFF] < 15 else 0)
+
+
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(0, 24), min_size=15, max_size=15), st.integers(0, 1), st.data())
-def test_notation_round_trip(mine, turn, data):
-    board = ([0] * 26, [0] * 26)
-    for p in mine:
-        board[0][p] += 1
-    free = [q for q in range(25) if q == 0 or not board[0][theirs(q)]]
-    for q in data.draw(st.lists(st.sampled_from(free), min_size=15, max_size=15)):
-        board[1][q] += 1
-    position = LongPosition(board, turn)
+@given(long_positions())
+def test_notation_round_trip(position):
     text = position.notation()
     assert LongPosition.from_notation(text) == position and position.id() == text
     assert eval(repr(position)) == position
@@ -452,7 +511,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 def test_svg_board_shows_both_heads(turn):
     # One checker each left on its head: the viewer's (on roll) on their 24, top right; the
     # opponent's on the viewer's 12, bottom left; the bar empty; the notation in the title.
-    position = LongPosition.from_notation(f"24,1/24,1/{turn}")
+    position = LongPosition.from_notation(f"24,1x14/24,1x14/{turn}")
     root = ElementTree.fromstring(position._repr_svg_())
     numbers = {int(t.text): (float(t.get("x")), float(t.get("y")))
                for t in root.iter(SVG + "text") if t.get("class") == "point-number"}
@@ -468,9 +527,9 @@ def test_svg_board_shows_both_heads(turn):
     assert points(turn) == {24, 1} and points(1 - turn) == {12, 13}
     assert numbers[24][1] < middle < numbers[12][1]                  # 24 top, 12 bottom
     assert numbers[24][0] > numbers[13][0] and numbers[12][0] < numbers[1][0]  # right, left
-    assert f"24,1/24,1/{turn}" in root.find(SVG + "title").text
+    assert f"24,1x14/24,1x14/{turn}" in root.find(SVG + "title").text
     captions = [t.text for t in root.iter(SVG + "text") if t.get("class") == "caption"]
-    assert all("25 pips, 13 off" in c for c in captions)
+    assert all("38 pips, 0 off" in c for c in captions)
 
 
 def every_order(position: LongPosition, roll: Roll, rules: Rules, first_turn: bool):
@@ -513,23 +572,6 @@ def every_order(position: LongPosition, roll: Roll, rules: Rules, first_turn: bo
     best = max((key for key, _ in allowed.values()), default=None)
     return [(steps, board) for board, (key, steps) in allowed.items()
             if key == best or not rules.forced_play]
-
-
-@st.composite
-def long_positions(draw):
-    """Any long nardy position, the player on roll with a checker left: the mover's 15
-    checkers on points drawn from 0 (off) to a highest point (1..24, so that bear-offs
-    come), the opponent's on points from 0 to 24 where the mover has none."""
-    me = [0] * 26
-    top = draw(st.integers(1, 24))
-    for point in draw(st.lists(st.integers(0, top), min_size=15, max_size=15)):
-        me[point] += 1
-    assume(me[OFF] < 15)
-    free = [q for q in range(25) if q == OFF or not me[theirs(q)]]
-    opp = [0] * 26
-    for point in draw(st.lists(st.sampled_from(free), min_size=15, max_size=15)):
-        opp[point] += 1
-    return LongPosition((me, opp), draw(st.integers(0, 1)) if opp[OFF] < 15 else 0)
 
 
 @pytest.mark.slow

@@ -45,7 +45,8 @@ def position(boards) -> LongPosition:
 
 def blocking_positions(count: int, seed: int) -> list[LongPosition]:
     """Positions where the mover's checkers stand on seven points in a row of the opponent's
-    path, so that plays making or breaking six-point blocks abound."""
+    path, so that plays making or breaking six-point blocks abound, and the opponent's on
+    the other points, some past any six in a row (a board no game reaches is drawn again)."""
     rng = np.random.default_rng(seed)
     found = []
     while len(found) < count:
@@ -54,10 +55,11 @@ def blocking_positions(count: int, seed: int) -> list[LongPosition]:
         points = [LongPosition.facing(q) for q in range(low, low + 7)]
         for _ in range(15):
             me[points[rng.integers(0, 7)]] += 1
-        free = [q for q in range(0, 25) if q == 0 or not me[LongPosition.facing(q)]]
+        free = [q for q in range(1, 25) if not me[LongPosition.facing(q)]]
         for _ in range(15):
             opp[free[rng.integers(0, len(free))]] += 1
-        found.append(LongPosition((me, opp)))
+        if LongPosition.unreachable((me, opp)) is None:     # a block some checker passed
+            found.append(LongPosition((me, opp)))
     return found
 
 
@@ -166,7 +168,7 @@ def test_first_turn_head_rule():
 
 def test_game_over_is_certain():
     """Finished games: oin, mars, home mars (3 points, or 2 under home_mars=2)."""
-    oin = LongPosition.from_notation("-/1x3,20/1")
+    oin = LongPosition.from_notation("-/6,1x3/1")
     mars = LongPosition.from_notation("-/1x14,20/1")
     home = LongPosition.from_notation("-/1x10,6x5/1")
     evaluator = LongEvaluator()

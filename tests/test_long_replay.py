@@ -419,7 +419,7 @@ def test_board_names_what_is_wrong_with_malformed_long_notation(text, message):
     assert "Position ID" not in done.output
 
 
-@pytest.mark.parametrize("text", ["24/-/1", "4HPwATDgc/ABMA", "24x15/24x15/0"])
+@pytest.mark.parametrize("text", ["6/-/1", "4HPwATDgc/ABMA", "24x15/24x15/0"])
 def test_board_still_reads_short_ids_and_plain_long_notation(text):
     assert CliRunner().invoke(main, ["board", text]).exit_code == 0
 

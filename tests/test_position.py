@@ -16,10 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy_analysis.errors import IllegalPlayError, InvalidArgument
+from nardy_analysis.errors import IllegalPlayError, InvalidArgument, PositionIdError
 from nardy_analysis.game.position import (ALL_ROLLS, BAR, CHECKERS, OFF, LegalPlay, Move, Play,
                                           Position, Roll, apply_step, ending, one_die_plays,
                                           play_steps)
+from nardy_analysis.game.ids import MatchState
 from nardy_analysis.game.rules import CAUCASIAN, LENIENT, STANDARD, TAVLA
 
 
@@ -449,6 +450,30 @@ def test_position_validation():
     Position((side({6: 15}), side({6: 15})))  # player 0's 6 is player 1's 19: fine
     # on the bar and off may be shared
     Position((side({BAR: 3, OFF: 12}), side({BAR: 3, OFF: 12})))
+
+
+def test_boards_no_game_reaches_are_refused():
+    # The game ends when the first player has borne off all 15.
+    with pytest.raises(InvalidArgument, match="both players have borne off all 15 checkers"):
+        Position((side({}), side({})))
+    Position((side({}), side({1: 1})))                    # the loser has one left: fine
+    # Both on the bar against closed home boards: the last to play could not have entered.
+    closed = side({BAR: 3, 1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2})
+    with pytest.raises(InvalidArgument, match="both players have checkers on the bar against "
+                                              "a closed home board"):
+        Position((closed, closed))
+    open_board = side({BAR: 3, 1: 2, 2: 2, 3: 2, 4: 2, 5: 1, 7: 3})
+    Position((closed, open_board))                        # one of them can enter: fine
+    Position((closed, side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 3})))   # one on the bar
+    # The readers of IDs say so and quote the text.
+    both_off = Position._make((tuple(side({})), tuple(side({}))), 0)
+    with pytest.raises(PositionIdError, match=r"impossible Position ID 'AAAAAAAAAAAAAA': both"):
+        Position.from_id(both_off.id())
+    stuck = Position._make((tuple(closed), tuple(closed)), 0)
+    xgid = stuck.xgid(MatchState())
+    with pytest.raises(PositionIdError, match=f"impossible XGID '{xgid}': both players have "
+                                              "checkers on the bar"):
+        Position.from_xgid(xgid)
 
 
 def test_str_board_mentions_pips():

@@ -23,14 +23,16 @@ def board(side) -> list[int]:
 
 
 def race(mine, theirs) -> LongPosition:
-    return LongPosition((board(mine), board(theirs)))
+    """Built unchecked (``_make``): the race tables cover every side on 1..12, also those no
+    game reaches (checkers borne off with one still on 7..12)."""
+    return LongPosition._make((tuple(board(mine)), tuple(board(theirs))), 0)
 
 
 @lru_cache(maxsize=None)
 def plays(side) -> tuple:
     """The sides a racing side reaches with each roll, from LongPosition.legal_sides (the
     other side's 15 checkers on its 1-point, my 13: in nobody's way)."""
-    where = LongPosition((board(side), [0, 15] + [0] * 24))
+    where = LongPosition._make((tuple(board(side)), (0, 15) + (0,) * 24), 0)
     return tuple(frozenset(after[1:13] for after in where.legal_sides(roll, LONG))
                  for roll in ALL_ROLLS)
 

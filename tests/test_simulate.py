@@ -118,6 +118,26 @@ def test_a_loaded_player_must_be_in_the_pool():
         next(simulate_matches(1, loaded="bob"))
 
 
+@pytest.mark.parametrize("rules, index", [("standard", 17), ("long", 10)])
+def test_score_lines_name_player_1_first_whoever_throws_first(rules, index):
+    """A .mat score line names the left column's player first, the same in every game,
+    whoever throws first (every file of the shared corpus: its Player 1 tag, while the
+    right column opens about half the games). Match ``index`` of seed 0 drew its two names
+    as player 2, player 1, and player 2 throws first in game 1 and a later game."""
+    assert list(np.random.default_rng([0, index]).choice(2, 2, replace=False)) == [1, 0]
+    [record] = simulate_matches(1, start=index, length=3, rules=VARIANTS[rules])
+    lines = format_mat([record]).splitlines()
+    games = [n for n, line in enumerate(lines) if line.startswith(" Game ")]
+    assert [lines[n + 1].split() for n in games] == [
+        ["player", "1", ":", str(game.scores[0]), "player", "2", ":", str(game.scores[1])]
+        for game in record.games]
+    opened = [lines[n + 2][:5] == "  1) " and lines[n + 2][5] == " " for n in games]
+    assert opened[0] and any(opened[1:])            # the right column, player 2, opens
+    [match] = replayed([record])
+    assert all(game.record.names == ("player 1", "player 2") for game in match.games)
+    assert [game.turns[0].record.player for game in match.games] == [int(o) for o in opened]
+
+
 def nardy(*args, cwd=None):
     return subprocess.run([sys.executable, "-m", "nardy_analysis", *args], cwd=cwd,
                           capture_output=True, text=True)

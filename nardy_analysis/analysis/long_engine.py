@@ -169,9 +169,11 @@ class LongEvaluator(Evaluator):
         path = Path(weights) if weights is not None else NET_FILE
         try:
             with np.load(path) as data:
-                self._w1 = data["w1t"].astype(np.float64)
+                # C order, both: a product with a transposed (Fortran order) matrix takes
+                # another BLAS kernel from 256 rows on, whose rows round differently
+                self._w1 = np.ascontiguousarray(data["w1t"], dtype=np.float64)
                 self._b1 = data["b1"].astype(np.float64)
-                self._w2 = data["w2"].T.astype(np.float64)
+                self._w2 = np.ascontiguousarray(data["w2"].T, dtype=np.float64)
                 self._b2 = data["b2"].astype(np.float64)
                 self.metadata = json.loads(str(data["meta"]))
         except (OSError, KeyError, ValueError) as error:

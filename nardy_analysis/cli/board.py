@@ -93,7 +93,8 @@ def board(position_id, svg_file, png_file):
     Prints an ASCII board from the side of the player on roll (X), with both pip counts,
     and, when the Match ID or XGID gives them, the dice, the cube and the score. --svg and
     --png write a picture instead, seen from the same side, with the same facts (the cube
-    on its owner's side). A bad ID is a usage error (exit status 2).
+    on its owner's side). A bad ID, malformed or of a position no game reaches, is a usage
+    error (exit status 2).
     """
     position, state = parse_position(position_id)
     if not (svg_file or png_file):

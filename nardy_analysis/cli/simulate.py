@@ -69,7 +69,8 @@ def _write_part(out: Path, start: int, count: int, width: int, seed: int, option
 @click.option("--games", type=click.IntRange(1), default=1, show_default=True,
               help="Games per money session (--length 0).")
 @click.option("--players", type=click.IntRange(2), default=2, show_default=True,
-              help="Pool of player names the matches draw from.")
+              help="Pool of player names ('player 1' .. 'player N') each match draws two "
+                   "from, the first of the pool on the left of the score lines.")
 @click.option("--cube/--no-cube", default=True, show_default=True,
               help="Turn the cube now and then.")
 @click.option("--rules", type=click.Choice(sorted(VARIANTS)), default="standard",

@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
-from ..errors import IllegalPlayError, InvalidArgument, PositionIdError
+from ..errors import IllegalPlayError, InvalidArgument, PositionIdError, plural
+from .ids import Board
 from .position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, point_str
 from .rules import BAR, CHECKERS, LONG, OFF, Rules
 
@@ -90,6 +91,12 @@ def _unpassed_block(me: Sequence[int], opp: Sequence[int]) -> int | None:
     return None
 
 
+def _block_points(block: int) -> str:
+    """The points of the block :func:`_unpassed_block` found at ``block``, in its holder's
+    numbering, highest first: ``"18, 17, 16, 15, 14, 13"``."""
+    return ", ".join(str(_FACING[q]) for q in range(block + 5, block - 1, -1))
+
+
 class LongPosition(Position):
     """A long nardy position: both players' checkers and who is on roll. Immutable, hashable,
     pickles.
@@ -105,8 +112,10 @@ class LongPosition(Position):
     Raises
     ------
     InvalidArgument
-        Wrong shape, negative counts, not 15 checkers, a checker on 25, or both players on one
-        point (my point p is the opponent's ``((p + 11) mod 24) + 1``).
+        Wrong shape, negative counts, not 15 checkers, both players on one point (my point p
+        is the opponent's ``((p + 11) mod 24) + 1``), or a board no game reaches
+        (:meth:`unreachable`: a checker on 25, checkers borne off with others outside home,
+        an unpassed six-point block, both players finished).
 
     Notes
     -----
@@ -120,10 +129,28 @@ class LongPosition(Position):
     game = "long"
     """The game the position belongs to (``Rules.game``)."""
 
-    def __init__(self, board, turn: int = 0):
-        super().__init__(board, turn)
-        if self.board[0][BAR] or self.board[1][BAR]:
-            raise InvalidArgument(f"no bar in long nardy: checkers on 25 in {self.board}")
+    @staticmethod
+    def unreachable(board: Board) -> str | None:
+        """Why no long nardy game reaches ``board``, or None when one may; ``board`` as
+        :meth:`Position.unreachable` takes it (RULES.md, "Long nardy", "Positions no game
+        reaches"): a checker on 25 (there is no bar); a player with checkers borne off and
+        others outside home (bearing off starts with all 15 home, and no checker leaves home:
+        there is no hitting); six points in a row that no opposing checker has passed (no
+        play may leave them, and a checker, once past, stays past); both players with all 15
+        borne off."""
+        if board[0][BAR] or board[1][BAR]:
+            return f"no bar in long nardy: checkers on 25 in {board}"
+        for player, (me, opp) in enumerate((board, board[::-1])):
+            outside = sum(me[7:25])
+            if me[OFF] and outside:
+                return (f"player {player} has borne off {plural(me[OFF], 'checker')} with "
+                        f"{outside} still outside home (points 7..24): bearing off starts "
+                        "with all 15 home")
+            block = _unpassed_block(me, opp)
+            if block is not None:
+                return (f"player {player} holds six points in a row ({_block_points(block)}) "
+                        f"that no checker of player {1 - player} has passed")
+        return Position.unreachable(board)
 
     @classmethod
     def start(cls, turn: int = 0) -> "LongPosition":
@@ -158,8 +185,9 @@ class LongPosition(Position):
         ------
         PositionIdError
             Text that is not three ``/``-separated parts, a point not 1..24 or written twice,
-            a count not 1..15, more than 15 checkers a side, a turn not 0 or 1, or a point held
-            by both players; the message quotes ``text``.
+            a count not 1..15, more than 15 checkers a side, a turn not 0 or 1, a point held
+            by both players, or a board no game reaches (:meth:`unreachable`); the message
+            quotes ``text`` and says what is impossible.
         """
         parts = text.strip().split("/")
         if len(parts) != 3 or parts[2] not in ("0", "1"):
@@ -185,7 +213,7 @@ class LongPosition(Position):
         try:
             return cls(board, int(parts[2]))
         except InvalidArgument as error:
-            raise PositionIdError(f"bad long nardy position {text!r}: {error}") from None
+            raise PositionIdError(f"impossible long nardy position {text!r}: {error}") from None
 
     def id(self) -> str:
         """The position's :meth:`notation` (errors and reports store it; a gnubg Position ID
@@ -443,10 +471,9 @@ def check_play(position: LongPosition, roll: Roll, steps: Iterable[tuple[int, in
     after = LongPosition.after(me, opp, position.turn)
     block = _unpassed_block(me, opp)
     if block is not None:
-        points = ", ".join(str(_FACING[q]) for q in range(block + 5, block - 1, -1))
         raise IllegalPlayError(f"{play} of roll {roll} in {position.notation()!r} holds six "
-                               f"points in a row ({points}) that no opposing checker has "
-                               "passed", "six_block")
+                               f"points in a row ({_block_points(block)}) that no opposing "
+                               "checker has passed", "six_block")
     if rules.forced_play and len(moves) < len(roll.dice):
         legal = position.legal_plays(roll, rules, first_turn)
         if all(other.after != after for other in legal):

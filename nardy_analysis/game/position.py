@@ -336,8 +336,9 @@ class Position:
     Raises
     ------
     InvalidArgument
-        Wrong shape, negative counts, not 15 checkers, or both players on one point. This is
-        the one place a board is validated: IDs, engines and analyses rely on it.
+        Wrong shape, negative counts, not 15 checkers, both players on one point, or a board
+        no game reaches (:meth:`unreachable`). This is the one place a board is validated:
+        IDs, engines and analyses rely on it.
 
     Notes
     -----
@@ -362,11 +363,39 @@ class Position:
         for point in range(1, 25):
             if board[0][point] and board[1][self.facing(point)]:
                 raise InvalidArgument(f"both players have checkers on player 0's point {point}")
+        reason = self.unreachable(board)
+        if reason:
+            raise InvalidArgument(reason)
         if turn not in (0, 1):
             raise InvalidArgument(f"turn must be 0 or 1, got {turn!r}")
         _set_board(self, board)
         _set_turn(self, int(turn))
         _set_hash(self, None)
+
+    @staticmethod
+    def unreachable(board: Board) -> str | None:
+        """Why no game reaches ``board``, or None when one may.
+
+        Parameters
+        ----------
+        board : pair of 26-tuples of int
+            ``board[player][point]``, 15 checkers a side, no point held by both.
+
+        Returns
+        -------
+        str or None
+            What is impossible: both players have borne off all 15 checkers (the game ends
+            when the first has), or both have checkers on the bar while the other's home
+            board holds two or more checkers on each of its six points (neither could enter,
+            so neither made the play before: RULES.md, "Positions no game reaches").
+        """
+        if board[0][OFF] == board[1][OFF] == CHECKERS:
+            return "both players have borne off all 15 checkers (the game ends with the first)"
+        if all(side[BAR] and min(other[1:7]) >= 2 for side, other in (board, board[::-1])):
+            return ("both players have checkers on the bar against a closed home board (two "
+                    "or more on each of the other's points 1..6): the last to play could neither "
+                    "enter nor move")
+        return None
 
     @classmethod
     def _make(cls, board: Board, turn: int) -> "Position":
@@ -410,8 +439,9 @@ class Position:
         Raises
         ------
         PositionIdError
-            A malformed ID (see :func:`~nardy_analysis.game.ids.decode_position_id`) or one
-            with both players on a point; the message quotes ``text``.
+            A malformed ID (see :func:`~nardy_analysis.game.ids.decode_position_id`) or an
+            impossible one: both players on a point, or a board no game reaches
+            (:meth:`unreachable`); the message quotes ``text``.
         InvalidArgument
             ``turn`` not 0 or 1.
         """
@@ -419,7 +449,7 @@ class Position:
         try:
             return cls(board, turn)
         except InvalidArgument as error:
-            raise PositionIdError(f"malformed Position ID {text!r}: {error}") from None
+            raise PositionIdError(f"impossible Position ID {text!r}: {error}") from None
 
     def xgid(self, state: MatchState) -> str:
         """The XGID of this position and a match state whose ``player`` is on roll here; see
@@ -429,9 +459,13 @@ class Position:
     @classmethod
     def from_xgid(cls, text: str) -> tuple["Position", MatchState]:
         """The position and match state of an XGID, the state's ``player`` on roll; see
-        :func:`~nardy_analysis.game.ids.decode_xgid` (which raises PositionIdError)."""
+        :func:`~nardy_analysis.game.ids.decode_xgid` (which raises PositionIdError, as does a
+        board no game reaches, :meth:`unreachable`; the message quotes ``text``)."""
         board, state = decode_xgid(text)
-        return cls(board, state.player), state
+        try:
+            return cls(board, state.player), state
+        except InvalidArgument as error:
+            raise PositionIdError(f"impossible XGID {text!r}: {error}") from None
 
     @classmethod
     def start(cls, turn: int = 0) -> "Position":

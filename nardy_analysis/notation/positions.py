@@ -15,7 +15,7 @@ _GNUBG_ID = re.compile(r"[A-Za-z0-9+/]{14}")
 
 def _looks_long(text: str) -> bool:
     """Whether ``text`` is meant as a long nardy position's notation (``24x15/24x15/0``,
-    ``24/-/1``, and malformed ones: ``24x15,abc/24x15/0``): three ``/``-separated parts of
+    ``6/-/1``, and malformed ones: ``24x15,abc/24x15/0``): three ``/``-separated parts of
     digits, ``x``, ``,`` and ``-``, or a comma, or ``/`` and ``x``; never a gnubg Position
     ID nor text with ``:`` (a Match ID, an XGID)."""
     return (":" not in text and not _GNUBG_ID.fullmatch(text)
