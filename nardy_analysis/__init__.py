@@ -18,7 +18,7 @@ from .load import (LoadedFile, MatchFiles, load_file, load_files, match_files, r
 
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> str:
     """``__version__``, read from the installed package's metadata when first asked for
     (importing ``importlib.metadata`` costs every command about 0.05 s of CPU)."""
     if name != "__version__":

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..errors import EngineError
+from ..game.ids import Board
 from ..game.long import LongPosition
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.rules import CHECKERS, LONG, Rules
@@ -121,7 +123,7 @@ def encode(boards: np.ndarray) -> np.ndarray:
     """
     boards = np.asarray(boards, dtype=np.int64)[:, :, :25]
     mover, other = boards[:, 0], boards[:, 1]
-    race = ~boards[:, :, 13:25].any(axis=(1, 2))
+    race = ~np.any(boards[:, :, 13:25], axis=(1, 2))
     return np.concatenate((_side_inputs(mover, other), _side_inputs(other, mover),
                            race[:, None].astype(np.float32)), axis=1)
 
@@ -237,8 +239,8 @@ class LongEvaluator(Evaluator):
             if self.rules.home_mars != 3:
                 out[np.ix_(race, [2, 4])] = 0.0
         for i in np.flatnonzero(over | bearoff):
-            position = LongPosition._make(tuple(tuple(side) + (0,) for side in
-                                                boards[i].tolist()), 0)
+            mover, other = boards[i].tolist()
+            position = LongPosition._make((tuple(mover) + (0,), tuple(other) + (0,)), 0)
             out[i] = (game_over_probabilities(position, self.rules) if over[i] else
                       ((bearoff_equities(position)[0] + 1.0) / 2.0, 0.0, 0.0, 0.0, 0.0))
         if rest.any():
@@ -265,7 +267,9 @@ class LongEvaluator(Evaluator):
         if position.is_over:
             raise EngineError(f"the game is over in {position!r}; there is nothing to play")
         first, mover = self.first_turn(position), position.on_roll
-        found, ends, dances = [], [], {}
+        found: list[tuple[int, ...]] = []
+        ends: list[int] = []
+        dances: dict[int, float] = {}
         for index, roll in enumerate(rolls):
             check_roll(roll)
             after = position.legal_sides(roll, self.rules, first)
@@ -303,7 +307,8 @@ class LongEvaluator(Evaluator):
             total += (1 if roll.is_double else 2) * np.array(mine)
         return Probabilities(*(total / 36.0).tolist())
 
-    def _plays_uncached(self, position: Position, roll: Roll) -> tuple[tuple, np.ndarray]:
+    def _plays_uncached(self, position: Position,
+                        roll: Roll) -> tuple[tuple[Board, ...], np.ndarray]:
         if not isinstance(position, LongPosition):
             raise EngineError(f"the long nardy engine takes long nardy positions: {position!r}")
         mover, opp = position.on_roll, position.opponent
@@ -316,18 +321,19 @@ class LongEvaluator(Evaluator):
         keys = tuple((side, opp) if position.turn == 0 else (opp, side) for side in after)
         return keys, self.static_sides(boards)
 
-    def _position_after(self, key, mover: int) -> Position:
+    def _position_after(self, key: Board, mover: int) -> Position:
         return LongPosition._make(key, 1 - mover)
 
-    def _choose(self, position: Position, keys: tuple, chances: np.ndarray,
-                utility: Utility) -> tuple:
+    def _choose(self, position: Position, keys: tuple[Any, ...], chances: np.ndarray,
+                utility: Utility) -> tuple[float, Any, Probabilities]:
         if not self.ply:
             return super()._choose(position, keys, chances, utility)
         return self._filtered_choice(position, keys, chances, utility)
 
 
 def _sigmoid(v: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-v))
+    value: np.ndarray = 1.0 / (1.0 + np.exp(-v))
+    return value
 
 
 GAME_ENGINES["long"] = LongEvaluator

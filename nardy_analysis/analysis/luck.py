@@ -59,7 +59,7 @@ from __future__ import annotations
 from functools import lru_cache
 from os import PathLike
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -68,7 +68,7 @@ from .cubeful import (GameSituation, game_results, match_utility, match_winning_
                       per_game_equity)
 from .engine import MONEY, Evaluator, Utility, default_evaluator, match_evaluator
 from ..errors import InvalidArgument
-from .turns import identified_matches
+from .turns import Source, identified_matches
 from ..load import load_file, match_files
 from ..parallel import map_files
 from ..game.position import ALL_ROLLS, Position, Roll
@@ -103,7 +103,8 @@ shown as gnubg writes them; ``rating_gnubg`` keeps gnubg's word in every case.""
 
 
 @lru_cache(maxsize=50_000)
-def _best_equities(evaluator: Evaluator, position: Position, utility: Utility) -> tuple:
+def _best_equities(evaluator: Evaluator, position: Position,
+                   utility: Utility) -> tuple[float, ...]:
     """Equity after the best play of each of the 21 rolls (ALL_ROLLS order)."""
     return evaluator.best_equities(position, ALL_ROLLS, utility)
 
@@ -112,7 +113,7 @@ _OPENINGS = tuple(ALL_ROLLS.index(r) for r in OPENING_ROLLS)
 _THROWS = tuple(throws((r,)) for r in ALL_ROLLS)  # 1 for a double, 2 for any other roll
 
 
-def mean_equity(mine, theirs=None) -> float:
+def mean_equity(mine: Sequence[float], theirs: Sequence[float] | None = None) -> float:
     """The mean equity a roll's luck is measured from (the module docstring; GNU
     Backgammon's luck analysis): luck = equity after the roll's best play minus this mean.
 
@@ -332,7 +333,7 @@ KEY = ["file", "match_id", "game", "turn"]
 
 
 
-def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0,
+def luck_frame(source: Source, evaluator: Evaluator | None = None, ply: int = 0,
                engine: str = "gnubg-nn") -> pd.DataFrame:
     """Per-roll luck of one or more matches, one row per roll in file order.
 
@@ -494,8 +495,9 @@ def _ratings(rate: float | None) -> dict[str, str]:
     return {"rating": RATING_SHOWN.get(word, word), "rating_gnubg": word}
 
 
-def _side_rows(key: dict, names, rolls: dict, chosen, money: bool,
-               results: list | None) -> list[dict]:
+def _side_rows(key: dict[str, Any], names: Sequence[str | None], rolls: dict[str, np.ndarray],
+               chosen: np.ndarray | slice, money: bool,
+               results: list[tuple[float, float]] | None) -> list[dict[str, Any]]:
     """The two rows (side 0, side 1) of one game or match: ``key`` columns, the luck of the
     rolls ``chosen`` (a mask, or a slice for all) of ``rolls`` (columns as numpy arrays)
     and, with the games' ``results`` (pairs by side), the result. Sums as pandas takes
@@ -523,8 +525,9 @@ def _side_rows(key: dict, names, rolls: dict, chosen, money: bool,
     return rows
 
 
-def _match_rows(key: dict, names, rolls: pd.DataFrame, money: bool, games,
-                results: list | None) -> list[dict]:
+def _match_rows(key: dict[str, Any], names: Sequence[str | None], rolls: pd.DataFrame,
+                money: bool, games: Iterable[int],
+                results: list[tuple[float, float]] | None) -> list[dict[str, Any]]:
     """The rows of one match: each game in ``games`` (numbers, in order), then the match."""
     columns = {c: rolls[c].to_numpy() for c in ("game", "side", "mark")} | {
         c: rolls[c].to_numpy(dtype=float, na_value=np.nan)
@@ -538,7 +541,7 @@ def _match_rows(key: dict, names, rolls: pd.DataFrame, money: bool, games,
                              slice(None), money, results)
 
 
-def _frame_summary(frame: pd.DataFrame) -> list[dict]:
+def _frame_summary(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """The rows of :func:`luck_summary` that a luck frame alone gives (no results)."""
     missing = [c for c in _NEEDED if c not in frame.columns]
     if missing:
@@ -550,11 +553,11 @@ def _frame_summary(frame: pd.DataFrame) -> list[dict]:
         names = [next(iter(rolls.loc[rolls["side"] == side, "player"]), None)
                  for side in (0, 1)]
         rows += _match_rows({"file": file, "match_id": match_id}, names, rolls,
-                            rolls["luck_mwc"].isna().all(), rolls["game"].unique(), None)
+                            bool(rolls["luck_mwc"].isna().all()), rolls["game"].unique(), None)
     return rows
 
 
-def luck_summary(source, frame: pd.DataFrame | None = None,
+def luck_summary(source: Source | pd.DataFrame, frame: pd.DataFrame | None = None,
                  evaluator: Evaluator | None = None, ply: int = 0) -> pd.DataFrame:
     """Luck per player per game and per match, as in GNU Backgammon's statistics.
 
