@@ -163,9 +163,9 @@ from scipy import stats
 
 from ..errors import InvalidArgument, NardyError, plural
 from ..game.position import ALL_ROLLS, BAR
-from ..load import LoadedFile, load_file, match_files
+from ..load import load_file, match_files
 from ..parallel import map_files
-from ..replay import ReplayedMatch
+from ..replay import LoadedFile, ReplayedMatch
 from .engine import Evaluator
 from .luck import LUCKY, luck_frame
 from .shots import shots, throws

@@ -100,9 +100,9 @@ from ..errors import InvalidArgument
 from ..game.long import LongPosition, blocked_rolls
 from ..game.position import Move, Play, Position
 from ..game.rules import BAR, OFF
-from ..load import LoadedFile, load_file, match_files
+from ..load import load_file, match_files
 from ..parallel import map_files
-from ..replay import ReplayedMatch
+from ..replay import LoadedFile, ReplayedMatch
 from .shots import shots
 
 Source = ReplayedMatch | LoadedFile | Iterable[ReplayedMatch | LoadedFile]

@@ -29,10 +29,9 @@ from ..game.ids import GameState, MatchState
 from ..game.long import LongPosition
 from ..game.position import Position
 from ..game.svg import COLOURS, board_svg
-from ..load import LoadedFile
 from ..parallel import map_files
 from ..notation.records import CubeRecord, TurnRecord
-from ..replay import ReplayedGame, ReplayedMatch
+from ..replay import LoadedFile, ReplayedGame, ReplayedMatch
 from .templates import template
 
 AUDIT_COLUMNS = ["test", "cell", "n", "observed", "expected", "p_value", "p_adjusted", "note"]
