@@ -651,7 +651,7 @@ def test_poisson_binomial_intervals_stay_within_what_the_rolls_can_give():
 @pytest.mark.slow
 @given(st.lists(st.text(max_size=3), max_size=40))
 def test_a_files_groups_are_factorized_as_pandas_does(values):
-    """file_counts codes one file's players or sites in Python; the codes and the sorted
+    """match_counts codes one file's players or sites in Python; the codes and the sorted
     distinct values are those of pandas.factorize(sort=True)."""
     codes, uniques = _factorize(tuple(values))
     expected_codes, expected_uniques = pd.factorize(np.array(values, dtype=object), sort=True)

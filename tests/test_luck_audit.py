@@ -19,9 +19,9 @@ from conftest import ROOT, run_in, side
 from nardy_analysis import Position, Roll
 from nardy_analysis.analysis import audit as audit_module
 from nardy_analysis.analysis.audit import (LUCK_DTYPES, LUCK_TESTS, TESTS, audit_dice,
-                                           audit_files, file_counts, merge_counts, roll_counts,
-                                           simulate_rolls)
+                                           merge_counts, roll_counts, simulate_rolls)
 from nardy_analysis.analysis.luck import LUCKY, luck_frame, roll_luck, roll_luck_distribution
+from nardy_analysis.batch import audit_files, file_counts
 from nardy_analysis.load import load_file, load_files
 
 pytest.importorskip("gnubg_nn")

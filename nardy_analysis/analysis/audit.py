@@ -8,9 +8,10 @@ statistics, :class:`AuditCounts`, which add up across files (``+``, ``sum``,
 per test and group (:func:`dice_tests` of a frame is the two together: one way to compute
 the tests). :func:`audit_dice` returns a :class:`DiceAudit` report with a text summary (its
 charts: :mod:`nardy_analysis.plots.audit`, its HTML page:
-:func:`nardy_analysis.report.audit_html`); :func:`audit_files` counts each file on worker
-processes or a Dask cluster and tests the sums, with the p-values of the audit of all rolls
-together. ``nardy audit`` is the command line. ``audit_dice(..., player=NAME)`` audits one
+:func:`nardy_analysis.report.audit_html`); :func:`match_counts` counts replayed matches
+straight from their rolls, and :func:`~nardy_analysis.batch.audit_files` counts each file
+so on worker processes or a Dask cluster and tests the sums, with the p-values of the audit
+of all rolls together. ``nardy audit`` is the command line. ``audit_dice(..., player=NAME)`` audits one
 player's rolls across every file.
 
 Which rolls count: every roll a player threw, dances and unknown (``???``) plays included. The
@@ -163,9 +164,7 @@ from scipy import stats
 
 from ..errors import InvalidArgument, NardyError, plural
 from ..game.position import ALL_ROLLS, BAR
-from ..load import load_file, match_files
-from ..parallel import map_files
-from ..replay import LoadedFile, ReplayedMatch
+from ..replay import ReplayedMatch
 from .engine import Evaluator
 from .luck import LUCKY, luck_frame
 from .shots import shots, throws
@@ -690,7 +689,7 @@ def _classes(rolls: pd.DataFrame) -> np.ndarray:
 def _tally(by: str | None, include_opening: bool, player: str | None, read: int,
            rolls: dict) -> AuditCounts:
     """The :class:`AuditCounts` of rolls given as arrays, one value per roll (the work of
-    :func:`roll_counts` and :func:`file_counts`).
+    :func:`roll_counts` and :func:`match_counts`).
 
     ``rolls`` holds ``file``, ``player`` (names): object arrays of str; ``group``: the ``by``
     column as ``pandas.factorize(..., sort=True)`` gives it, codes (int) and the distinct
@@ -1181,7 +1180,8 @@ class DiceAudit:
         One row per test and group (see the module docstring), in :data:`TESTS` order.
     rolls : pandas.DataFrame or None
         The rolls tested (opening rolls already removed unless included); None for an audit
-        of counts (:func:`audit_files`, or :func:`audit_dice` of :class:`AuditCounts`).
+        of counts (:func:`~nardy_analysis.batch.audit_files`, or :func:`audit_dice` of
+        :class:`AuditCounts`).
     by : str or None
         The grouping column.
     include_opening : bool
@@ -1443,8 +1443,9 @@ def audit_dice(source, by: str | None = None, include_opening: bool = False,
     ------
     InvalidArgument
         ``source`` holds something else (such as a path: load it first, or use
-        :func:`audit_files`), counts made with other ``by``/``include_opening``/``player``,
-        or no roll is ``player``'s (the message names the players there are, closest first).
+        :func:`~nardy_analysis.batch.audit_files`), counts made with other
+        ``by``/``include_opening``/``player``, or no roll is ``player``'s (the message names
+        the players there are, closest first).
     EngineError
         ``luck`` without the engine extra.
     """
@@ -1471,62 +1472,28 @@ def audit_dice(source, by: str | None = None, include_opening: bool = False,
                      counts.player, counts=counts)
 
 
-def audit_files(paths, by: str | None = None, include_opening: bool = False,
-                positions: bool = True, player: str | None = None, luck: bool = False, *,
-                jobs: int = 1, client=None, **options) -> DiceAudit:
-    """Audit the dice of match files, counted file by file on worker processes or a Dask
-    cluster: only each file's :class:`AuditCounts` travel back, never matches or rolls, and
-    the tests run once on their sum, so the result is that of :func:`audit_dice` of all the
-    files' rolls together (the same p-values), whatever ``jobs`` or ``client``.
+def match_counts(source, by: str | None = None, include_opening: bool = False,
+                 positions: bool = True, player: str | None = None,
+                 luck: bool = False) -> AuditCounts:
+    """The :class:`AuditCounts` of replayed matches (the work on one file of
+    :func:`~nardy_analysis.batch.audit_files` and ``nardy audit``):
+    ``roll_counts(rolls_frame(...))``, counted straight from the rolls, without the frame.
 
     Parameters
     ----------
-    paths : str or path-like, or an iterable of them
-        Files and folders (:func:`nardy_analysis.load.match_files`).
+    source : ReplayedMatch or LoadedFile, or an iterable of them
+        As for :func:`audit_dice`.
     by, include_opening, positions, player, luck
-        As for :func:`audit_dice` (with ``luck`` each file's luck rows travel back too,
-        40 bytes a roll).
-    jobs, client
-        As for :func:`nardy_analysis.parallel.map_files`: ``jobs`` worker processes, or the
-        workers of a ``distributed.Client``.
-    **options
-        ``rules``, ``tags``, ``strict``: as for :func:`nardy_analysis.load.load_file`
-        (errors are not told here: ``nardy audit`` reports them).
-
-    Returns
-    -------
-    DiceAudit
-        With ``rolls`` None.
+        As for :func:`audit_dice`.
 
     Raises
     ------
     InvalidArgument
-        No roll is ``player``'s (the message names the players there are, closest first).
+        ``source`` holds something else (such as a path: load it first).
+    EngineError
+        ``luck`` on short nardy without the engine extra.
     """
-    parts = map_files(file_counts, match_files(paths).files, jobs=jobs, client=client,
-                      by=by, include_opening=include_opening, positions=positions,
-                      player=player, luck=luck, **options)
-    return audit_dice(merge_counts(parts, by, include_opening, player))
-
-
-def file_counts(source, by: str | None = None, include_opening: bool = False,
-                positions: bool = True, player: str | None = None, luck: bool = False,
-                **options) -> AuditCounts:
-    """The :class:`AuditCounts` of one match file (the work of a worker process or Dask
-    worker in :func:`audit_files` and ``nardy audit``): ``roll_counts(rolls_frame(...))``,
-    counted straight from the rolls, without the frame.
-
-    Parameters
-    ----------
-    source : str or path-like, or LoadedFile
-        The file, or the file already loaded.
-    by, include_opening, positions, player, luck
-        As for :func:`audit_dice`.
-    **options
-        For a path: as for :func:`nardy_analysis.load.load_file`.
-    """
-    loaded = source if isinstance(source, LoadedFile) else load_file(source, **options)
-    rows = list(_roll_rows(loaded.matches, positions, luck, None))
+    rows = list(_roll_rows(replayed_matches(source), positions, luck, None))
     names = list(ROLLS_DTYPES | (LUCK_DTYPES if luck else {}))
     columns = dict(zip(names, zip(*rows))) if rows else dict.fromkeys(names, ())
 
