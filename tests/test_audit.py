@@ -23,9 +23,9 @@ from scipy import stats  # noqa: E402
 from nardy_analysis import (ALL_ROLLS, InvalidArgument, NardyError, Position,  # noqa: E402
                             Roll, load_file, load_files, replay_file)
 from nardy_analysis.analysis.audit import (ABOUT, EFFECT_UNITS, MEAN_PIPS,  # noqa: E402
-                                           VAR_PIPS, DiceAudit, _factorize, audit_dice,
-                                           dice_tests, poisson_binomial_test, rolls_frame,
-                                           simulate_rolls)
+                                           VAR_PIPS, DiceAudit, audit_dice, dice_tests,
+                                           poisson_binomial_test, rolls_frame, simulate_rolls)
+from nardy_analysis.analysis.audit.counts import _factorize  # noqa: E402
 from nardy_analysis.cli.audit import audit  # noqa: E402
 from conftest import SAMPLES, brute_force_shots, read_tsv  # noqa: E402
 from nardy_analysis.analysis.shots import shots  # noqa: E402
