@@ -62,8 +62,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .cubeful import (GameSituation, game_results, match_utility, match_winning_chance,
-                      per_game_equity)
+from .match_equity import (GameSituation, game_results, match_utility, match_winning_chance,
+                           per_game_equity)
 from .engine import MONEY, Evaluator, Utility, default_evaluator, match_evaluator
 from ..errors import InvalidArgument
 from .turns import identified_matches
@@ -428,7 +428,7 @@ def luck_adjusted(result: float, totals: list[float], side: int) -> float:
     Parameters
     ----------
     result : float
-        The player's actual result (:func:`~nardy_analysis.analysis.cubeful.game_results`,
+        The player's actual result (:func:`~nardy_analysis.analysis.match_equity.game_results`,
         summed over the games): MWC or points.
     totals : list of float, length 2
         The luck totals of side 0 and side 1, in the unit of ``result``.
