@@ -12,9 +12,9 @@ from .notation.records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, 
                                TurnRecord, WrittenMove)
 from .notation.sgf import format_sgf, parse_sgf, read_sgf
 from .notation.writer import format_mat, write_mat
-from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match, written_record
-from .load import (LoadedFile, MatchFiles, load_file, load_files, match_files, replay_file,
-                   sample_folder)
+from .replay import (LoadedFile, ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match,
+                     written_record)
+from .load import MatchFiles, load_file, load_files, match_files, replay_file, sample_folder
 
 
 

@@ -57,27 +57,23 @@ other; a player's first turn plays by the head rule's exception for it.
 from __future__ import annotations
 
 from functools import lru_cache
-from os import PathLike
-from pathlib import Path
-from typing import Any, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .cubeful import (GameSituation, game_results, match_utility, match_winning_chance,
-                      per_game_equity)
+from .match_equity import (GameSituation, game_results, match_utility, match_winning_chance,
+                           per_game_equity)
 from .engine import MONEY, Evaluator, Utility, default_evaluator, match_evaluator
 from ..errors import InvalidArgument
 from .turns import Source, identified_matches
-from ..load import load_file, match_files
-from ..parallel import map_files
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.long import LongPosition
 from ..game.rules import LONG, STANDARD
 from .shots import throws
 
 __all__ = ["LUCKY", "MARKS", "OPENING_ROLLS", "RATINGS", "RATING_SHOWN", "RollLuck",
-           "luck_adjusted", "luck_by_player", "luck_frame", "luck_frames", "luck_mark",
+           "luck_adjusted", "luck_by_player", "luck_frame", "luck_mark",
            "luck_rating", "luck_summary", "match_utility", "match_winning_chance",
            "mean_equity", "roll_luck", "roll_luck_distribution"]
 
@@ -396,47 +392,6 @@ def luck_frame(source: Source, evaluator: Evaluator | None = None, ply: int = 0,
     return frame.astype({"move": "Int64", "dance": bool})
 
 
-def luck_frames(paths: str | PathLike | Iterable[str | PathLike], *, ply: int = 0,
-                engine: str = "gnubg-nn", jobs: int = 1, client=None,
-                **options) -> Iterator[pd.DataFrame]:
-    """The :func:`luck_frame` of each match file that ``paths`` name, file by file, on
-    worker processes or a Dask cluster (each loads the engine once): only the frames travel
-    back, never the matches.
-
-    Parameters
-    ----------
-    paths : str or path-like, or an iterable of them
-        Files and folders (:func:`nardy_analysis.load.match_files`).
-    ply, engine
-        As for :func:`~nardy_analysis.engine.default_evaluator`.
-    jobs, client
-        As for :func:`nardy_analysis.parallel.map_files`: ``jobs`` worker processes, or the
-        workers of a ``distributed.Client``.
-    **options
-        ``rules``, ``tags``, ``strict``: as for :func:`nardy_analysis.load.load_file`.
-
-    Yields
-    ------
-    pandas.DataFrame
-        One frame per file, in the order of ``match_files`` (empty for a file without a
-        match that can be read; errors are not told here: ``nardy luck`` reports them), the
-        same whatever ``jobs`` or ``client``.
-
-    Raises
-    ------
-    EngineError
-        The engine is not installed, at the first file.
-    NardyError
-        A match longer than 25 points, at its file.
-    """
-    yield from map_files(_file_luck, match_files(paths).files, jobs=jobs, client=client,
-                         ply=ply, engine=engine, **options)
-
-
-def _file_luck(path: Path, ply: int, engine: str, **options) -> pd.DataFrame:
-    return luck_frame(load_file(path, **options), ply=ply, engine=engine)
-
-
 # --- summaries ------------------------------------------------------------------------------
 
 SUMMARY_COLUMNS = {
@@ -474,7 +429,7 @@ def luck_adjusted(result: float, totals: list[float], side: int) -> float:
     Parameters
     ----------
     result : float
-        The player's actual result (:func:`~nardy_analysis.analysis.cubeful.game_results`,
+        The player's actual result (:func:`~nardy_analysis.analysis.match_equity.game_results`,
         summed over the games): MWC or points.
     totals : list of float, length 2
         The luck totals of side 0 and side 1, in the unit of ``result``.

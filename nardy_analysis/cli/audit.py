@@ -10,7 +10,7 @@ import click
 import numpy as np
 import pandas as pd
 
-from ..analysis.audit import AuditCounts, audit_dice, file_counts, merge_counts
+from ..analysis.audit import AuditCounts, audit_dice, match_counts, merge_counts
 from ..errors import InvalidArgument
 from ..game.rules import Rules
 from ..load import load_file
@@ -25,7 +25,7 @@ def _audit_file(path: Path, strict: bool, rules: Rules | None = None,
     a worker process or Dask worker: only counts travel back)."""
     loaded = load_file(path, strict=strict, rules=rules)
     return (file_errors(loaded, "every roll of game {game} counts, its positions end there"),
-            bool(loaded.matches), file_counts(loaded, **counting))
+            bool(loaded.matches), match_counts(loaded, **counting))
 
 
 @click.command("audit")

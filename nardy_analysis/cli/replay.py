@@ -10,8 +10,8 @@ import click
 
 from ..errors import RuleViolation, path_text, plural
 from ..game.rules import Rules
-from ..load import LoadedFile, load_file
-from ..replay import ReplayedMatch
+from ..load import load_file
+from ..replay import LoadedFile, ReplayedMatch
 from .common import (ErrorReport, dask_option, file_results, found_files, jobs_option,
                      progress_option, quiet, quiet_option, rules_option)
 

@@ -21,19 +21,18 @@ import pandas as pd
 
 from ..analysis.audit import ABOUT, ALPHA, audit_dice
 from ..analysis.engine import Evaluator
-from ..analysis.luck import RATING_SHOWN, luck_frame, luck_rating
-from ..analysis.skill import CUBE_ERRORS, NO_RATING, skill_frame, skill_rating
+from ..analysis.luck import RATING_SHOWN, luck_rating
+from ..analysis.skill import CUBE_ERRORS, NO_RATING, skill_rating
 from ..analysis.shots import shots, throws
+from ..batch.luck import luck_and_skill
 from ..errors import (InvalidArgument, NardyError, RecordProblem, RecordWarning, path_text,
                       plural)
 from ..game.ids import GameState, MatchState
 from ..game.long import LongPosition
 from ..game.position import Position
 from ..game.svg import COLOURS, board_svg
-from ..load import LoadedFile
-from ..parallel import map_files
 from ..notation.records import CubeRecord, TurnRecord
-from ..replay import ReplayedGame, ReplayedMatch, ReplayedTurn
+from ..replay import LoadedFile, ReplayedGame, ReplayedMatch, ReplayedTurn
 from .templates import template
 
 AUDIT_COLUMNS = ["test", "cell", "n", "observed", "expected", "p_value", "p_adjusted", "note"]
@@ -451,12 +450,6 @@ def _facts(tags: dict[str, str]) -> list[tuple[str, str]]:
     return [(key, value) for key, value in facts if value]
 
 
-def _game_luck(game: ReplayedMatch) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The luck and skill frames of a match of one game (run in worker processes; a game's
-    luck and errors do not depend on the other games)."""
-    return luck_frame(game), skill_frame(game)
-
-
 def _number(value: float) -> float | None:
     """``value`` rounded for the page, None for NaN."""
     return None if np.isnan(value) else round(float(value), 4)
@@ -472,7 +465,8 @@ def _one_decision(category: str) -> str:
 
 
 class _Skill:
-    """The errors of a match's decisions (:func:`skill_frame` rows), for the page's steps."""
+    """The errors of a match's decisions (:func:`~nardy_analysis.analysis.skill.skill_frame`
+    rows), for the page's steps."""
 
     def __init__(self, frame: pd.DataFrame | None = None):
         self._moves: dict[tuple[int, int], dict[str, Any]] = {}
@@ -514,17 +508,11 @@ def _luck(match: ReplayedMatch, evaluator: Evaluator | None,
     """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}`` (rounded for the
     page), the errors of the decisions, each side's luck total from the unrounded luck (None
     without it) and a note for the page (how to install an engine when none is); with
-    ``jobs`` > 1 game by game on that many worker processes (the default engine only)."""
+    ``jobs`` > 1 game by game on that many worker processes (the default engine only:
+    :func:`~nardy_analysis.batch.luck_and_skill`)."""
     long = match.rules.game == "long"
     try:
-        if jobs > 1 and evaluator is None and len(match.games) > 1:
-            parts = list(map_files(_game_luck, [ReplayedMatch(match.record, match.rules,
-                                                              [game])
-                                                for game in match.games], jobs=jobs))
-            frame = pd.concat([luck for luck, _ in parts], ignore_index=True)
-            skill = pd.concat([skill for _, skill in parts], ignore_index=True)
-        else:
-            frame, skill = luck_frame(match, evaluator), skill_frame(match, evaluator)
+        frame, skill = luck_and_skill(match, evaluator, jobs=jobs)
     except NardyError as error:  # no engine (EngineError), a match longer than 25 points
         return {}, _Skill(), None, f"Luck is not shown: {error}"
     found: _LuckByTurn = {}
