@@ -41,10 +41,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from nardy_analysis.analysis.audit import (LUCK_TESTS, count_tests, file_counts, roll_counts,
-                                           rolls_frame)
+from nardy_analysis.analysis.audit import LUCK_TESTS, count_tests, roll_counts, rolls_frame
 from nardy_analysis.analysis.engine import default_evaluator
 from nardy_analysis.analysis.luck import luck_frame
+from nardy_analysis.batch import file_counts
 from nardy_analysis.game.long import LongPosition
 from nardy_analysis.game.position import ALL_ROLLS, ending
 from nardy_analysis.game.rules import LONG

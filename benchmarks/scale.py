@@ -53,7 +53,7 @@ def cache_fill() -> dict:
 
 def one_run(folder: Path, size: int, mode: str, workers: int) -> dict:
     """Audit the first ``size`` files of ``folder``; what it took."""
-    from nardy_analysis.analysis.audit import audit_files
+    from nardy_analysis.batch import audit_files
 
     files = sorted(folder.glob("*.mat"))[:size]
     if len(files) < size:

@@ -12,13 +12,13 @@ from .notation.records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, 
                                TurnRecord, WrittenMove)
 from .notation.sgf import format_sgf, parse_sgf, read_sgf
 from .notation.writer import format_mat, write_mat
-from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match, written_record
-from .load import (LoadedFile, MatchFiles, load_file, load_files, match_files, replay_file,
-                   sample_folder)
+from .replay import (LoadedFile, ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match,
+                     written_record)
+from .load import MatchFiles, load_file, load_files, match_files, replay_file, sample_folder
 
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> str:
     """``__version__``, read from the installed package's metadata when first asked for
     (importing ``importlib.metadata`` costs every command about 0.05 s of CPU)."""
     if name != "__version__":

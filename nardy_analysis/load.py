@@ -11,17 +11,16 @@ installed with the package are.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 from importlib.resources import files
 from os import PathLike
 from pathlib import Path
 from typing import Any, Iterable, Iterator, NamedTuple
 
-from .errors import EmptyFile, NardyError, RecordWarning, RuleViolation, path_text
+from .errors import EmptyFile, RuleViolation, path_text
 from .game.rules import Rules
 from .notation.mat import read_mat
-from .notation.records import MatchRecord
 from .notation.sgf import read_sgf
+from .replay import LoadedFile as LoadedFile  # the replay package's, re-exported
 from .replay import ReplayedMatch, replay_match
 
 PATTERNS = ("*.mat", "*.txt", "*.sgf")
@@ -70,38 +69,6 @@ def match_files(paths: str | PathLike[str] | Iterable[str | PathLike[str]]) -> M
         else:
             files.append(path)
     return MatchFiles(files, empty)
-
-
-@dataclass(frozen=True)
-class LoadedFile:
-    """One match file, read and replayed (:func:`load_file`).
-
-    Attributes
-    ----------
-    path : Path
-    records : tuple of MatchRecord
-        Every match read from the file.
-    matches : tuple of ReplayedMatch
-        The matches replayed, in file order: every record, unless a strict replay stopped
-        at a violation. Violations found in lenient mode are in each match's ``errors``.
-    errors : tuple of OSError or NardyError
-        What kept the file from being read or replayed in full: ``OSError`` (the file
-        cannot be read), :class:`~nardy_analysis.errors.DecodeError` and
-        :class:`~nardy_analysis.errors.NotationError` (each part of the file skipped; an
-        :class:`~nardy_analysis.errors.EmptyFile`, kind ``empty``, for a file that holds
-        no match and no other error), and in strict mode the
-        :class:`~nardy_analysis.errors.RuleViolation` that stopped it.
-    warnings : tuple of RecordWarning
-        The quirks resolved in reading the file (the
-        :class:`~nardy_analysis.notation.records.ParsedFile`'s ``warnings``), then every
-        replayed match's ``warnings``.
-    """
-
-    path: Path
-    records: tuple[MatchRecord, ...]
-    matches: tuple[ReplayedMatch, ...]
-    errors: tuple[OSError | NardyError, ...]
-    warnings: tuple[RecordWarning, ...] = ()
 
 
 def load_file(path: str | PathLike[str], *, rules: Rules | None = None, tags: bool = True,

@@ -13,13 +13,15 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Generator, Iterable, Iterator
+from typing import Any, Callable, Generator, Iterable, Iterator, TypeVar
 
 from .errors import InvalidArgument
 
 
 DASK_BATCH = 16
 """Files per task on Dask by default (:func:`map_files`)."""
+
+_Result = TypeVar("_Result")
 
 
 def cores() -> int:
@@ -30,9 +32,9 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, client=None,
-              window: int | None = None, batch: int | None = None,
-              **options) -> Generator[Any, None, None]:
+def map_files(work: Callable[..., _Result], paths: Iterable[Any], *, jobs: int = 1,
+              client: Any = None, window: int | None = None, batch: int | None = None,
+              **options: Any) -> Generator[_Result, None, None]:
     """``work(path, **options)`` for every path, yielded in the order of ``paths``.
 
     Parameters
@@ -83,7 +85,7 @@ def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, clien
     else:
         workers, pool = jobs, ProcessPoolExecutor(jobs)
         submit = lambda chunk: pool.submit(_each, work, chunk, options)  # noqa: E731
-    pending: deque = deque()
+    pending: deque[Any] = deque()  # futures of the pool or of Dask
     try:
         files, size = iter(paths), batch or (DASK_BATCH if client is not None else 1)
         for chunk in iter(lambda: list(islice(files, size)), []):
@@ -99,7 +101,8 @@ def map_files(work: Callable[..., Any], paths: Iterable, *, jobs: int = 1, clien
             pool.shutdown(cancel_futures=True)
 
 
-def _each(work: Callable[..., Any], paths: list, options: dict) -> tuple[list, Exception | None]:
+def _each(work: Callable[..., _Result], paths: list[Any],
+          options: dict[str, Any]) -> tuple[list[_Result], Exception | None]:
     """``work(path, **options)`` for each of ``paths`` in turn (one task): the results, and
     the exception of the first path that raised one (the paths after it are not done)."""
     done = []
@@ -111,15 +114,16 @@ def _each(work: Callable[..., Any], paths: list, options: dict) -> tuple[list, E
     return done, None
 
 
-def _results(future) -> Iterator[Any]:
-    """The results of one task of :func:`_each`, then the exception it met, if any."""
+def _results(future: Any) -> Iterator[Any]:
+    """The results of one task of :func:`_each` (a future of the pool or of Dask), then the
+    exception it met, if any."""
     done, error = future.result()
     yield from done
     if error is not None:
         raise error
 
 
-def _absolute(path):
+def _absolute(path: object) -> object:
     """``path`` made absolute when it is a relative file path (a ``str`` or a ``Path``, kept
     so); any other item as it is."""
     if isinstance(path, str):

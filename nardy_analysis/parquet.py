@@ -39,7 +39,8 @@ class ParquetParts:
 
     Examples
     --------
-    >>> from nardy_analysis.analysis.turns import DTYPES, turns_frames
+    >>> from nardy_analysis.analysis.turns import DTYPES
+    >>> from nardy_analysis.batch import turns_frames
     >>> parts = ParquetParts("turns", {**DTYPES, "blot_points": "list"})
     >>> for frame in turns_frames("matches/"):
     ...     parts.write(frame)

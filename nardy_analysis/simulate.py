@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -21,8 +21,8 @@ from .game.long import LongPosition
 from .game.position import (LegalPlay, Play, Position, Roll, apply_step, ending,
                              movable_points)
 from .game.rules import STANDARD, Rules
-from .notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord, TurnRecord,
-                               WrittenMove, variation_tag)
+from .notation.records import (Action, CubeRecord, GameRecord, MatchRecord, ResultRecord,
+                               TurnRecord, WrittenMove, variation_tag)
 
 Chooser = Callable[[np.random.Generator, Position, Roll, Rules, bool], LegalPlay]
 """Who chooses a side's plays: ``choose(rng, position, roll, rules, first_turn)`` returns one
@@ -52,7 +52,7 @@ class Dice:
     doubles: float | None = None
     faces: tuple[float, ...] | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.doubles is not None and self.faces is not None:
             raise InvalidArgument("dice take doubles= or faces=, not both")
         if self.doubles is not None and not 0 <= self.doubles <= 1:
@@ -172,7 +172,8 @@ def simulate_match(rng: np.random.Generator, *, length: int = 5, games: int = 1,
     """
     if first not in (None, 0, 1):
         raise InvalidArgument(f"first={first!r}: the player who starts is 0 or 1")
-    score, played, crawford_done = [0, 0], [], False
+    score, crawford_done = [0, 0], False
+    played: list[GameRecord] = []
     while len(played) < (games if length == 0 else 10 ** 6):
         crawford = (rules.crawford and length > 0 and not crawford_done
                     and max(score) == length - 1 and min(score) < length - 1)
@@ -180,7 +181,7 @@ def simulate_match(rng: np.random.Generator, *, length: int = 5, games: int = 1,
         actions, (winner, points) = _game(rng, dice, cube and rules.cube and not crawford,
                                           rules, length == 0, score, length,
                                           bots or (_random_play, _random_play), first)
-        played.append(GameRecord(len(played) + 1, names, tuple(score), tuple(actions),
+        played.append(GameRecord(len(played) + 1, names, (score[0], score[1]), tuple(actions),
                                   0, 0, 0, 0))
         score[winner] += points
         if 0 < length <= score[winner]:
@@ -191,13 +192,15 @@ def simulate_match(rng: np.random.Generator, *, length: int = 5, games: int = 1,
     return MatchRecord(length, tags, tuple(played), 0, 0)
 
 
-def _game(rng, dice, cube, rules, money, score, length, bots,
-          first) -> tuple[list, tuple[int, int]]:
+def _game(rng: np.random.Generator, dice: tuple[Dice, Dice], cube: bool, rules: Rules,
+          money: bool, score: list[int], length: int, bots: tuple[Chooser, Chooser],
+          first: int | None) -> tuple[list[Action], tuple[int, int]]:
     """The actions of one game and its (winner, points)."""
     roll = dice[0].roll(rng, opening=not rules.opening_doubles)
     turn = int(rng.integers(2)) if first is None else first
     start = LongPosition.start if rules.game == "long" else Position.start
-    position, value, owner, actions, moved = start(turn), 1, None, [], set()
+    position, value, owner, moved = start(turn), 1, None, set()
+    actions: list[Action] = []
     while True:
         if actions and cube and owner in (None, turn) and rng.random() < 0.05:
             actions.append(CubeRecord(turn, "double", 2 * value, None, 0, 0, ""))
@@ -217,16 +220,16 @@ def _game(rng, dice, cube, rules, money, score, length, bots,
         roll = dice[turn].roll(rng)
 
 
-def _random_play(rng, position: Position, roll: Roll, rules: Rules,
+def _random_play(rng: np.random.Generator, position: Position, roll: Roll, rules: Rules,
                  first_turn: bool) -> LegalPlay:
     """A random legal play: a random walk of steps, which is legal when it uses every die
     (RULES.md, "Forced plays": only a play that cannot use them all is restricted); when the
     walk gets stuck, one of :meth:`Position.legal_plays` (a dance is its one empty play).
     Long nardy: one of :meth:`LongPosition.legal_plays` (``first_turn``: the player's first
     roll of the game), each distinct position alike."""
-    if rules.game == "long":
+    if isinstance(position, LongPosition):
         plays = position.legal_plays(roll, rules, first_turn=first_turn)
-        return plays[rng.integers(len(plays))]
+        return plays[int(rng.integers(len(plays)))]
     for _ in range(3):
         me, opp = position.lists()
         dice = list(roll.dice)
@@ -243,10 +246,11 @@ def _random_play(rng, position: Position, roll: Roll, rules: Rules,
         else:
             return LegalPlay(Play(tuple(moves)), Position.after(me, opp, position.turn))
     plays = position.legal_plays(roll, rules)
-    return plays[rng.integers(len(plays))]
+    return plays[int(rng.integers(len(plays)))]
 
 
-def _result(actions, winner, points, score, length) -> tuple[list, tuple[int, int]]:
+def _result(actions: list[Action], winner: int, points: int, score: list[int],
+            length: int) -> tuple[list[Action], tuple[int, int]]:
     won = 0 < length <= score[winner] + points
     actions.append(ResultRecord(winner, points, True, won, None, 0, 0, ""))
     return actions, (winner, points)
@@ -255,7 +259,7 @@ def _result(actions, winner, points, score, length) -> tuple[list, tuple[int, in
 def simulate_matches(count: int, *, seed: int = 0, start: int = 0, players: int = 2,
                      dice: Dice = Dice(), loaded: str | None = None,
                      bots: tuple[Chooser, Chooser] | None = None,
-                     **options) -> Iterator[MatchRecord]:
+                     **options: Any) -> Iterator[MatchRecord]:
     """``count`` random legal matches, one at a time (nothing is kept).
 
     Parameters
@@ -302,9 +306,11 @@ def simulate_matches(count: int, *, seed: int = 0, start: int = 0, players: int 
         played_by["Bots"] = f"{pool[0]}: {bots[0]}, {others}: {bots[1]}"
     for index in range(start, start + count):
         rng = np.random.default_rng([seed, index])
-        names = tuple(pool[i] for i in sorted(rng.choice(players, 2, replace=False)))
-        sides = tuple(dice if loaded in (None, name) else Dice() for name in names)
+        one, other = sorted(rng.choice(players, 2, replace=False))
+        names = (pool[one], pool[other])
+        sides = (dice if loaded in (None, names[0]) else Dice(),
+                 dice if loaded in (None, names[1]) else Dice())
         tags = {"Site": "nardy simulate", "Event": f"simulated match {index + 1}",
                 "Dice": spec, "Seed": str(seed), **played_by}
-        chosen = None if bots is None else tuple(bots[name != pool[0]] for name in names)
+        chosen = None if bots is None else (bots[names[0] != pool[0]], bots[names[1] != pool[0]])
         yield simulate_match(rng, names=names, dice=sides, tags=tags, bots=chosen, **options)

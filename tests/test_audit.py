@@ -23,9 +23,9 @@ from scipy import stats  # noqa: E402
 from nardy_analysis import (ALL_ROLLS, InvalidArgument, NardyError, Position,  # noqa: E402
                             Roll, load_file, load_files, replay_file)
 from nardy_analysis.analysis.audit import (ABOUT, EFFECT_UNITS, MEAN_PIPS,  # noqa: E402
-                                           VAR_PIPS, DiceAudit, _factorize, audit_dice,
-                                           dice_tests, poisson_binomial_test, rolls_frame,
-                                           simulate_rolls)
+                                           VAR_PIPS, DiceAudit, audit_dice, dice_tests,
+                                           poisson_binomial_test, rolls_frame, simulate_rolls)
+from nardy_analysis.analysis.audit.counts import _factorize  # noqa: E402
 from nardy_analysis.cli.audit import audit  # noqa: E402
 from conftest import SAMPLES, brute_force_shots, read_tsv  # noqa: E402
 from nardy_analysis.analysis.shots import shots  # noqa: E402
@@ -651,7 +651,7 @@ def test_poisson_binomial_intervals_stay_within_what_the_rolls_can_give():
 @pytest.mark.slow
 @given(st.lists(st.text(max_size=3), max_size=40))
 def test_a_files_groups_are_factorized_as_pandas_does(values):
-    """file_counts codes one file's players or sites in Python; the codes and the sorted
+    """match_counts codes one file's players or sites in Python; the codes and the sorted
     distinct values are those of pandas.factorize(sort=True)."""
     codes, uniques = _factorize(tuple(values))
     expected_codes, expected_uniques = pd.factorize(np.array(values, dtype=object), sort=True)

@@ -14,9 +14,10 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import SAMPLES, run_in
 from nardy_analysis import parallel
-from nardy_analysis.analysis.audit import (TESTS, AuditCounts, audit_dice, audit_files,
-                                           count_tests, dice_tests, file_counts, merge_counts,
+from nardy_analysis.analysis.audit import (TESTS, AuditCounts, audit_dice, count_tests,
+                                           dice_tests, match_counts, merge_counts,
                                            roll_counts, rolls_frame, simulate_rolls)
+from nardy_analysis.batch import audit_files
 from nardy_analysis.cli.audit import _audit_file
 from nardy_analysis.cli.common import FileErrors
 from nardy_analysis.errors import InvalidArgument
@@ -123,7 +124,7 @@ def simulated_files(folder, count: int = 4) -> list:
 
 
 def assert_counted_as_the_frame(paths, settings_=SETTINGS, positions=(True, False), luck=False):
-    """file_counts (straight from the rolls) equals roll_counts of the file's rolls_frame."""
+    """match_counts (straight from the rolls) equals roll_counts of the file's rolls_frame."""
     for path in paths:
         loaded = load_file(path)
         for with_positions in positions:
@@ -131,24 +132,24 @@ def assert_counted_as_the_frame(paths, settings_=SETTINGS, positions=(True, Fals
             names = frame["player"].astype(str)
             real = [{"by": "player", "player": names.iloc[-1]}] if len(frame) else []
             for setting in list(settings_) + real:
-                fast = file_counts(loaded, positions=with_positions, luck=luck, **setting)
+                fast = match_counts(loaded, positions=with_positions, luck=luck, **setting)
                 slow = roll_counts(frame, **setting)
                 assert fast == slow and list(fast.groups) == list(slow.groups), \
                     (path, with_positions, setting)
 
 
 @pytest.mark.slow
-def test_file_counts_are_the_counts_of_the_rolls_frame(tmp_path):
+def test_match_counts_are_the_counts_of_the_rolls_frame(tmp_path):
     samples = sorted(p for p in SAMPLES.rglob("*") if p.suffix in (".mat", ".sgf", ".txt"))
     assert_counted_as_the_frame(samples + simulated_files(tmp_path))
 
 
 @pytest.mark.slow
-def test_file_counts_of_corpus_files_are_the_counts_of_the_rolls_frame(corpus_files):
+def test_match_counts_of_corpus_files_are_the_counts_of_the_rolls_frame(corpus_files):
     assert_counted_as_the_frame(corpus_files[::120])
 
 
-def test_file_counts_with_luck_are_the_counts_of_the_rolls_frame():
+def test_match_counts_with_luck_are_the_counts_of_the_rolls_frame():
     pytest.importorskip("gnubg_nn")
     assert_counted_as_the_frame(sorted(SAMPLES.glob("BackgammonStudio_*.mat"))[:1],
                                 SETTINGS[:2], (True,), luck=True)

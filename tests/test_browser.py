@@ -306,7 +306,7 @@ def test_the_chosen_groups_faces_are_red_where_the_png_chart_marks_them(open_pag
     """Łukasz Żółć of the sample files: faces 1 and 2 (0 of 34 dice, below the range 1..12 of
     the flagged faces test) red in the page's own chart, as in the PNG chart; face 5 (12, the
     face the table names, inside the range) blue."""
-    from nardy_analysis.analysis.audit import audit_files
+    from nardy_analysis.batch import audit_files
     from nardy_analysis.report import audit_html
 
     audit_ = audit_files([SAMPLES], by="player")

@@ -7,7 +7,7 @@ import pytest
 
 from nardy_analysis import replay_file
 from nardy_analysis.analysis import cubeful, luck, skill
-from nardy_analysis.analysis.cubeful import GameSituation, game_results, per_game_equity
+from nardy_analysis.analysis.match_equity import GameSituation, game_results, per_game_equity
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
 

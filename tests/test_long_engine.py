@@ -127,6 +127,25 @@ def test_training_smoke(native, tmp_path):
     assert set(np.abs(points)) <= {1, 2, 3}
 
 
+@needs_gcc
+def test_widened_net_plays_as_before(native, tmp_path):
+    """--widen: the shipped net with more hidden units gives the same chances, then trains on
+    in its own folder, its games counted on."""
+    import train
+    weights, meta = train.load(train.EXPORT)
+    positions = native.random_positions(50, 5)
+    wide = train.widen(weights, meta["hidden"] + 16, seed=2)
+    assert wide["w1t"].shape == (weights["w1t"].shape[0], meta["hidden"] + 16)
+    np.testing.assert_array_equal(native.evaluate(wide, positions),
+                                  native.evaluate(weights, positions))
+    with pytest.raises(SystemExit):
+        train.widen(weights, meta["hidden"] - 1, seed=2)
+    done = train.run(meta["games"] + 10, False, 2, meta["hidden"] + 16, 0.001, 0.001, 0.7, 10,
+                     tmp_path, "test", start=train.EXPORT)
+    assert done["games"] == meta["games"] + 10 and done["widened_from"]["games"] == meta["games"]
+    assert done["hidden"] == meta["hidden"] + 16 and len(train.checkpoints(tmp_path)) == 2
+
+
 def test_weights_file():
     """The package's weights: small, with how they were made."""
     assert NET_FILE.stat().st_size < 5_000_000

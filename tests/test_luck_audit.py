@@ -16,12 +16,13 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT, run_in, side
 
-from nardy_analysis import Position, Roll
-from nardy_analysis.analysis import audit as audit_module
+from nardy_analysis import ALL_ROLLS, Position, Roll
 from nardy_analysis.analysis.audit import (LUCK_DTYPES, LUCK_TESTS, TESTS, audit_dice,
-                                           audit_files, file_counts, merge_counts, roll_counts,
+                                           merge_counts, roll_counts, rolls_frame,
                                            simulate_rolls)
+from nardy_analysis.analysis.audit.counts import _classes
 from nardy_analysis.analysis.luck import LUCKY, luck_frame, roll_luck, roll_luck_distribution
+from nardy_analysis.batch import audit_files, file_counts
 from nardy_analysis.load import load_file, load_files
 
 pytest.importorskip("gnubg_nn")
@@ -91,12 +92,12 @@ def simulated_luck(sets: int, rolls: int, seed: int, worst: int | None = None) -
     manipulation ``roll N``, N = 22 - worst)."""
     rng = np.random.default_rng(seed)
     frame = simulate_rolls(rolls, players=sets, positions=False, seed=rng)
-    weights = np.array([1 if r.is_double else 2 for r in audit_module.ALL_ROLLS]) / 36
+    weights = np.array([1 if r.is_double else 2 for r in ALL_ROLLS]) / 36
     equities = rng.normal(0, 1, (len(frame), 21)) * rng.gamma(0.5, 0.4, (len(frame), 1))
     mean = equities @ weights
     lucks = equities - mean[:, None]
     if worst is None:
-        chosen = audit_module._classes(frame)
+        chosen = _classes(frame)
     else:
         chosen = np.argsort(-equities, axis=1)[:, 21 - worst]
     frame["luck"] = lucks[np.arange(len(frame)), chosen]
@@ -313,7 +314,7 @@ def test_without_the_engine_luck_is_a_usage_error(without_gnubg_nn):
 
 
 def test_luck_columns_are_optional():
-    frame = audit_module.rolls_frame(load_file(FAIR[0]).matches, positions=False)
+    frame = rolls_frame(load_file(FAIR[0]).matches, positions=False)
     assert not set(LUCK_DTYPES) & set(frame.columns)
     assert not set(LUCK_TESTS) & set(audit_dice(frame).frame["test"])
 

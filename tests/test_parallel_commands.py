@@ -16,8 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import SAMPLES, run_in
-from nardy_analysis.analysis.luck import ROLL_DTYPES, luck_frame, luck_frames
-from nardy_analysis.analysis.turns import DTYPES, turns_frame, turns_frames
+from nardy_analysis.analysis.luck import ROLL_DTYPES, luck_frame
+from nardy_analysis.analysis.turns import DTYPES, turns_frame
+from nardy_analysis.batch import luck_frames, turns_frames
 from nardy_analysis.cli import common, main
 from nardy_analysis import parallel
 from nardy_analysis.parquet import ParquetParts

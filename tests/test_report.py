@@ -158,7 +158,7 @@ def test_both_charts_of_a_sample_group_mark_the_same_cells_outside_the_fair_rang
     from conftest import SAMPLES
     from matplotlib.figure import Figure
 
-    from nardy_analysis.analysis.audit import audit_files
+    from nardy_analysis.batch import audit_files
     from nardy_analysis.cli.audit import audit as audit_command
     from nardy_analysis.plots.audit import plot_face_counts, plot_roll_classes
 

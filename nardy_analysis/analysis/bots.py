@@ -20,7 +20,7 @@ evaluator, best first (``nardy hint``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -51,7 +51,7 @@ def legal_plays(position: Position, roll: Roll, rules: Rules = STANDARD,
                               f"{position!r}")
     if position.is_over:
         raise InvalidArgument(f"the game is over in {position!r}; there is nothing to play")
-    if rules.game == "long":
+    if isinstance(position, LongPosition):
         return position.legal_plays(roll, rules, first_turn=first_turn)
     return position.legal_plays(roll, rules)
 
@@ -171,11 +171,12 @@ class HeuristicBot:
         return self.name
 
 
-BOTS = {"random": RandomBot(), "heuristic": HeuristicBot(), "engine": EngineBot()}
+BOTS: dict[str, RandomBot | HeuristicBot | EngineBot] = {
+    "random": RandomBot(), "heuristic": HeuristicBot(), "engine": EngineBot()}
 """The bots by name."""
 
 
-def bot(name: str):
+def bot(name: str) -> RandomBot | HeuristicBot | EngineBot:
     """The bot called ``name`` (a key of :data:`BOTS`).
 
     Raises
@@ -214,7 +215,7 @@ def heuristic_score(after: Position, mover: int, rules: Rules = STANDARD) -> flo
     return _short_score(after, me, opp, rules)
 
 
-def _blocks(me, opp) -> int:
+def _blocks(me: Sequence[int], opp: Sequence[int]) -> int:
     """Sum of ``n^2`` over the runs of ``n`` points in a row ``me`` holds along the path of
     ``opp`` (its points 1..24) with a checker of ``opp`` still to pass them (long nardy)."""
     total, run, behind = 0, 0, 0
@@ -229,7 +230,7 @@ def _blocks(me, opp) -> int:
     return total
 
 
-def _long_score(me, opp) -> float:
+def _long_score(me: Sequence[int], opp: Sequence[int]) -> float:
     """:func:`heuristic_score` of long nardy from the two sides' counts."""
     race = sum(p * n for p, n in enumerate(opp[:25])) - sum(p * n for p, n in enumerate(me[:25]))
     points = sum(1 for n in me[1:25] if n)
@@ -238,7 +239,7 @@ def _long_score(me, opp) -> float:
             - 4 * max(me[HEAD] - 1, 0) - 3 * stacked)
 
 
-def _longest_run(points) -> int:
+def _longest_run(points: Iterable[bool]) -> int:
     """The longest run of True in ``points``."""
     best = run = 0
     for held in points:
@@ -247,7 +248,7 @@ def _longest_run(points) -> int:
     return best
 
 
-def _short_score(after: Position, me, opp, rules: Rules) -> float:
+def _short_score(after: Position, me: Sequence[int], opp: Sequence[int], rules: Rules) -> float:
     """:func:`heuristic_score` of short nardy from the position after the play and the two
     sides' counts (``me`` the mover's)."""
     race = sum(p * n for p, n in enumerate(opp)) - sum(p * n for p, n in enumerate(me))

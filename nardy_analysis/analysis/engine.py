@@ -33,13 +33,16 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
 from ..errors import EngineError, InvalidArgument
 from ..game.position import Position, Roll, ending
 from ..game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
+
+if TYPE_CHECKING:
+    from .long_engine import LongEvaluator
 
 ENGINE_EXTRA = "pip install 'nardy-analysis[engine]'"
 """The command that installs the default engine (gnubg-nn, GPL-3)."""
@@ -108,10 +111,12 @@ class Utility:
 
     def of_opponent(self, chances: np.ndarray) -> np.ndarray:
         """The same equity, given chances from the opponent's side: ``self(p.swapped())``
-        for each row ``p`` of ``chances``, shape (n, 5); returns shape (n,)."""
-        weights = (-self.win, self.lose_gammon, self.lose_backgammon, self.win_gammon,
-                   self.win_backgammon)
-        return self.base + self.win + chances @ np.array(weights)
+        for each row ``p`` of ``chances``, shape (n, 5); returns shape (n,). Column by
+        column in that call's order, not a matrix product: a row's equity is then the same
+        to the last bit whatever the other rows (BLAS kernels round by the number of rows)."""
+        return (self.base + self.win * (1.0 - chances[:, 0]) + self.win_gammon * chances[:, 3]
+                + self.win_backgammon * chances[:, 4] + self.lose_gammon * chances[:, 1]
+                + self.lose_backgammon * chances[:, 2])
 
 
 MONEY = Utility()
@@ -205,10 +210,10 @@ class Evaluator(ABC):
         keys, chances = self._plays(position, roll)
         if not keys:
             after = position.with_turn(1 - position.turn)
-            chances = self.evaluate(after).swapped()
-            return BestPlay(after, chances, utility(chances))
-        equity, key, chances = self._choose(position, keys, chances, utility)
-        return BestPlay(self._position_after(key, position.turn), chances, equity)
+            mine = self.evaluate(after).swapped()
+            return BestPlay(after, mine, utility(mine))
+        equity, key, mine = self._choose(position, keys, chances, utility)
+        return BestPlay(self._position_after(key, position.turn), mine, equity)
 
     def best_equities(self, position: Position, rolls: tuple[Roll, ...],
                       utility: Utility = MONEY) -> tuple[float, ...]:
@@ -228,7 +233,7 @@ class Evaluator(ABC):
                                  .swapped()))
         return tuple(found)
 
-    def plays(self, position: Position, roll: Roll) -> tuple[tuple, np.ndarray]:
+    def plays(self, position: Position, roll: Roll) -> tuple[tuple[Any, ...], np.ndarray]:
         """Every legal play of ``roll`` at 0-ply: ``(keys, chances)``, a key per play (the
         backend's; :meth:`position_after` turns it into a position) and the chances of the
         opponent, then on roll, after each, shape (plays, 5); no keys for a dance.
@@ -242,26 +247,26 @@ class Evaluator(ABC):
         check_roll(roll)
         return self._plays(position, roll)
 
-    def position_after(self, key, mover: int) -> Position:
+    def position_after(self, key: Any, mover: int) -> Position:
         """The position after the play ``key`` of :meth:`plays`, ``mover`` having played."""
         return self._position_after(key, mover)
 
-    def play_index(self, keys: tuple, after: Position, mover: int) -> int | None:
+    def play_index(self, keys: tuple[Any, ...], after: Position, mover: int) -> int | None:
         """The index in ``keys`` (of :meth:`plays`) of the play that leads to ``after``,
         or None."""
         return next((i for i, key in enumerate(keys)
                      if self._position_after(key, mover) == after), None)
 
-    def _choose(self, position: Position, keys: tuple, chances: np.ndarray,
-                utility: Utility) -> tuple:
+    def _choose(self, position: Position, keys: tuple[Any, ...], chances: np.ndarray,
+                utility: Utility) -> tuple[float, Any, Probabilities]:
         """(equity, key, mover's Probabilities) of the best of the plays ``keys`` with the
         opponent's ``chances`` after each (equal equities: the greatest key)."""
         equities = utility.of_opponent(chances)
         best = max(np.flatnonzero(equities == equities.max()), key=keys.__getitem__)
         return float(equities[best]), keys[best], Probabilities(*chances[best]).swapped()
 
-    def _filtered_choice(self, position: Position, keys: tuple, chances: np.ndarray,
-                         utility: Utility) -> tuple:
+    def _filtered_choice(self, position: Position, keys: tuple[Any, ...], chances: np.ndarray,
+                         utility: Utility) -> tuple[float, Any, Probabilities]:
         """As :meth:`_choose`, the plays within :data:`FILTER_WIDTH` of the 0-ply best of
         ``chances`` (at most :data:`FILTER_MOVES` besides it) evaluated again at ``self.ply``,
         as GNU Backgammon's move filters do."""
@@ -269,8 +274,8 @@ class Evaluator(ABC):
         best, deeper = ranked[0][0], []
         for equity, key in ranked[:FILTER_MOVES + 1]:
             if equity >= best - FILTER_WIDTH:
-                chances = self.evaluate(self._position_after(key, position.turn)).swapped()
-                deeper.append((utility(chances), key, chances))
+                mine = self.evaluate(self._position_after(key, position.turn)).swapped()
+                deeper.append((utility(mine), key, mine))
         return max(deeper)
 
     @abstractmethod
@@ -278,12 +283,13 @@ class Evaluator(ABC):
         """The engine's evaluation of a checked position (see :meth:`evaluate`)."""
 
     @abstractmethod
-    def _plays_uncached(self, position: Position, roll: Roll) -> tuple[tuple, np.ndarray]:
+    def _plays_uncached(self, position: Position,
+                        roll: Roll) -> tuple[tuple[Any, ...], np.ndarray]:
         """Every legal play: ``(keys, chances)``, the opponent's chances after each play as
         the rows of an array of shape (plays, 5); no keys for a dance."""
 
     @abstractmethod
-    def _position_after(self, key, mover: int) -> Position:
+    def _position_after(self, key: Any, mover: int) -> Position:
         """The position a play's ``key`` stands for, ``mover`` having played."""
 
 
@@ -326,7 +332,7 @@ def game_over_probabilities(position: Position, rules: Rules = STANDARD) -> Prob
     return won if winner == position.turn else won.swapped()
 
 
-def checker_points(keys) -> np.ndarray:
+def checker_points(keys: Iterable[str]) -> np.ndarray:
     """The checkers of gnubg-nn's position keys, shape (n, 80), int8: for each of a key's 80
     bits, lowest first, the point of the checker it stands for, 0..49 (the 25 points of one
     side, 0-based from its own side, 24 the bar, then 25..49 the other's; the boards of
@@ -335,12 +341,13 @@ def checker_points(keys) -> np.ndarray:
     as many ones as checkers there and a zero (GNU Backgammon's position key): a checker's
     point is the number of zeros before its one."""
     codes = np.frombuffer("".join(keys).encode("ascii"), np.uint8).reshape(-1, 20) - 65
-    bits = np.unpackbits(codes[:, 0::2] << 4 | codes[:, 1::2], axis=1, bitorder="little")
+    bits = np.unpackbits(codes[:, 0::2] << np.uint8(4) | codes[:, 1::2], axis=1,
+                         bitorder="little")
     return np.where(bits == 1, np.cumsum(1 - bits, axis=1, dtype=np.int8), np.int8(-1))
 
 
 @lru_cache(maxsize=None)
-def _one_sided(gnubg, side: tuple[int, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def _one_sided(gnubg: Any, side: tuple[int, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """gnubg-nn's one-sided bear-off distribution of ``side`` (checkers on points 1..6):
     ``P(done in i rolls)`` and ``P(done in i rolls or more)``, i = 0, 1, ..."""
     done = gnubg.bearoff_probabilities(side)
@@ -401,7 +408,7 @@ class GnubgNN(Evaluator):
             sides[player] = (CHECKERS - sum(side),) + tuple(side)
         return Position((sides[0], sides[1]), 1 - mover)
 
-    def play_index(self, keys: tuple, after: Position, mover: int) -> int | None:
+    def play_index(self, keys: tuple[Any, ...], after: Position, mover: int) -> int | None:
         key = self._gnubg.key_of_board(self.board(after))
         return keys.index(key) if key in keys else None
 
@@ -424,7 +431,7 @@ class GnubgNN(Evaluator):
         kinds, pips = self.position_classes((key,))
         return str(kinds[0]), int(pips[0])
 
-    def position_classes(self, keys: tuple) -> tuple[np.ndarray, np.ndarray]:
+    def position_classes(self, keys: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`position_class` of each of ``keys`` as two arrays of shape (n,): the
         classes (str) and the pip counts."""
         points = checker_points(keys)
@@ -443,7 +450,8 @@ class GnubgNN(Evaluator):
             return game_over_probabilities(position)
         return self._net(self.board(position))
 
-    def _net(self, board: list[list[int]], probabilities=None) -> Probabilities:
+    def _net(self, board: list[list[int]],
+             probabilities: Sequence[float] | None = None) -> Probabilities:
         """gnubg-nn's chances for the player on roll of ``board`` (at ``self.ply`` unless
         ``probabilities`` at 0-ply are given), one-sided bear-offs as GNU Backgammon does.
 
@@ -462,19 +470,20 @@ class GnubgNN(Evaluator):
         _, theirs = _one_sided(gnubg, tuple(board[0][:6]))
         return Probabilities(sum(p * tail for p, tail in zip(mine, theirs)), *probabilities[1:])
 
-    def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
+    def _plays_uncached(self, position: Position,
+                        roll: Roll) -> tuple[tuple[str, ...], np.ndarray]:
         """Every legal play at 0-ply (gnubg keys)."""
         found = self._gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1,
                                       b=1)
         if not found[0]:
             return (), np.zeros((0, 5))
-        keys, _, chances, _ = zip(*found[2])
-        if len(keys) == 1 or not any(position.opponent[7:BAR + 1]):
-            chances = self._listed(position, found)
+        keys, _, listed, _ = zip(*found[2])
+        chances = (self._listed(position, found)
+                   if len(keys) == 1 or not any(position.opponent[7:BAR + 1]) else listed)
         return keys, np.fromiter(chain.from_iterable(chances), float,
                                  5 * len(keys)).reshape(-1, 5)
 
-    def _listed(self, position: Position, found) -> list:
+    def _listed(self, position: Position, found: Any) -> list[Sequence[float]]:
         """The opponent's chances (rows of 5) after each play in gnubg-nn's answer
         ``found`` to ``best_move(list=1, b=1)`` in ``position``, as :meth:`_plays_uncached`
         gives them: one-sided bear-offs as :meth:`_net` has them."""
@@ -483,7 +492,7 @@ class GnubgNN(Evaluator):
             return []
         if len(found[2]) == 1:  # one legal play: gnubg-nn lists it without evaluating it
             board = [list(side) for side in gnubg.board_from_position_key(found[1])]
-            chances = [self._net(board, gnubg.probabilities(board, 0))]
+            chances: list[Sequence[float]] = [self._net(board, gnubg.probabilities(board, 0))]
         elif any(position.opponent[7:BAR + 1]):  # no bear-off after this roll
             chances = [play[2] for play in found[2]]
         else:
@@ -518,8 +527,8 @@ class GnubgNN(Evaluator):
                 alone[index] = float(utility.of_opponent(np.array(chances, dtype=float)).max())
             else:
                 alone[index] = super().best_equities(position, (roll,), utility)[0]
-        chances = np.fromiter(chain.from_iterable(rows), float, 5 * len(rows)).reshape(-1, 5)
-        best = iter(np.maximum.reduceat(utility.of_opponent(chances), [0, *ends[:-1]]).tolist()
+        table = np.fromiter(chain.from_iterable(rows), float, 5 * len(rows)).reshape(-1, 5)
+        best = iter(np.maximum.reduceat(utility.of_opponent(table), [0, *ends[:-1]]).tolist()
                     if rows else ())
         return tuple(alone[index] if index in alone else next(best)
                      for index in range(len(rolls)))
@@ -550,8 +559,8 @@ class GnubgNN(Evaluator):
         return tuple(best[index] if index in best else alone[index]
                      for index in range(len(rolls)))
 
-    def _choose(self, position: Position, keys: tuple, chances: np.ndarray,
-                utility: Utility) -> tuple:
+    def _choose(self, position: Position, keys: tuple[Any, ...], chances: np.ndarray,
+                utility: Utility) -> tuple[float, Any, Probabilities]:
         if not self.ply:
             return super()._choose(position, keys, chances, utility)
         return self._filtered_choice(position, keys, chances, utility)
@@ -606,7 +615,7 @@ class BgSage(Evaluator):
         me, opp = position.on_roll, position.opponent
         return [opp[BAR]] + [me[p] - opp[25 - p] for p in range(1, BAR)] + [me[BAR]]
 
-    def _position_after(self, board, mover: int) -> Position:
+    def _position_after(self, board: Sequence[int], mover: int) -> Position:
         """The position of a bgsage board from the side of ``mover``, who has just played."""
         me, opp = [0] * (BAR + 1), [0] * (BAR + 1)
         for point in range(1, BAR):
@@ -618,7 +627,7 @@ class BgSage(Evaluator):
         me[OFF], opp[OFF] = CHECKERS - sum(me), CHECKERS - sum(opp)
         return Position.after(me, opp, mover)
 
-    def _post_move(self, boards) -> list[Probabilities]:
+    def _post_move(self, boards: Sequence[Sequence[int]]) -> list[Probabilities]:
         """The mover's chances after each board (the mover's side, the opponent to roll)."""
         over = [self._cpp.check_game_over(b) for b in boards]
         live = [b for b, result in zip(boards, over) if not result]
@@ -641,7 +650,8 @@ class BgSage(Evaluator):
         # the position as if the opponent had just played into it
         return self._post_move([self._cpp.flip_board(self.board(position))])[0].swapped()
 
-    def _plays_uncached(self, position: Position, roll: Roll) -> tuple:
+    def _plays_uncached(self, position: Position,
+                        roll: Roll) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
         boards = self._cpp.possible_moves(self.board(position), roll.high, roll.low)
         return (tuple(tuple(b) for b in boards),
                 np.array([p.swapped() for p in self._post_move(boards)],
@@ -651,7 +661,7 @@ class BgSage(Evaluator):
 ENGINES = {"gnubg-nn": GnubgNN, "bgsage": BgSage}
 """The backends by name: ``gnubg-nn`` (the default, matches GNU Backgammon) and ``bgsage``."""
 
-GAME_ENGINES: dict[str, type] = {}
+GAME_ENGINES: dict[str, type[LongEvaluator]] = {}
 """The one engine of each game other than short nardy, by ``Rules.game``: ``"long"`` is
 :class:`~nardy_analysis.analysis.long_engine.LongEvaluator`, which enters itself here when
 its module is imported (the analysis package imports it)."""

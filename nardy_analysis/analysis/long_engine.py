@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, Sequence
 
 import numpy as np
 
 from ..errors import EngineError
+from ..game.ids import Board
 from ..game.long import LongPosition
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.rules import CHECKERS, LONG, Rules
@@ -48,8 +50,8 @@ SIDE_INPUTS = 110
 """Inputs per side: 4 per point, 14 more."""
 INPUTS = 2 * SIDE_INPUTS + 1
 """Inputs of a position: the side on roll's, the other's, the race flag."""
-ROWS = 16
-"""The net evaluates its rows in blocks of this many (:meth:`LongEvaluator.net`)."""
+ROWS = 64
+"""The net evaluates its rows in blocks of exactly this many (:meth:`LongEvaluator.net`)."""
 
 _FACING = np.array([0] + [(p + 11) % 24 + 1 for p in range(1, 25)])
 _POINTS = np.arange(1, 25)
@@ -121,7 +123,7 @@ def encode(boards: np.ndarray) -> np.ndarray:
     """
     boards = np.asarray(boards, dtype=np.int64)[:, :, :25]
     mover, other = boards[:, 0], boards[:, 1]
-    race = ~boards[:, :, 13:25].any(axis=(1, 2))
+    race = ~np.any(boards[:, :, 13:25], axis=(1, 2))
     return np.concatenate((_side_inputs(mover, other), _side_inputs(other, mover),
                            race[:, None].astype(np.float32)), axis=1)
 
@@ -190,15 +192,19 @@ class LongEvaluator(Evaluator):
         win_backgammon <= win_gammon``, ``lose_gammon <= 1 - win``, ``lose_backgammon <=
         lose_gammon``); the home mar columns 0 when a home mars scores 2.
 
-        The rows are padded with zeros to a multiple of :data:`ROWS`, so that a position's
-        chances do not depend on how many others are evaluated with it (BLAS treats a
-        remainder of rows, and a single row, with other kernels that round differently)."""
+        The rows go through the net in blocks of exactly :data:`ROWS`, the last one padded
+        with zeros, so that a position's chances do not depend on how many others are
+        evaluated with it (BLAS picks its kernels, which round differently, by the size of
+        the product)."""
         inputs = encode(boards)
         n = len(inputs)
         padded = np.zeros((-(-n // ROWS) * ROWS, INPUTS))
         padded[:n] = inputs
-        hidden = _sigmoid(padded @ self._w1 + self._b1)
-        out = _sigmoid(hidden @ self._w2 + self._b2)[:n]
+        out = np.empty((len(padded), 5))
+        for start in range(0, len(padded), ROWS):
+            hidden = _sigmoid(padded[start:start + ROWS] @ self._w1 + self._b1)
+            out[start:start + ROWS] = _sigmoid(hidden @ self._w2 + self._b2)
+        out = out[:n]
         out[:, 1] = np.minimum(out[:, 1], out[:, 0])
         out[:, 2] = np.minimum(out[:, 2], out[:, 1])
         out[:, 3] = np.minimum(out[:, 3], 1.0 - out[:, 0])
@@ -233,8 +239,8 @@ class LongEvaluator(Evaluator):
             if self.rules.home_mars != 3:
                 out[np.ix_(race, [2, 4])] = 0.0
         for i in np.flatnonzero(over | bearoff):
-            position = LongPosition._make(tuple(tuple(side) + (0,) for side in
-                                                boards[i].tolist()), 0)
+            mover, other = boards[i].tolist()
+            position = LongPosition._make((tuple(mover) + (0,), tuple(other) + (0,)), 0)
             out[i] = (game_over_probabilities(position, self.rules) if over[i] else
                       ((bearoff_equities(position)[0] + 1.0) / 2.0, 0.0, 0.0, 0.0, 0.0))
         if rest.any():
@@ -261,7 +267,9 @@ class LongEvaluator(Evaluator):
         if position.is_over:
             raise EngineError(f"the game is over in {position!r}; there is nothing to play")
         first, mover = self.first_turn(position), position.on_roll
-        found, ends, dances = [], [], {}
+        found: list[tuple[int, ...]] = []
+        ends: list[int] = []
+        dances: dict[int, float] = {}
         for index, roll in enumerate(rolls):
             check_roll(roll)
             after = position.legal_sides(roll, self.rules, first)
@@ -289,7 +297,8 @@ class LongEvaluator(Evaluator):
         if not self.ply or position.is_over or is_two_sided_bearoff(position):
             return Probabilities(*self.static([position])[0].tolist())
         first, mover = self.first_turn(position), position.on_roll
-        found, ends = [], []
+        found: list[tuple[int, ...]] = []
+        ends: list[int] = []
         for roll in ALL_ROLLS:             # a dance leaves the mover's side as it was
             found += position.legal_sides(roll, self.rules, first) or (mover,)
             ends.append(len(found))
@@ -301,7 +310,8 @@ class LongEvaluator(Evaluator):
             total += (1 if roll.is_double else 2) * np.array(mine)
         return Probabilities(*(total / 36.0).tolist())
 
-    def _plays_uncached(self, position: Position, roll: Roll) -> tuple[tuple, np.ndarray]:
+    def _plays_uncached(self, position: Position,
+                        roll: Roll) -> tuple[tuple[Board, ...], np.ndarray]:
         if not isinstance(position, LongPosition):
             raise EngineError(f"the long nardy engine takes long nardy positions: {position!r}")
         mover, opp = position.on_roll, position.opponent
@@ -311,17 +321,17 @@ class LongEvaluator(Evaluator):
         keys = tuple((side, opp) if position.turn == 0 else (opp, side) for side in after)
         return keys, self.static_sides(_boards_after(position, after))
 
-    def _position_after(self, key, mover: int) -> Position:
+    def _position_after(self, key: Board, mover: int) -> Position:
         return LongPosition._make(key, 1 - mover)
 
-    def _choose(self, position: Position, keys: tuple, chances: np.ndarray,
-                utility: Utility) -> tuple:
+    def _choose(self, position: Position, keys: tuple[Any, ...], chances: np.ndarray,
+                utility: Utility) -> tuple[float, Any, Probabilities]:
         if not self.ply:
             return super()._choose(position, keys, chances, utility)
         return self._filtered_choice(position, keys, chances, utility)
 
 
-def _boards_after(position: Position, after: list | tuple) -> np.ndarray:
+def _boards_after(position: Position, after: Sequence[tuple[int, ...]]) -> np.ndarray:
     """The positions after plays of ``position``'s player on roll, from the mover's sides
     after them (26 counts each), as :meth:`LongEvaluator.static_sides` takes them: int64
     (n, 2, 25), the opponent (then on roll) first."""
@@ -332,7 +342,8 @@ def _boards_after(position: Position, after: list | tuple) -> np.ndarray:
 
 
 def _sigmoid(v: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-v))
+    value: np.ndarray = 1.0 / (1.0 + np.exp(-v))
+    return value
 
 
 GAME_ENGINES["long"] = LongEvaluator

@@ -57,27 +57,23 @@ other; a player's first turn plays by the head rule's exception for it.
 from __future__ import annotations
 
 from functools import lru_cache
-from os import PathLike
-from pathlib import Path
-from typing import Callable, Iterable, Iterator, NamedTuple
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .cubeful import (GameSituation, game_results, match_utility, match_winning_chance,
-                      per_game_equity)
+from .match_equity import (GameSituation, game_results, match_utility, match_winning_chance,
+                           per_game_equity)
 from .engine import MONEY, Evaluator, Utility, default_evaluator, match_evaluator
 from ..errors import InvalidArgument
-from .turns import identified_matches
-from ..load import load_file, match_files
-from ..parallel import map_files
+from .turns import Source, identified_matches
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.long import LongPosition
 from ..game.rules import LONG, STANDARD
 from .shots import throws
 
 __all__ = ["LUCKY", "MARKS", "OPENING_ROLLS", "RATINGS", "RATING_SHOWN", "RollLuck",
-           "luck_adjusted", "luck_by_player", "luck_frame", "luck_frames", "luck_mark",
+           "luck_adjusted", "luck_by_player", "luck_frame", "luck_mark",
            "luck_rating", "luck_summary", "match_utility", "match_winning_chance",
            "mean_equity", "roll_luck", "roll_luck_distribution"]
 
@@ -103,7 +99,8 @@ shown as gnubg writes them; ``rating_gnubg`` keeps gnubg's word in every case.""
 
 
 @lru_cache(maxsize=50_000)
-def _best_equities(evaluator: Evaluator, position: Position, utility: Utility) -> tuple:
+def _best_equities(evaluator: Evaluator, position: Position,
+                   utility: Utility) -> tuple[float, ...]:
     """Equity after the best play of each of the 21 rolls (ALL_ROLLS order)."""
     return evaluator.best_equities(position, ALL_ROLLS, utility)
 
@@ -112,7 +109,7 @@ _OPENINGS = tuple(ALL_ROLLS.index(r) for r in OPENING_ROLLS)
 _THROWS = tuple(throws((r,)) for r in ALL_ROLLS)  # 1 for a double, 2 for any other roll
 
 
-def mean_equity(mine, theirs=None) -> float:
+def mean_equity(mine: Sequence[float], theirs: Sequence[float] | None = None) -> float:
     """The mean equity a roll's luck is measured from (the module docstring; GNU
     Backgammon's luck analysis): luck = equity after the roll's best play minus this mean.
 
@@ -332,9 +329,9 @@ KEY = ["file", "match_id", "game", "turn"]
 
 
 
-def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0,
-               engine: str = "gnubg-nn", progress: Callable[[list], Iterable] | None = None
-               ) -> pd.DataFrame:
+def luck_frame(source: Source, evaluator: Evaluator | None = None, ply: int = 0,
+               engine: str = "gnubg-nn",
+               progress: Callable[[list[Any]], Iterable[Any]] | None = None) -> pd.DataFrame:
     """Per-roll luck of one or more matches, one row per roll in file order.
 
     Parameters
@@ -401,47 +398,6 @@ def luck_frame(source, evaluator: Evaluator | None = None, ply: int = 0,
     return frame.astype({"move": "Int64", "dance": bool})
 
 
-def luck_frames(paths: str | PathLike | Iterable[str | PathLike], *, ply: int = 0,
-                engine: str = "gnubg-nn", jobs: int = 1, client=None,
-                **options) -> Iterator[pd.DataFrame]:
-    """The :func:`luck_frame` of each match file that ``paths`` name, file by file, on
-    worker processes or a Dask cluster (each loads the engine once): only the frames travel
-    back, never the matches.
-
-    Parameters
-    ----------
-    paths : str or path-like, or an iterable of them
-        Files and folders (:func:`nardy_analysis.load.match_files`).
-    ply, engine
-        As for :func:`~nardy_analysis.engine.default_evaluator`.
-    jobs, client
-        As for :func:`nardy_analysis.parallel.map_files`: ``jobs`` worker processes, or the
-        workers of a ``distributed.Client``.
-    **options
-        ``rules``, ``tags``, ``strict``: as for :func:`nardy_analysis.load.load_file`.
-
-    Yields
-    ------
-    pandas.DataFrame
-        One frame per file, in the order of ``match_files`` (empty for a file without a
-        match that can be read; errors are not told here: ``nardy luck`` reports them), the
-        same whatever ``jobs`` or ``client``.
-
-    Raises
-    ------
-    EngineError
-        The engine is not installed, at the first file.
-    NardyError
-        A match longer than 25 points, at its file.
-    """
-    yield from map_files(_file_luck, match_files(paths).files, jobs=jobs, client=client,
-                         ply=ply, engine=engine, **options)
-
-
-def _file_luck(path: Path, ply: int, engine: str, **options) -> pd.DataFrame:
-    return luck_frame(load_file(path, **options), ply=ply, engine=engine)
-
-
 # --- summaries ------------------------------------------------------------------------------
 
 SUMMARY_COLUMNS = {
@@ -479,7 +435,7 @@ def luck_adjusted(result: float, totals: list[float], side: int) -> float:
     Parameters
     ----------
     result : float
-        The player's actual result (:func:`~nardy_analysis.analysis.cubeful.game_results`,
+        The player's actual result (:func:`~nardy_analysis.analysis.match_equity.game_results`,
         summed over the games): MWC or points.
     totals : list of float, length 2
         The luck totals of side 0 and side 1, in the unit of ``result``.
@@ -500,8 +456,9 @@ def _ratings(rate: float | None) -> dict[str, str]:
     return {"rating": RATING_SHOWN.get(word, word), "rating_gnubg": word}
 
 
-def _side_rows(key: dict, names, rolls: dict, chosen, money: bool,
-               results: list | None) -> list[dict]:
+def _side_rows(key: dict[str, Any], names: Sequence[str | None], rolls: dict[str, np.ndarray],
+               chosen: np.ndarray | slice, money: bool,
+               results: list[tuple[float, float]] | None) -> list[dict[str, Any]]:
     """The two rows (side 0, side 1) of one game or match: ``key`` columns, the luck of the
     rolls ``chosen`` (a mask, or a slice for all) of ``rolls`` (columns as numpy arrays)
     and, with the games' ``results`` (pairs by side), the result. Sums as pandas takes
@@ -529,8 +486,9 @@ def _side_rows(key: dict, names, rolls: dict, chosen, money: bool,
     return rows
 
 
-def _match_rows(key: dict, names, rolls: pd.DataFrame, money: bool, games,
-                results: list | None) -> list[dict]:
+def _match_rows(key: dict[str, Any], names: Sequence[str | None], rolls: pd.DataFrame,
+                money: bool, games: Iterable[int],
+                results: list[tuple[float, float]] | None) -> list[dict[str, Any]]:
     """The rows of one match: each game in ``games`` (numbers, in order), then the match."""
     columns = {c: rolls[c].to_numpy() for c in ("game", "side", "mark")} | {
         c: rolls[c].to_numpy(dtype=float, na_value=np.nan)
@@ -544,7 +502,7 @@ def _match_rows(key: dict, names, rolls: pd.DataFrame, money: bool, games,
                              slice(None), money, results)
 
 
-def _frame_summary(frame: pd.DataFrame) -> list[dict]:
+def _frame_summary(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """The rows of :func:`luck_summary` that a luck frame alone gives (no results)."""
     missing = [c for c in _NEEDED if c not in frame.columns]
     if missing:
@@ -556,11 +514,11 @@ def _frame_summary(frame: pd.DataFrame) -> list[dict]:
         names = [next(iter(rolls.loc[rolls["side"] == side, "player"]), None)
                  for side in (0, 1)]
         rows += _match_rows({"file": file, "match_id": match_id}, names, rolls,
-                            rolls["luck_mwc"].isna().all(), rolls["game"].unique(), None)
+                            bool(rolls["luck_mwc"].isna().all()), rolls["game"].unique(), None)
     return rows
 
 
-def luck_summary(source, frame: pd.DataFrame | None = None,
+def luck_summary(source: Source | pd.DataFrame, frame: pd.DataFrame | None = None,
                  evaluator: Evaluator | None = None, ply: int = 0) -> pd.DataFrame:
     """Luck per player per game and per match, as in GNU Backgammon's statistics.
 

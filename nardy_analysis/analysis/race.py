@@ -66,8 +66,9 @@ def covered(sides: np.ndarray) -> np.ndarray:
     """Which sides the database covers: ``sides`` (n, 25) counts in their owner's numbering
     (0 borne off, 1..24), all on 1..12; a bool array (n,)."""
     sides = np.asarray(sides)
-    return ~sides[:, POINTS + 1:25].any(axis=1) & (
+    found: np.ndarray = ~sides[:, POINTS + 1:25].any(axis=1) & (
         (sides[:, 1:POINTS + 1].sum(axis=1) <= FEW) | ~sides[:, HOME + 1:25].any(axis=1))
+    return found
 
 
 def _steps(sides: np.ndarray, codes: np.ndarray, width: int) -> np.ndarray:
@@ -134,7 +135,7 @@ def _programme(steps: np.ndarray, pips: np.ndarray, done: np.ndarray) -> np.ndar
 
 
 @lru_cache(maxsize=1)
-def turn_distributions() -> tuple[dict, np.ndarray, np.ndarray]:
+def turn_distributions() -> tuple[dict[int, int], np.ndarray, np.ndarray]:
     """The database: ``(index, finish, first)``, ``index`` a side's code (counts on 1..12 in
     base 16, point 1 lowest) -> its row; ``finish[row, k]`` the chance that the side bears
     off its last checker on its k-th turn from now, ``first[row, k]`` that it bears off its

@@ -7,6 +7,10 @@ my point ``p`` is on the blot owner's point ``25 - p``.
 
 For the exposure of a player's blots after their play, pass the position after the play
 (the opponent is then on roll): ``shots(turn.after)``.
+
+The module stays whole: :func:`shots` is one method (rules on sets of points, and a search
+of the plays for the rolls those rules cannot tell) whose bit tables and helpers every case
+shares, so a split would only make its private parts public.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ not counted) the error is the mover's cubeful equity after the play made minus t
 the best play, both at 0-ply (the engine's cubeless chances turned into cubeful equity as
 below). Units: normalised equity (gnubg's "EMG": points per game at cube 1 in money play;
 in match play the match-winning chance mapped linearly so that winning the cube's value is
-+1 and losing it -1, :func:`~nardy_analysis.analysis.cubeful.match_utility`); ``error_mwc`` is
++1 and losing it -1, :func:`~nardy_analysis.analysis.match_equity.match_utility`); ``error_mwc`` is
 the same error as a change of match-winning chance (0..1). Marks (:data:`MARKS`): an error
 of at least 0.03 is doubtful, 0.06 bad, 0.12 very bad.
 
@@ -56,10 +56,11 @@ import numpy as np
 import pandas as pd
 
 from .cubeful import (CubeState, after_play_equities, chances_after_plays, cube_decision,
-                      cube_efficiency, cubeful_equities, game_results, life_indices,
-                      normalised_cube_decision, position_chances)
+                      cube_efficiency, cubeful_equities, life_indices, normalised_cube_decision,
+                      position_chances)
 from .engine import Evaluator, GnubgNN, match_evaluator
 from .luck import OPENING_ROLLS, luck_adjusted, mean_equity
+from .match_equity import game_results
 from .turns import MatchId, Source, identified_matches
 from ..errors import IllegalPlayError
 from ..game.position import ALL_ROLLS, Position, Roll, play_steps

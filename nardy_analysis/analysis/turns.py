@@ -100,9 +100,7 @@ from ..errors import InvalidArgument
 from ..game.long import LongPosition, blocked_rolls
 from ..game.position import Move, Play, Position
 from ..game.rules import BAR, OFF
-from ..load import LoadedFile, load_file, match_files
-from ..parallel import map_files
-from ..replay import ReplayedMatch
+from ..replay import LoadedFile, ReplayedMatch
 from .shots import shots
 
 Source = ReplayedMatch | LoadedFile | Iterable[ReplayedMatch | LoadedFile]
@@ -257,38 +255,6 @@ def _column(values: Sequence[Any] | np.ndarray, dtype: str, index: pd.RangeIndex
     data = np.where(missing, 0, numbers)
     return (pd.arrays.BooleanArray(data.astype(bool), missing) if dtype == "boolean"
             else pd.arrays.IntegerArray(data.astype(np.int64), missing))
-
-
-def turns_frames(paths: str | PathLike[str] | Iterable[str | PathLike[str]], *, jobs: int = 1,
-                 client: Any = None, **options: Any) -> Iterator[pd.DataFrame]:
-    """The :func:`turns_frame` of each match file that ``paths`` name, file by file, on
-    worker processes or a Dask cluster: only the frames travel back, never the matches.
-
-    Parameters
-    ----------
-    paths : str or path-like, or an iterable of them
-        Files and folders (:func:`nardy_analysis.load.match_files`).
-    jobs, client
-        As for :func:`nardy_analysis.parallel.map_files`: ``jobs`` worker processes, or the
-        workers of a ``distributed.Client``.
-    **options
-        ``rules``, ``tags``, ``strict``: as for :func:`nardy_analysis.load.load_file`.
-
-    Yields
-    ------
-    pandas.DataFrame
-        One frame per file, in the order of ``match_files`` (empty for a file without a
-        match that can be read; as ``load_file``, a broken game is left out or used up to
-        its violation, and its errors are not told here: ``nardy stats`` reports them),
-        the same whatever ``jobs`` or ``client``. Concatenate them, or write each as a part
-        of a Parquet dataset, as they come (:class:`~nardy_analysis.parquet.ParquetParts`).
-    """
-    yield from map_files(_file_frame, match_files(paths).files, jobs=jobs, client=client,
-                         **options)
-
-
-def _file_frame(path: Path, **options: Any) -> pd.DataFrame:
-    return turns_frame(load_file(path, **options))
 
 
 HIT_KINDS = {"played": "opponent_hit", "dice": "opponent_roll_hits"}

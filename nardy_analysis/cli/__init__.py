@@ -21,10 +21,10 @@ class _Commands(click.Group):
     COMMANDS = ("audit", "board", "convert", "eval", "hint", "luck", "plot", "replay", "report",
                 "shots", "simulate", "skill", "stats")
 
-    def list_commands(self, ctx):
+    def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.COMMANDS)
 
-    def get_command(self, ctx, name):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in self.COMMANDS and name not in self.commands:
             self.add_command(getattr(import_module(f".{name}", __package__), name), name)
         return super().get_command(ctx, name)
@@ -32,7 +32,7 @@ class _Commands(click.Group):
 
 @click.group(cls=_Commands)
 @click.version_option(package_name="nardy-analysis")
-def main():
+def main() -> None:
     """Read, replay and analyse nardy match records: short nardy (backgammon) and long
     nardy (--rules long, or a Variation "LongNardy" tag; shots and the blot exposure chart
     are for short nardy only)."""

@@ -4,26 +4,28 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, Iterable, Iterator
 
 import click
 import numpy as np
 import pandas as pd
 
-from ..analysis.audit import AuditCounts, audit_dice, file_counts, merge_counts
+from ..analysis.audit import AuditCounts, audit_dice, match_counts, merge_counts
 from ..errors import InvalidArgument
+from ..game.rules import Rules
 from ..load import load_file
 from .common import (ErrorReport, FileErrors, OutputFile, dask_option, file_errors,
                      file_results, found_files, jobs_option, needing_engine, progress_option,
                      quiet_option, rules_option, strict_option, write_output)
 
 
-def _audit_file(path: Path, strict: bool, rules=None,
-                **counting) -> tuple[FileErrors, bool, AuditCounts]:
+def _audit_file(path: Path, strict: bool, rules: Rules | None = None,
+                **counting: Any) -> tuple[FileErrors, bool, AuditCounts]:
     """The errors, whether a match was read, and the audit counts of one file (the work of
     a worker process or Dask worker: only counts travel back)."""
     loaded = load_file(path, strict=strict, rules=rules)
     return (file_errors(loaded, "every roll of game {game} counts, its positions end there"),
-            bool(loaded.matches), file_counts(loaded, **counting))
+            bool(loaded.matches), match_counts(loaded, **counting))
 
 
 @click.command("audit")
@@ -53,8 +55,10 @@ def _audit_file(path: Path, strict: bool, rules=None,
 @dask_option
 @progress_option
 @quiet_option
-def audit(paths, by, player, as_json, html, include_opening, positions, luck, rules, strict,
-          jobs, dask_address, progress):
+def audit(paths: tuple[str, ...], by: str | None, player: str | None, as_json: bool,
+          html: str | None, include_opening: bool, positions: bool, luck: bool,
+          rules: Rules | None, strict: bool, jobs: int | None, dask_address: str | None,
+          progress: bool | None) -> None:
     """Audit the dice of match files (or folders of *.mat, *.txt and *.sgf files) for fairness.
 
     Tests doubles, the 21 roll classes, faces, pips per roll, doubles after doubles, bar
@@ -72,11 +76,13 @@ def audit(paths, by, player, as_json, html, include_opening, positions, luck, ru
     or --dask each file is counted apart and the tests run once on the sums: the output is
     that of --jobs 1.
     """
-    files, problems, read = found_files(paths).files, ErrorReport(paths), []
+    files, problems = found_files(paths).files, ErrorReport(paths)
+    read: list[bool] = []
     counting = {"by": by, "include_opening": include_opening, "positions": positions,
                 "player": player, "luck": luck}
 
-    def counted(results):
+    def counted(results: Iterable[tuple[FileErrors, bool, AuditCounts]]
+                ) -> Iterator[AuditCounts]:
         for errors, matches, counts in results:
             problems.add(errors)
             read.append(matches)
@@ -108,7 +114,7 @@ def audit(paths, by, player, as_json, html, include_opening, positions, luck, ru
     problems.exit()
 
 
-def _json_value(value):
+def _json_value(value: object) -> object:
     if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
         return None
     if isinstance(value, np.generic):

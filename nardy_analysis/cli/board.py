@@ -62,7 +62,8 @@ def state_lines(position: Position, state: MatchState | None) -> list[str]:
         lines.append(f"dice: {state.dice[0]}{state.dice[1]}")
     if state.doubled:
         lines.append(f"player {state.player + 1} doubles to {state.cube * 2}; "
-                     f"player {state.turn + 1} to take or drop")
+                     f"player {(state.player if state.turn is None else state.turn) + 1} "
+                     "to take or drop")
     owner = ("centred" if state.cube_owner is None
              else f"owned by player {state.cube_owner + 1}")
     lines.append(f"cube: {state.cube}, {owner}")
@@ -82,7 +83,7 @@ def state_lines(position: Position, state: MatchState | None) -> list[str]:
 @click.option("--png", "png_file", type=OutputFile(), default=None,
               help="Write the board as PNG to this file.")
 @quiet_option
-def board(position_id, svg_file, png_file):
+def board(position_id: str, svg_file: str | None, png_file: str | None) -> None:
     """Draw a position given by its ID, as text, SVG or PNG.
 
     ID is a gnubg Position ID (player 1 on roll), a gnubg PositionID:MatchID, an XGID

@@ -20,10 +20,10 @@ from ..errors import EngineError, NardyError, RecordProblem, path_text
 from ..game.ids import MatchState
 from ..game.position import Position
 from ..game.rules import VARIANTS, Rules
-from ..load import LoadedFile, MatchFiles, load_file, match_files
+from ..load import MatchFiles, load_file, match_files
 from ..notation import positions
 from ..parallel import cores, map_files
-from ..replay import ReplayedMatch
+from ..replay import LoadedFile, ReplayedMatch
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..errors import NardyError, path_text
+from ..errors import NardyError, NotationError, path_text
+from ..game.rules import Rules
 from ..load import load_file
 from ..notation.sgf import format_sgf
 from ..notation.writer import format_mat
@@ -24,7 +25,8 @@ from .common import (ErrorReport, OutputFile, file_errors, one_file, quiet_optio
 @rules_option
 @strict_option
 @quiet_option
-def convert(path, to, output, numbers, rules, strict):
+def convert(path: str, to: str, output: str, numbers: bool, rules: Rules | None,
+            strict: bool) -> None:
     """Rewrite the match file PATH (.mat, .txt or .sgf) in one canonical style.
 
     The file is read, every game replayed against the rules of its header tags and written
@@ -46,15 +48,16 @@ def convert(path, to, output, numbers, rules, strict):
     problems.add(file_errors(loaded, "the rest of game {game} is written as recorded"))
     if not loaded.matches:
         problems.exit()
-    left_out = []
+    left_out: list[NotationError] = []
     try:
         text = (format_sgf(loaded.matches, left_out) if to == "sgf"
                 else format_mat(map(written_record, loaded.matches), bar_off=not numbers))
     except NardyError as error:
         click.echo(f"{path_text(path)}: {error}", err=True)
         problems.exit(failed=True)
-    for error in left_out:
-        click.echo(f"{path_text(path)}:{error.line}:{error.column}: {error.message}", err=True)
+    for omitted in left_out:
+        click.echo(f"{path_text(path)}:{omitted.line}:{omitted.column}: {omitted.message}",
+                   err=True)
     write_output(output, lambda path: _write(path, text))
     problems.exit(failed=bool(left_out))
 

@@ -13,7 +13,7 @@ from ..game.position import Position
 from ..game.rules import LONG, STANDARD, VARIANTS, Rules
 from .common import UsageLine, parse_position, quiet_option
 
-position_argument = click.argument("position", metavar="POSITION", type=click.UNPROCESSED)
+position_argument = click.argument("text", metavar="POSITION", type=click.UNPROCESSED)
 """POSITION as ``nardy board`` reads it (:func:`~nardy_analysis.cli.common.parse_position`)."""
 
 ply_option = click.option(
@@ -23,7 +23,7 @@ ply_option = click.option(
 """``--ply`` of ``eval`` and ``hint``."""
 
 game_rules_option = click.option(
-    "--rules", type=click.Choice(sorted(VARIANTS)), default=None,
+    "--rules", "rules_name", type=click.Choice(sorted(VARIANTS)), default=None,
     help="Rule variant (default: standard for a gnubg Position ID, PositionID:MatchID or "
          "XGID, long for a long nardy position).")
 """``--rules`` of ``eval`` and ``hint``: a variant of the position's game."""
@@ -65,7 +65,8 @@ def chances_dict(chances: Probabilities) -> dict[str, float]:
 @ply_option
 @game_rules_option
 @quiet_option
-def eval(position, as_json, ply, rules):  # the command is the module's one `eval`
+def eval(text: str, as_json: bool, ply: int,
+         rules_name: str | None) -> None:  # the command is the module's one `eval`
     """The chances of the game's outcomes and the equity for the player on roll of POSITION.
 
     POSITION as `nardy board` reads it: a gnubg Position ID (player 1 on roll), a gnubg
@@ -79,8 +80,7 @@ def eval(position, as_json, ply, rules):  # the command is the module's one `eva
     lose_gammon, lose_backgammon (mars and home mars for long nardy) and equity. A bad
     POSITION is a usage error (exit status 2).
     """
-    text = position
-    position, rules, evaluator = position_engine(text, rules, ply)
+    position, rules, evaluator = position_engine(text, rules_name, ply)
     chances = evaluator.evaluate(position)
     equity = money_utility(rules)(chances)
     if as_json:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -23,7 +24,8 @@ from .eval import (CHANCE_NAMES, chances_dict, game_rules_option, ply_option,
 @ply_option
 @game_rules_option
 @quiet_option
-def hint(position, roll, top, as_json, ply, rules):
+def hint(text: str, roll: str, top: int, as_json: bool, ply: int,
+         rules_name: str | None) -> None:
     """The legal plays of ROLL for the player on roll of POSITION, best first.
 
     POSITION as `nardy board` and `nardy eval` read it (a gnubg Position ID, a
@@ -35,15 +37,15 @@ def hint(position, roll, top, as_json, ply, rules):
     all 15 checkers are on the head. --json gives the plays in a list `plays`. A bad
     POSITION or ROLL, or a finished game, is a usage error (exit status 2).
     """
-    text = position
-    position, rules, evaluator = position_engine(text, rules, ply)
+    position, rules, evaluator = position_engine(text, rules_name, ply)
     try:
         dice = Roll.from_str(roll)
         ranked = ranked_plays(evaluator, position, dice, rules)[:top]
     except InvalidArgument as error:
         raise UsageLine(str(error)) from None
-    rows = [{"play": str(row.play.play), "equity": row.equity, "difference": row.difference,
-             **chances_dict(row.probabilities)} for row in ranked]
+    rows: list[dict[str, Any]] = [
+        {"play": str(row.play.play), "equity": row.equity, "difference": row.difference,
+         **chances_dict(row.probabilities)} for row in ranked]
     if as_json:
         click.echo(json.dumps({"position": position.id(), "turn": position.turn,
                                "roll": str(dice), "rules": rules.name,

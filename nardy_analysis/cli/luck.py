@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 import click
 import pandas as pd
@@ -12,21 +12,23 @@ import pandas as pd
 from ..analysis.engine import ENGINES
 from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summary
 from ..errors import plural
+from ..game.rules import Rules
+from ..replay import ReplayedMatch
 from .common import (ErrorReport, OutputFile, ParquetOutput, analysed_file, close_parquet,
                      dask_option, file_results, found_files, jobs_option, needing_engine,
                      parquet_parts, progress_bar, progress_option, quiet_option, rules_option,
                      strict_option, worker_count, write_output)
 
 
-def _analyse_file(path: Path, ply: int, engine: str, strict: bool, rules,
-                  rolls_bar: bool | None) -> dict:
+def _analyse_file(path: Path, ply: int, engine: str, strict: bool, rules: Rules | None,
+                  rolls_bar: bool | None) -> dict[str, Any]:
     """Per-roll frame, summary and errors of one file (:func:`analysed_file`), with a
     progress bar per roll as ``rolls_bar`` asks (``progress`` of :func:`progress_bar`;
     False: none, the work of a worker process)."""
-    def bar(rolls: list) -> Iterable:
+    def bar(rolls: list[Any]) -> Iterable[Any]:
         return progress_bar(rolls, rolls_bar, len(rolls), unit="roll")
 
-    def analyse(matches):
+    def analyse(matches: tuple[ReplayedMatch, ...]) -> tuple[pd.DataFrame, pd.DataFrame]:
         frame = luck_frame(matches, ply=ply, engine=engine,
                            progress=None if rolls_bar is False else bar)
         return frame, luck_summary(matches, frame)
@@ -48,14 +50,14 @@ def _units(unit: str) -> dict[str, str]:
             "result": other, "luck_adjusted": other}
 
 
-def _with_units(table: pd.DataFrame) -> list[dict]:
+def _with_units(table: pd.DataFrame) -> list[dict[str, Any]]:
     """The rows of ``table`` as JSON objects, each value's unit added (:func:`_units`)."""
     return [{**row, **{f"{key}_unit": text for key, text in _units(row["unit"]).items()
                        if key in row}}
             for row in json.loads(table.to_json(orient="records"))]
 
 
-def _print_rows(rows: pd.DataFrame, first: str, label) -> None:
+def _print_rows(rows: pd.DataFrame, first: str, label: Callable[[pd.Series], str]) -> None:
     """Rows of one unit under a header; ``first`` heads the first column, ``label(row)``
     fills it; every numeric column names its unit."""
     unit = rows["unit"].iloc[0]
@@ -121,8 +123,9 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
 @strict_option
 @progress_option
 @quiet_option
-def luck(paths, csv_file, as_json, by, ply, engine, parquet_file, jobs, dask_address, rules,
-         strict, progress):
+def luck(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str | None, ply: int,
+         engine: str, parquet_file: str | None, jobs: int | None, dask_address: str | None,
+         rules: Rules | None, strict: bool, progress: bool | None) -> None:
     """Dice luck of every roll, as GNU Backgammon measures it, per game and per match.
 
     PATHS are match files or folders (searched for *.mat, *.txt and *.sgf). Luck is the

@@ -9,6 +9,7 @@ from matplotlib.figure import Figure
 
 from ..analysis.turns import turns_frame
 from ..errors import InvalidArgument, path_text, plural
+from ..game.rules import Rules
 from ..load import load_file
 from ..plots.game import plot_blot_exposure, plot_pip_race
 from ..replay import ReplayedMatch
@@ -32,7 +33,8 @@ _KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
 @rules_option
 @strict_option
 @quiet_option
-def plot(path, game, match_number, kind, out, rules, strict):
+def plot(path: str, game: int, match_number: int, kind: str, out: str, rules: Rules | None,
+         strict: bool) -> None:
     """Draw a chart of one game of a match file (.mat, .txt or .sgf).
 
     Each error of the file is reported on stderr with the game it concerns; a game that
@@ -85,7 +87,7 @@ def plot(path, game, match_number, kind, out, rules, strict):
 
 def _ranges(numbers: list[int]) -> str:
     """Game numbers as ranges: ``1-3, 5``."""
-    runs = []
+    runs: list[list[int]] = []
     for number in numbers:
         if runs and number == runs[-1][1] + 1:
             runs[-1][1] = number

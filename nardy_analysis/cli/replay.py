@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ..errors import RuleViolation, path_text, plural
 from ..game.rules import Rules
-from ..load import LoadedFile, load_file
-from ..replay import ReplayedMatch
+from ..load import load_file
+from ..replay import LoadedFile, ReplayedMatch
 from .common import (ErrorReport, dask_option, file_results, found_files, jobs_option,
                      progress_option, quiet, quiet_option, rules_option)
 
 
-def _error(kind: str, message: str) -> dict:
+def _error(kind: str, message: str) -> dict[str, Any]:
     """An ``errors`` object for a file as a whole (no place in it)."""
     return {"game": None, "move": None, "line": 0, "column": 0, "text": "", "kind": kind,
             "message": message, "position_id": None}
 
 
-def _summary(loaded: LoadedFile) -> dict:
+def _summary(loaded: LoadedFile) -> dict[str, Any]:
     """The JSON summary object of ``nardy replay --json`` of one file.
 
     Counts come from what the file says (every roll written is a turn), so a game stopped
@@ -30,11 +31,12 @@ def _summary(loaded: LoadedFile) -> dict:
     replayed match (:func:`_result`).
     """
     records = loaded.records
-    summary = {"file": path_text(loaded.path), "matches": len(records),
-               "games": sum(len(m.games) for m in records),
-               "turns": sum(len(g.turns) for m in records for g in m.games), "errors": [],
-               "warnings": [w.to_dict() for w in loaded.warnings]}
-    errors = summary["errors"]
+    errors: list[dict[str, Any]] = []
+    summary: dict[str, Any] = {
+        "file": path_text(loaded.path), "matches": len(records),
+        "games": sum(len(m.games) for m in records),
+        "turns": sum(len(g.turns) for m in records for g in m.games), "errors": errors,
+        "warnings": [w.to_dict() for w in loaded.warnings]}
     for error in loaded.errors:
         if isinstance(error, OSError):
             errors.append(_error("io", f"cannot read the file: {error.strerror or error}"))
@@ -49,12 +51,12 @@ def _summary(loaded: LoadedFile) -> dict:
     return summary
 
 
-def _replay_file(path: Path, rules: Rules | None, strict: bool) -> dict:
+def _replay_file(path: Path, rules: Rules | None, strict: bool) -> dict[str, Any]:
     """The :func:`_summary` of one file (the work of a worker process or Dask worker)."""
     return _summary(load_file(path, rules=rules, strict=strict))
 
 
-def _result(match: ReplayedMatch) -> dict:
+def _result(match: ReplayedMatch) -> dict[str, Any]:
     """How a replayed match ended, from its replayed games' results.
 
     Returns
@@ -73,7 +75,7 @@ def _result(match: ReplayedMatch) -> dict:
             "points": abs(score[0] - score[1]) if match.finished else None}
 
 
-def _result_line(result: dict) -> str:
+def _result_line(result: dict[str, Any]) -> str:
     """``alice 5 - bob 3 (5-point match): alice wins by 2 points``."""
     (first, second), (a, b) = result["players"], result["score"]
     kind = f"{result['length']}-point match" if result["length"] else "money session"
@@ -93,7 +95,8 @@ def _result_line(result: dict) -> str:
 @dask_option
 @progress_option
 @quiet_option
-def replay(paths, as_json, strict, rules, jobs, dask_address, progress):
+def replay(paths: tuple[str, ...], as_json: bool, strict: bool, rules: Rules | None,
+           jobs: int | None, dask_address: str | None, progress: bool | None) -> None:
     """Replay match files (or folders of *.mat, *.txt and *.sgf files) and check every play.
 
     For each file: its matches, games and turns, then each match's final score and who won
@@ -132,7 +135,7 @@ def replay(paths, as_json, strict, rules, jobs, dask_address, progress):
     report.exit(failed=bool(failed))
 
 
-def _print_summary(summary: dict) -> None:
+def _print_summary(summary: dict[str, Any]) -> None:
     errors, warnings = summary["errors"], summary["warnings"]
     status = ", ".join([plural(len(errors), "error") if errors else "ok"]
                        + [plural(len(warnings), "warning")] * bool(warnings))

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import path_text, plural
+from ..game.rules import Rules
 from ..load import load_file
 from ..parallel import cores
 from .common import (STRICT_STOPS, ErrorReport, OutputFile, file_errors, note, one_file,
@@ -30,7 +31,8 @@ from .common import (STRICT_STOPS, ErrorReport, OutputFile, file_errors, note, o
 @rules_option
 @strict_option
 @quiet_option
-def report(path, out, match_number, luck, jobs, rules, strict):
+def report(path: str, out: str | None, match_number: int, luck: bool, jobs: int | None,
+           rules: Rules | None, strict: bool) -> None:
     """Write the HTML page of a match file (.mat, .txt or .sgf): a board to step through move
     by move (buttons, arrow keys), the scores, each game's pip race and blot exposure, and
     the dice. The page is one self-contained file with no external links.

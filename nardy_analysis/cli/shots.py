@@ -18,7 +18,7 @@ from .common import parse_position, quiet_option
 @click.option("--rules", type=click.Choice(sorted(VARIANTS)), default="standard",
               help="Rules for the legal plays.")
 @quiet_option
-def shots(positions, as_json, rules):
+def shots(positions: tuple[str, ...], as_json: bool, rules: str) -> None:
     """Hitting rolls (out of 36) for the player on roll of each POSITION.
 
     POSITION is a gnubg Position ID (the player whose side it is written from is on roll),

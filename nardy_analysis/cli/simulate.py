@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -11,29 +12,31 @@ from ..analysis.bots import BOTS, bot
 from ..errors import EngineError, InvalidArgument, path_text, plural
 from ..game.rules import VARIANTS
 from ..notation.writer import write_mat
-from ..simulate import Dice, simulate_matches
+from ..simulate import Chooser, Dice, simulate_matches
 from .common import (CannotWrite, OutputFolder, UsageLine, note, progress_bar,
                      progress_option, quiet_option)
 
 
-class DiceSpec(click.ParamType):
+class DiceSpec(click.ParamType[Dice]):
     """A :class:`~nardy_analysis.simulate.Dice` spec: ``fair``, ``doubles=P``, ``faces=...``."""
 
     name = "dice"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Dice:
         try:
             return value if isinstance(value, Dice) else Dice.from_str(value)
         except InvalidArgument as error:
             self.fail(str(error), param, ctx)
 
 
-class BotPair(click.ParamType):
+class BotPair(click.ParamType[tuple[Chooser, Chooser]]):
     """Two bot names, ``A,B`` (:data:`~nardy_analysis.analysis.bots.BOTS`), as the bots."""
 
     name = "bots"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> tuple[Chooser, Chooser]:
         if isinstance(value, tuple):
             return value
         names = value.split(",")
@@ -41,12 +44,13 @@ class BotPair(click.ParamType):
             self.fail(f"{value!r} is not two bots A,B, each one of {', '.join(BOTS)}",
                       param, ctx)
         try:
-            return tuple(bot(name.strip()) for name in names)
+            return bot(names[0].strip()), bot(names[1].strip())
         except InvalidArgument as error:
             self.fail(f"{value!r}: {error}", param, ctx)
 
 
-def _write_part(out: Path, start: int, count: int, width: int, seed: int, options) -> None:
+def _write_part(out: Path, start: int, count: int, width: int, seed: int,
+                options: dict[str, Any]) -> None:
     """Write matches ``start .. start + count - 1``, one file each (run in worker processes)."""
     for index, match in enumerate(simulate_matches(count, seed=seed, start=start, **options),
                                   start):
@@ -87,8 +91,9 @@ def _write_part(out: Path, start: int, count: int, width: int, seed: int, option
               help="Worker processes.")
 @progress_option
 @quiet_option
-def simulate(count, out, dice, loaded, length, games, players, cube, rules, bots, seed,
-             jobs, progress):
+def simulate(count: int, out: Path, dice: Dice, loaded: str | None, length: int, games: int,
+             players: int, cube: bool, rules: str, bots: tuple[Chooser, Chooser] | None,
+             seed: int, jobs: int, progress: bool | None) -> None:
     """Write COUNT random legal matches, one .mat file each, into the folder --out.
 
     Every play is a random legal play of the roll, or the choice of a bot (--bots A,B;
@@ -111,8 +116,8 @@ def simulate(count, out, dice, loaded, length, games, players, cube, rules, bots
 
     Exit status: 0, or 2 for usage errors (a missing engine extra among them).
     """
-    options = dict(length=length, games=games, players=players, cube=cube,
-                   rules=VARIANTS[rules], dice=dice, loaded=loaded, bots=bots)
+    options: dict[str, Any] = dict(length=length, games=games, players=players, cube=cube,
+                                   rules=VARIANTS[rules], dice=dice, loaded=loaded, bots=bots)
     try:
         next(simulate_matches(1, **options))  # arguments checked before any work
     except InvalidArgument as error:

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 import pandas as pd
 
 from ..analysis.skill import (DECISION_DTYPES, NO_RATING, skill_frame, skill_rating,
                               skill_summary)
+from ..game.rules import Rules
+from ..replay import ReplayedMatch
 from .common import (ErrorReport, OutputFile, ParquetOutput, analysed_file, close_parquet,
                      dask_option, file_results, found_files, jobs_option, needing_engine,
                      parquet_parts, progress_option, quiet_option, rules_option, strict_option,
@@ -24,9 +27,9 @@ _COUNTS = [column for column in _SUMS if not column.endswith("_emg")]
 """The counts among them (NaN-able: long nardy has no cube)."""
 
 
-def _analyse_file(path: Path, strict: bool, rules) -> dict:
+def _analyse_file(path: Path, strict: bool, rules: Rules | None) -> dict[str, Any]:
     """Decision frame, summary and errors of one file (:func:`analysed_file`)."""
-    def analyse(matches):
+    def analyse(matches: tuple[ReplayedMatch, ...]) -> tuple[pd.DataFrame, pd.DataFrame]:
         frame = skill_frame(matches)
         return frame, skill_summary(matches, frame)
 
@@ -100,8 +103,9 @@ def _print_table(summary: pd.DataFrame) -> None:
 @strict_option
 @progress_option
 @quiet_option
-def skill(paths, csv_file, as_json, by, parquet_file, jobs, dask_address, rules, strict,
-          progress):
+def skill(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str | None,
+          parquet_file: str | None, jobs: int | None, dask_address: str | None,
+          rules: Rules | None, strict: bool, progress: bool | None) -> None:
     """Checker-play and cube errors of every decision, and GNU Backgammon's "Match
     statistics" per player per match.
 

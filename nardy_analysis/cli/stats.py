@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ..analysis.turns import DTYPES, columns_frame, turn_columns
+from ..game.rules import Rules
 from ..load import load_file
 from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, close_parquet,
                      dask_option, file_errors, file_results, found_files, jobs_option,
@@ -15,7 +17,8 @@ from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, close_p
                      write_output)
 
 
-def _stats_file(path: Path, strict: bool, rules) -> tuple[FileErrors, dict | None]:
+def _stats_file(path: Path, strict: bool,
+                rules: Rules | None) -> tuple[FileErrors, dict[str, tuple[Any, ...]] | None]:
     """The errors and the per-turn columns (:func:`turn_columns`; None without a match) of
     one file (the work of a worker process or Dask worker)."""
     loaded = load_file(path, strict=strict, rules=rules)
@@ -37,7 +40,9 @@ def _stats_file(path: Path, strict: bool, rules) -> tuple[FileErrors, dict | Non
 @dask_option
 @progress_option
 @quiet_option
-def stats(paths, csv_file, parquet_file, rules, strict, jobs, dask_address, progress):
+def stats(paths: tuple[str, ...], csv_file: str | None, parquet_file: str | None,
+          rules: Rules | None, strict: bool, jobs: int | None, dask_address: str | None,
+          progress: bool | None) -> None:
     """Per-turn statistics of match files (or folders of *.mat, *.txt and *.sgf files).
 
     One row per turn; the nardy_analysis.analysis.turns docstring describes the columns. Without
@@ -52,7 +57,8 @@ def stats(paths, csv_file, parquet_file, rules, strict, jobs, dask_address, prog
     files = found_files(paths).files
     parts = parquet_parts(parquet_file, {**DTYPES, "blot_points": "list"})
     keep = csv_file or not parts  # the CSV, or one Parquet file, is written at the end
-    kept, read, problems = {column: [] for column in DTYPES}, 0, ErrorReport(paths)
+    kept: dict[str, list[Any]] = {column: [] for column in DTYPES}
+    read, problems = 0, ErrorReport(paths)
     with file_results(_stats_file, files, progress, jobs, dask_address,
                       strict=strict, rules=rules) as results:
         for errors, columns in results:

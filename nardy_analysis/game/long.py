@@ -21,10 +21,10 @@ a gnubg Position ID, which is a backgammon format.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from typing import Iterable, Literal, Self, Sequence
 
 from ..errors import IllegalPlayError, InvalidArgument, PositionIdError, plural
-from .ids import Board
+from .ids import Board, MatchState
 from .position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, point_str
 from .rules import BAR, CHECKERS, LONG, OFF, Rules
 
@@ -51,13 +51,14 @@ def _head_reason(rules: Rules, first_turn: bool, limit: int) -> str:
     """Why :func:`_head_limit` gives ``limit``, for the head rule's message."""
     if limit == 2:
         return "two on the player's first turn"
-    if not first_turn:
+    if not first_turn or rules.head_doubles is None:   # (None: two on any first turn)
         return "two only on the player's first turn of the game"
     *others, last = [f"{d}{d}" for d in rules.head_doubles]
     return f"on the first turn only {', '.join(others)} and {last} allow two: the federation rule"
 
 
-def _land(me: list[int], opp: list[int], start: int, die: int, rules: Rules) -> int | str:
+def _land(me: list[int], opp: list[int], start: int, die: int,
+          rules: Rules) -> int | Literal["empty", "closed", "not_home", "higher"]:
     """Where a checker of ``me`` from ``start`` lands with ``die`` (0 when borne off), or why it
     cannot: ``empty`` (no checker there), ``closed`` (an opposing checker holds the point),
     ``not_home`` (bearing off with a checker outside 1..6) or ``higher`` (a larger die while a
@@ -153,7 +154,7 @@ class LongPosition(Position):
         return Position.unreachable(board)
 
     @classmethod
-    def start(cls, turn: int = 0) -> "LongPosition":
+    def start(cls, turn: int = 0) -> Self:
         """The starting position: 15 checkers each on their own 24-point (360 pips each)."""
         side = [0] * 26
         side[HEAD] = CHECKERS
@@ -178,7 +179,7 @@ class LongPosition(Position):
         return f"{sides[0]}/{sides[1]}/{self.turn}"
 
     @classmethod
-    def from_notation(cls, text: str) -> "LongPosition":
+    def from_notation(cls, text: str) -> Self:
         """The position :meth:`notation` writes as ``text``.
 
         Raises
@@ -221,18 +222,18 @@ class LongPosition(Position):
         return self.notation()
 
     @classmethod
-    def from_id(cls, text: str, turn: int | None = None) -> "LongPosition":
+    def from_id(cls, text: str, turn: int | None = None) -> Self:
         """The position of :meth:`id`'s text, with ``turn`` on roll when given (raises
         PositionIdError as :meth:`from_notation`)."""
         position = cls.from_notation(text)
         return position if turn is None else position.with_turn(turn)
 
-    def xgid(self, state) -> str:
+    def xgid(self, state: MatchState) -> str:
         """Not defined: an XGID describes backgammon positions only (raises InvalidArgument)."""
         raise InvalidArgument(f"an XGID describes backgammon positions, not long nardy "
                               f"position {self.notation()!r}")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"LongPosition.from_notation({self.notation()!r})"
 
     def legal_plays(self, roll: Roll, rules: Rules = LONG,
@@ -286,9 +287,16 @@ class LongPosition(Position):
 _MOVES = {(start, end): Move(start, end) for start in range(1, 25) for end in range(start)}
 """The steps of long nardy plays (no hits), made once: Move is immutable."""
 
+_Side = tuple[int, ...]
+"""One player's 26 counts, from that player's side (``Position.board[player]``)."""
+_Steps = tuple[tuple[int, int], ...]
+"""The steps of a play as ``(start, end)``, in the order played."""
+_Reached = tuple[tuple[int, int], _Steps, bool]
+"""How :func:`_search` reaches a board: ``((steps, largest die), steps, blocked)``."""
+
 
 def _legal(position: LongPosition, roll: Roll, rules: Rules,
-           first_turn: bool) -> dict[tuple, tuple]:
+           first_turn: bool) -> dict[_Side, _Steps]:
     """The legal plays of :meth:`LongPosition.legal_plays`: the mover's side after each ->
     its steps ``(start, end)``, in the search's order."""
     found = _search(position, roll, rules, first_turn)
@@ -311,7 +319,7 @@ _BIT = (0,) + tuple(1 << (_FACING[point] - 1) for point in range(1, 25))
 
 
 def _search(position: LongPosition, roll: Roll, rules: Rules, first_turn: bool,
-            stop_at_full: bool = False) -> dict[tuple, tuple[tuple[int, int], tuple, bool]]:
+            stop_at_full: bool = False) -> dict[_Side, _Reached]:
     """Every board the player on roll can reach with single-die steps of ``roll`` (closed
     points, the head rule and bearing off checked): board -> ``((steps, largest die), steps,
     blocked)``, the best way the forced-play rules rank to reach it, steps as ``(start,
@@ -339,9 +347,9 @@ def _search(position: LongPosition, roll: Roll, rules: Rules, first_turn: bool,
     outside = sum(me[7:25])                                 # checkers not yet home
     held = sum(_BIT[point] for point in range(1, 25) if me[point])
     unpassed = (1 << next(q for q in range(25) if opp[q])) - 1    # runs from below ``low``
-    found: dict[tuple, tuple[tuple[int, int], tuple, bool]] = {}
+    found: dict[_Side, _Reached] = {}
 
-    def record(key: tuple[int, int], steps: tuple) -> None:
+    def record(key: tuple[int, int], steps: _Steps) -> None:
         board = tuple(me)
         run = held & held >> 1 & held >> 2 & held >> 3 & held >> 4 & held >> 5
         blocked = bool(run & unpassed)
@@ -351,7 +359,7 @@ def _search(position: LongPosition, roll: Roll, rules: Rules, first_turn: bool,
         if stop_at_full and not blocked and (len(steps) == len(dice) or me[OFF] == CHECKERS):
             raise _Full
 
-    def steps_from(top: int, die: int, done: tuple) -> None:
+    def steps_from(top: int, die: int, done: _Steps) -> None:
         """Every step of ``die`` from a start ``top`` or lower (as :func:`_land`, the head
         rule checked), then the next dice's."""
         nonlocal heads, outside, held

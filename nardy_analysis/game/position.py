@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import groupby
 from operator import mul
-from typing import Iterable, NamedTuple, NoReturn, Sequence
+from typing import Iterable, NamedTuple, NoReturn, Self, Sequence
 
 from ..errors import IllegalPlayError, InvalidArgument, PositionIdError
 from .ids import (Board, MatchState, decode_position_id, decode_xgid, encode_position_id,
@@ -398,7 +398,7 @@ class Position:
         return None
 
     @classmethod
-    def _make(cls, board: Board, turn: int) -> "Position":
+    def _make(cls, board: Board, turn: int) -> Self:
         """Build without validation (for positions reached by legal steps)."""
         self = object.__new__(cls)
         _set_board(self, board)
@@ -409,7 +409,7 @@ class Position:
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("Position is immutable")
 
-    def __reduce__(self) -> tuple[type["Position"], tuple[Board, int]]:
+    def __reduce__(self) -> tuple[type[Self], tuple[Board, int]]:
         """Pickled as its board and turn (for worker processes and clusters)."""
         return type(self), (self.board, self.turn)
 
@@ -433,7 +433,7 @@ class Position:
         return encode_position_id(self.board, self.turn)
 
     @classmethod
-    def from_id(cls, text: str, turn: int = 0) -> "Position":
+    def from_id(cls, text: str, turn: int = 0) -> Self:
         """The position of a gnubg Position ID with ``turn`` (0 or 1) on roll.
 
         Raises
@@ -457,7 +457,7 @@ class Position:
         return encode_xgid(self.board, self.turn, state)
 
     @classmethod
-    def from_xgid(cls, text: str) -> tuple["Position", MatchState]:
+    def from_xgid(cls, text: str) -> tuple[Self, MatchState]:
         """The position and match state of an XGID, the state's ``player`` on roll; see
         :func:`~nardy_analysis.game.ids.decode_xgid` (which raises PositionIdError, as does a
         board no game reaches, :meth:`unreachable`; the message quotes ``text``)."""
@@ -468,7 +468,7 @@ class Position:
             raise PositionIdError(f"impossible XGID {text!r}: {error}") from None
 
     @classmethod
-    def start(cls, turn: int = 0) -> "Position":
+    def start(cls, turn: int = 0) -> Self:
         """The starting position: 2 on the 24-point, 5 on 13, 3 on 8, 5 on 6, for both."""
         side = [0] * 26
         side[24], side[13], side[8], side[6] = 2, 5, 3, 5
@@ -476,7 +476,7 @@ class Position:
 
     @classmethod
     def from_mover(cls, on_roll: Sequence[int], opponent: Sequence[int],
-                   turn: int = 0) -> "Position":
+                   turn: int = 0) -> Self:
         """A position from the side of the player on roll (``turn``) and of the opponent."""
         board = (on_roll, opponent) if turn == 0 else (opponent, on_roll)
         return cls(board, turn)
@@ -509,7 +509,7 @@ class Position:
         """True when a player has borne off all 15 checkers."""
         return self.board[0][OFF] == CHECKERS or self.board[1][OFF] == CHECKERS
 
-    def with_turn(self, turn: int) -> "Position":
+    def with_turn(self, turn: int) -> Self:
         """The same checkers with ``turn`` on roll."""
         return self if turn == self.turn else type(self)._make(self.board, turn)
 
@@ -525,7 +525,7 @@ class Position:
         return list(board[turn]), list(board[1 - turn])
 
     @classmethod
-    def after(cls, mover: list[int], opponent: list[int], mover_turn: int) -> "Position":
+    def after(cls, mover: Sequence[int], opponent: Sequence[int], mover_turn: int) -> Self:
         """The position after the player ``mover_turn`` played: the opponent is on roll."""
         self = object.__new__(cls)  # as _make does, in one call fewer
         if mover_turn:

@@ -10,11 +10,12 @@ range, that of the table's cell intervals, simultaneous over the cells
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from ..analysis.audit import DiceAudit
 
 
-def plot_face_counts(audit: DiceAudit, ax=None, *, group: str = "all"):
+def plot_face_counts(audit: DiceAudit, ax: Axes | None = None, *, group: str = "all") -> Axes:
     """How often each face 1..6 came up, against fair dice.
 
     Parameters
@@ -48,7 +49,8 @@ def plot_face_counts(audit: DiceAudit, ax=None, *, group: str = "all"):
     return _plot_cells(audit.cells("faces", group), ax, f"Faces ({group})", "face")
 
 
-def plot_roll_classes(audit: DiceAudit, ax=None, *, group: str = "all"):
+def plot_roll_classes(audit: DiceAudit, ax: Axes | None = None, *,
+                      group: str = "all") -> Axes:
     """How often each of the 21 roll classes (2-1 and 1-2 are one) came up, against fair dice.
 
     Parameters
@@ -73,7 +75,7 @@ def plot_roll_classes(audit: DiceAudit, ax=None, *, group: str = "all"):
                        "roll")
 
 
-def _plot_cells(cells: pd.DataFrame, ax, title: str, xlabel: str):
+def _plot_cells(cells: pd.DataFrame, ax: Axes | None, title: str, xlabel: str) -> Axes:
     """Bars of ``cells`` (``cell``, ``observed``, ``expected``, ``low``, ``high``: counts;
     ``significant``: the bar and its label drawn red)."""
     ax = ax if ax is not None else plt.gca()
@@ -99,8 +101,8 @@ def _plot_cells(cells: pd.DataFrame, ax, title: str, xlabel: str):
     return ax
 
 
-def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int | None = None,
-                 first: list[str] = ()):
+def plot_doubles(audit: DiceAudit, ax: Axes | None = None, *, max_groups: int | None = None,
+                 first: Sequence[str] = ()) -> Axes:
     """The doubles rate of each group with its 95% confidence interval, against 1/6.
 
     Parameters
@@ -153,7 +155,7 @@ def plot_doubles(audit: DiceAudit, ax=None, *, max_groups: int | None = None,
     return ax
 
 
-def doubles_rows(audit: DiceAudit, max_groups: int, first: list[str] = ()) -> pd.DataFrame:
+def doubles_rows(audit: DiceAudit, max_groups: int, first: Sequence[str] = ()) -> pd.DataFrame:
     """The ``doubles`` rows :func:`plot_doubles` draws, top to bottom.
 
     Parameters
@@ -179,7 +181,7 @@ def doubles_rows(audit: DiceAudit, max_groups: int, first: list[str] = ()) -> pd
     return pd.concat([rows[rows["group"] == "all"], pd.concat([chosen, rest])[:max_groups]])
 
 
-def plot_p_values(audit: DiceAudit, ax=None, *, level: float = ALPHA):
+def plot_p_values(audit: DiceAudit, ax: Axes | None = None, *, level: float = ALPHA) -> Axes:
     """The raw p-value of every test and group, on a log scale.
 
     Parameters
@@ -217,7 +219,7 @@ def plot_p_values(audit: DiceAudit, ax=None, *, level: float = ALPHA):
     return ax
 
 
-def _flag_legend(ax, flagged: str) -> None:
+def _flag_legend(ax: Axes, flagged: str) -> None:
     """The Axes' legend with what the blue and red markers mean, right of the Axes (clear of
     the data)."""
     handles, _ = ax.get_legend_handles_labels()

@@ -8,10 +8,14 @@ the Axes; none calls ``plt.show()``. Games are told apart by ``file``, ``match_i
 
 from __future__ import annotations
 
+from typing import Any
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib import patheffects
+from matplotlib.axes import Axes
+from matplotlib.container import ErrorbarContainer
 from matplotlib.ticker import MaxNLocator
 
 from ..errors import InvalidArgument
@@ -22,7 +26,7 @@ GAME = ["file", "match_id", "game"]
 """Columns that identify a game in a turns frame."""
 
 
-def checker_style(side: int, kind: str = "line") -> dict:
+def checker_style(side: int, kind: str = "line") -> dict[str, Any]:
     """matplotlib keywords that draw a player's ``line``, ``bar`` or ``marker`` in their
     checkers' colours (:data:`~nardy_analysis.game.svg.COLOURS`: player 0 light, player 1
     dark), as the boards draw them: the checkers' fill, edged with their edge colour (a
@@ -59,12 +63,13 @@ def _names(turns: pd.DataFrame) -> list[str]:
     return names
 
 
-def _title(ax, turns: pd.DataFrame, what: str) -> None:
+def _title(ax: Axes, turns: pd.DataFrame, what: str) -> None:
     first = turns.iloc[0]
     ax.set_title(f"{what}: match {first['match_id']}, game {first['game']}")
 
 
-def plot_pip_race(data: pd.DataFrame, ax=None, *, game: int | None = None):
+def plot_pip_race(data: pd.DataFrame, ax: Axes | None = None, *,
+                  game: int | None = None) -> Axes:
     """Both players' pip counts through a game, with hits and cube turns marked.
 
     Parameters
@@ -126,7 +131,8 @@ def plot_pip_race(data: pd.DataFrame, ax=None, *, game: int | None = None):
     return ax
 
 
-def plot_blot_exposure(data: pd.DataFrame, ax=None, *, game: int | None = None):
+def plot_blot_exposure(data: pd.DataFrame, ax: Axes | None = None, *,
+                       game: int | None = None) -> Axes:
     """The blots each player left in a game and the opponent's shots at them, turn by turn.
 
     Parameters
@@ -153,7 +159,8 @@ def plot_blot_exposure(data: pd.DataFrame, ax=None, *, game: int | None = None):
         (nothing is hit).
     """
     turns = _one_game(data, game)
-    long = turns.loc[turns["cube_value"].isna(), "match_id"].unique()  # no cube: long nardy
+    long = turns.loc[turns["cube_value"].isna(),   # no cube: long nardy
+                     "match_id"].unique().tolist()
     refuse_long_nardy("blot exposure", long)
     ax = ax if ax is not None else plt.gca()
     names = _names(turns)
@@ -175,7 +182,8 @@ def plot_blot_exposure(data: pd.DataFrame, ax=None, *, game: int | None = None):
     return ax
 
 
-def plot_blocked_rolls(data: pd.DataFrame, ax=None, *, game: int | None = None):
+def plot_blocked_rolls(data: pd.DataFrame, ax: Axes | None = None, *,
+                       game: int | None = None) -> Axes:
     """Long nardy: how many rolls each player's play left the opponent unable to play in
     full, turn by turn.
 
@@ -225,7 +233,7 @@ _POINTS = (0.3, 24.7)
 """The x limits of the charts by point (1..24): the same in each, so that they line up."""
 
 
-def plot_blot_points(data: pd.DataFrame, ax=None):
+def plot_blot_points(data: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Where blots are left: how many blots were left on each point, over many games.
 
     Parameters
@@ -270,15 +278,17 @@ def _kind_words(kind: str) -> tuple[str, str]:
     return _EVENTS[kind]
 
 
-def _errorbar(ax, x, table: pd.DataFrame, **options):
+def _errorbar(ax: Axes, x: pd.Series, table: pd.DataFrame,
+              **options: Any) -> ErrorbarContainer:
     """Observed fractions at ``x`` with their interval as error bars."""
     return ax.errorbar(x, table["observed"], yerr=[table["observed"] - table["ci_low"],
                                                    table["ci_high"] - table["observed"]],
                        fmt="o", capsize=3, **options)
 
 
-def plot_hit_calibration(data: pd.DataFrame, ax=None, *, bins: int | None = None,
-                         confidence: float = 0.95, kind: str = "played"):
+def plot_hit_calibration(data: pd.DataFrame, ax: Axes | None = None, *,
+                         bins: int | None = None, confidence: float = 0.95,
+                         kind: str = "played") -> Axes:
     """Observed against expected hits of exposed blots, by hit probability.
 
     Parameters
@@ -328,7 +338,8 @@ def plot_hit_calibration(data: pd.DataFrame, ax=None, *, bins: int | None = None
     return ax
 
 
-def plot_hits_by_point(data: pd.DataFrame, ax=None, *, confidence: float = 0.95):
+def plot_hits_by_point(data: pd.DataFrame, ax: Axes | None = None, *,
+                       confidence: float = 0.95) -> Axes:
     """Hits of a single blot by where it stood: expected, hitting rolls thrown, hits played.
 
     Parameters

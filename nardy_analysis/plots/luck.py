@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.axes import Axes
 
 from ..errors import InvalidArgument
 from .game import checker_style
@@ -16,8 +17,8 @@ _UNITS = {"luck": "cumulative luck (equity)", "luck_mwc": "cumulative luck (MWC)
           "luck_points": "cumulative luck (points)"}
 
 
-def plot_cumulative_luck(frame: pd.DataFrame, ax=None, *, game: int | None = None,
-                         column: str = "luck"):
+def plot_cumulative_luck(frame: pd.DataFrame, ax: Axes | None = None, *,
+                         game: int | None = None, column: str = "luck") -> Axes:
     """Each player's luck added up roll by roll, through a game or a whole match.
 
     Parameters

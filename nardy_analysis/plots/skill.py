@@ -9,13 +9,15 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.transforms import Bbox
 
 from ..analysis.skill import RATINGS
 from ..errors import InvalidArgument
 
 
-def plot_skill_luck(summary: pd.DataFrame, ax=None, *, labels: bool = True):
+def plot_skill_luck(summary: pd.DataFrame, ax: Axes | None = None, *,
+                    labels: bool = True) -> Axes:
     """Error rate against luck rate, one point per player per match.
 
     Parameters
@@ -69,12 +71,13 @@ _PLACES = ((4, 3, "left", "bottom"), (4, -3, "left", "top"), (-4, 3, "right", "b
 """Where a point's name may go: offsets (points) from the point and the text's alignment."""
 
 
-def _label_points(ax, names, xs, ys) -> None:
+def _label_points(ax: Axes, names: pd.Series, xs: pd.Series, ys: pd.Series) -> None:
     """Write each name beside its point at the first of :data:`_PLACES` where it stays in
     the Axes and overlaps no name written before it and no point (else at the first)."""
     centres = ax.transData.transform(np.column_stack([xs, ys]))
     dots = [Bbox.from_bounds(cx - 3, cy - 3, 6, 6) for cx, cy in centres]
-    frame, taken = ax.get_window_extent(), []
+    frame = ax.get_window_extent()
+    taken: list[Bbox] = []
     for index, (name, a, b) in enumerate(zip(names, xs, ys)):
         for dx, dy, ha, va in _PLACES:
             label = ax.annotate(str(name), (a, b), textcoords="offset points",

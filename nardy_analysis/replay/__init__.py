@@ -42,7 +42,7 @@ with the next; strict mode raises the first violation, and each warning as a vio
 the same kind.
 
 The package's modules: :mod:`~nardy_analysis.replay.results` (the replayed turn, game and
-match), :mod:`~nardy_analysis.replay.replayer` (:func:`replay_match`),
+match, and the loaded file), :mod:`~nardy_analysis.replay.replayer` (:func:`replay_match`),
 :mod:`~nardy_analysis.replay.matching` (a written play against the legal plays,
 :func:`realise`) and :mod:`~nardy_analysis.replay.written` (:func:`written_record`, the
 record written back from the board).
@@ -50,8 +50,8 @@ record written back from the board).
 
 from .matching import Hop, Reading, realise
 from .replayer import MOST_INFERRED, MOST_TRIED, replay_match
-from .results import ReplayedGame, ReplayedMatch, ReplayedTurn
+from .results import LoadedFile, ReplayedGame, ReplayedMatch, ReplayedTurn
 from .written import written_record
 
-__all__ = ["MOST_INFERRED", "MOST_TRIED", "Hop", "Reading", "ReplayedGame", "ReplayedMatch",
-           "ReplayedTurn", "realise", "replay_match", "written_record"]
+__all__ = ["MOST_INFERRED", "MOST_TRIED", "Hop", "LoadedFile", "Reading", "ReplayedGame",
+           "ReplayedMatch", "ReplayedTurn", "realise", "replay_match", "written_record"]

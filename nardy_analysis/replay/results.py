@@ -1,16 +1,18 @@
 """The results of a replay: each roll, game and match as replayed against the rules
-(:func:`~nardy_analysis.replay.replay_match` makes them)."""
+(:func:`~nardy_analysis.replay.replay_match` makes them), and a match file's records with
+its replayed matches and errors (:func:`~nardy_analysis.load.load_file` makes it)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 
-from ..errors import RecordWarning, RuleViolation, plural
+from ..errors import NardyError, RecordWarning, RuleViolation, plural
 from ..game.position import Play, Position, Roll
 from ..game.rules import Rules
 from ..notation.records import GameRecord, MatchRecord, TurnRecord
 
-__all__ = ["ReplayedGame", "ReplayedMatch", "ReplayedTurn"]
+__all__ = ["LoadedFile", "ReplayedGame", "ReplayedMatch", "ReplayedTurn"]
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -181,6 +183,38 @@ class ReplayedMatch:
         """The player (0 or 1) ahead when :attr:`finished`, else None (also when even)."""
         first, second = self.score
         return None if not self.finished or first == second else int(second > first)
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    """One match file, read and replayed (:func:`~nardy_analysis.load.load_file`).
+
+    Attributes
+    ----------
+    path : Path
+    records : tuple of MatchRecord
+        Every match read from the file.
+    matches : tuple of ReplayedMatch
+        The matches replayed, in file order: every record, unless a strict replay stopped
+        at a violation. Violations found in lenient mode are in each match's ``errors``.
+    errors : tuple of OSError or NardyError
+        What kept the file from being read or replayed in full: ``OSError`` (the file
+        cannot be read), :class:`~nardy_analysis.errors.DecodeError` and
+        :class:`~nardy_analysis.errors.NotationError` (each part of the file skipped; an
+        :class:`~nardy_analysis.errors.EmptyFile`, kind ``empty``, for a file that holds
+        no match and no other error), and in strict mode the
+        :class:`~nardy_analysis.errors.RuleViolation` that stopped it.
+    warnings : tuple of RecordWarning
+        The quirks resolved in reading the file (the
+        :class:`~nardy_analysis.notation.records.ParsedFile`'s ``warnings``), then every
+        replayed match's ``warnings``.
+    """
+
+    path: Path
+    records: tuple[MatchRecord, ...]
+    matches: tuple[ReplayedMatch, ...]
+    errors: tuple[OSError | NardyError, ...]
+    warnings: tuple[RecordWarning, ...] = ()
 
 
 def _problems(errors: list[RuleViolation], warnings: list[RecordWarning]) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import base64
 import io
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import numpy as np
 import pandas as pd
 from jinja2.utils import htmlsafe_json_dumps
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ..analysis.audit import ABOUT, ALPHA, EFFECT_UNITS
@@ -82,15 +83,16 @@ def audit_html(audit: DiceAudit) -> str:
     drawn = set(doubles_rows(audit, shown, flagged_groups)["group"].astype(str))
     undrawn = partial(_undrawn, flagged, drawn)
 
-    def doubles_chart(data, ax):
+    def doubles_chart(data: DiceAudit, ax: Axes) -> Axes:
         return plot_doubles(data, ax=ax, max_groups=shown, first=flagged_groups)
 
-    charts = [("faces", plot_face_counts, 3.5), ("roll classes", plot_roll_classes, 3.5),
-              ("doubles per group", doubles_chart, max(3.5, 1.3 + 0.2 * (shown + 1))),
-              ("p-values", plot_p_values, 3.5)]
+    charts: list[tuple[str, Callable[..., Axes], float]] = [
+        ("faces", plot_face_counts, 3.5), ("roll classes", plot_roll_classes, 3.5),
+        ("doubles per group", doubles_chart, max(3.5, 1.3 + 0.2 * (shown + 1))),
+        ("p-values", plot_p_values, 3.5)]
     first = frame[frame["group"] == "all"].drop_duplicates("test")
-    tests = [{"name": row.test, "about": ABOUT[row.test], "effect": EFFECT_UNITS[row.test],
-              "method": row.method or _DASH} for row in first.itertuples()]
+    tests = [{"name": test, "about": ABOUT[test], "effect": EFFECT_UNITS[test],
+              "method": method or _DASH} for test, method in zip(first["test"], first["method"])]
     ordered = audit.sorted()
     summary = (audit.sorted(flagged) if len(flagged)
                else ordered[ordered["p_adjusted"].notna()][:10])
@@ -119,7 +121,7 @@ def _undrawn(flagged: pd.DataFrame, drawn: set[str], group: str) -> list[str]:
             if test not in CHARTED and not (test == "doubles" and group in drawn)]
 
 
-def _rows(audit: DiceAudit, rows: pd.DataFrame, columns) -> list[dict]:
+def _rows(audit: DiceAudit, rows: pd.DataFrame, columns: Iterable[str]) -> list[dict[str, Any]]:
     """Table rows of ``rows``: whether flagged, and each cell's text and whether a number."""
     flagged = audit.flagged().index
     return [{"flagged": row.Index in flagged,
@@ -129,20 +131,22 @@ def _rows(audit: DiceAudit, rows: pd.DataFrame, columns) -> list[dict]:
             for row in rows.itertuples()]
 
 
-def _groups(audit: DiceAudit, flagged_groups: list[str], undrawn) -> dict:
+def _groups(audit: DiceAudit, flagged_groups: list[str],
+            undrawn: Callable[[str], list[str]]) -> dict[str, Any]:
     """The table of every group and the JSON data of the select box: per group its results
     (``[test, n, effect, p adjusted]``, numbers rounded) and its cells (``[observed, expected,
     low, high, significant]`` lists of the 21 roll classes and of the 6 faces) and the
     flagged tests no chart draws (``undrawn(group)``)."""
     frame = audit.frame
-    table, data = [], []
+    table: list[dict[str, Any]] = []
+    data: list[dict[str, Any]] = []
     for group, rows in frame.groupby(frame["group"].astype(str), sort=False):
         if group == "all":
             continue
         rolls = int(rows.loc[rows["test"] == "doubles", "n"].iloc[0])
         doubles = rows[rows["test"] == "doubles"].iloc[0]
         tested = rows[rows["p_adjusted"].notna()]
-        best = tested.loc[tested["p_adjusted"].idxmin()] if len(tested) else None
+        best = tested.iloc[tested["p_adjusted"].argmin()] if len(tested) else None
         table.append({"group": group, "rolls": _cell(rolls),
                       "doubles": f"{doubles['observed'] / rolls:.3f}" if rolls else _DASH,
                       "test": best["test"] if best is not None else _DASH,
@@ -158,8 +162,8 @@ def _groups(audit: DiceAudit, flagged_groups: list[str], undrawn) -> dict:
     table.sort(key=lambda g: (-g["flagged"], -g["order"], g["group"]))
     order = {g["group"]: i for i, g in enumerate(table)}
     data.sort(key=lambda g: order[g["group"]])
-    data = {"groups": data, "level": ALPHA}
-    return {"table": table, "data": htmlsafe_json_dumps(data, separators=(",", ":")),
+    return {"table": table, "data": htmlsafe_json_dumps({"groups": data, "level": ALPHA},
+                                                        separators=(",", ":")),
             "chosen": flagged_groups[0] if flagged_groups else table[0]["group"]}
 
 
@@ -171,7 +175,7 @@ def _cells(audit: DiceAudit, test: str, group: str) -> list[list[float]]:
             for column in ("observed", "expected", "low", "high", "significant")]
 
 
-def _json_number(value, digits: int | None = None):
+def _json_number(value: Any, digits: int | None = None) -> int | float | None:
     """``value`` for the page's JSON: None for a missing value, else rounded to ``digits``
     significant digits (an int when ``digits`` is None)."""
     if value is None or pd.isna(value):
@@ -179,7 +183,7 @@ def _json_number(value, digits: int | None = None):
     return int(value) if digits is None else float(f"{float(value):.{digits}g}")
 
 
-def _png(chart, data, height: float) -> str:
+def _png(chart: Callable[..., Axes], data: DiceAudit, height: float) -> str:
     """``chart(data)`` drawn on a figure of its own (no pyplot state), 8 x ``height`` inches
     at 90 dpi, as base64 PNG."""
     figure = Figure(figsize=(8, height), dpi=90, layout="constrained")
@@ -189,7 +193,7 @@ def _png(chart, data, height: float) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def _cell(value) -> str:
+def _cell(value: object) -> str:
     """A table cell: missing values as an en dash, numbers readably (thousands separated,
     four significant digits for small ones)."""
     if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
@@ -199,6 +203,7 @@ def _cell(value) -> str:
     if isinstance(value, (int, np.integer)):
         return f"{value:,}"
     if isinstance(value, (float, np.floating)):
+        value = float(value)  # (numpy's floats format as Python's)
         if value != 0 and abs(value) < 1e-4:
             return f"{value:.2e}"
         return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"

@@ -14,25 +14,25 @@ board), which keeps a 15-game match to a few hundred kilobytes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..analysis.audit import ABOUT, ALPHA, audit_dice
-from ..analysis.luck import RATING_SHOWN, luck_frame, luck_rating
-from ..analysis.skill import CUBE_ERRORS, NO_RATING, skill_frame, skill_rating
+from ..analysis.engine import Evaluator
+from ..analysis.luck import RATING_SHOWN, luck_rating
+from ..analysis.skill import CUBE_ERRORS, NO_RATING, skill_rating
 from ..analysis.shots import shots, throws
+from ..batch.luck import luck_and_skill
 from ..errors import (InvalidArgument, NardyError, RecordProblem, RecordWarning, path_text,
                       plural)
 from ..game.ids import GameState, MatchState
 from ..game.long import LongPosition
 from ..game.position import Position
 from ..game.svg import COLOURS, board_svg
-from ..load import LoadedFile
-from ..parallel import map_files
 from ..notation.records import CubeRecord, TurnRecord
-from ..replay import ReplayedGame, ReplayedMatch
+from ..replay import LoadedFile, ReplayedGame, ReplayedMatch, ReplayedTurn
 from .templates import template
 
 AUDIT_COLUMNS = ["test", "cell", "n", "observed", "expected", "p_value", "p_adjusted", "note"]
@@ -46,12 +46,15 @@ _UNITS = {"short": {"equity": "EMG", "rate": "mEMG"},
 (``equity``) and of error rates (``rate``, a thousandth of it): normalised equity (GNU
 Backgammon's EMG) in short nardy; points per game (money equity, no cube) in long nardy."""
 
+_LuckByTurn = dict[tuple[int, int], dict[str, Any]]
+"""Each roll's luck for the page by (game, turn): ``{"value", "mwc", "mark"}``."""
+
 _CUBE = {"double": "doubles to {value}", "beaver": "beavers to {value}",
          "raccoon": "raccoons to {value}", "take": "takes", "drop": "drops"}
 
 
 def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool = True,
-               evaluator=None, jobs: int = 1) -> str:
+               evaluator: Evaluator | None = None, jobs: int = 1) -> str:
     """The HTML page of one replayed match.
 
     Parameters
@@ -105,7 +108,7 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     replayed, unread = _chosen(source, match)
     names = replayed.record.players
     lines: dict[str, int] = {}
-    steps: list[dict] = []
+    steps: list[dict[str, Any]] = []
     games = []
     long = replayed.rules.game == "long"
     start = (LongPosition if long else Position).start()
@@ -113,16 +116,16 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     luck_by_turn, skill, luck_totals, luck_note = (
         _luck(replayed, evaluator, jobs) if luck
         else ({}, _Skill(), None, "Luck is not shown (not asked for)."))
-    unread_games = sorted(unread, key=lambda e: e.game)
+    unread_games = sorted(unread, key=lambda unread_game: unread_game[0])
     for game in replayed.games:
-        while unread_games and unread_games[0].game < game.number:
-            games.append(_unread_game(unread_games.pop(0), start, steps, lines, names))
-        games.append(_game(replayed, game, steps, lines, luck_by_turn, skill))
-    for error in unread_games:
-        games.append(_unread_game(error, start, steps, lines, names))
+        while unread_games and unread_games[0][0] < game.number:
+            games.append(_unread_game(*unread_games.pop(0), start, steps, lines, names))
+        games.append(_game(replayed, game, start, steps, lines, luck_by_turn, skill))
+    for number, error in unread_games:
+        games.append(_unread_game(number, error, start, steps, lines, names))
     if not steps:
         steps.append(_step(None, "start", "No game could be read", start, lines, names))
-    data = {"names": names, "steps": steps, "lines": sorted(lines, key=lines.get),
+    data = {"names": names, "steps": steps, "lines": sorted(lines, key=lines.__getitem__),
             "games": [{"number": g.number, "first": g.first} for g in games], "long": long,
             "unit": unit,
             "colours": {"fill": COLOURS["checker"], "edge": COLOURS["edge"],
@@ -148,8 +151,10 @@ class _Game:
     notes: list[str]
 
 
-def _chosen(source, match: int) -> tuple[ReplayedMatch, list[NardyError]]:
-    """The match to show, and the errors of its games that could not be read."""
+def _chosen(source: ReplayedMatch | LoadedFile,
+            match: int) -> tuple[ReplayedMatch, list[tuple[int, NardyError]]]:
+    """The match to show, and the errors of its games that could not be read, each with its
+    game's number."""
     if isinstance(source, ReplayedMatch):
         return source, []
     if not isinstance(source, LoadedFile):
@@ -163,19 +168,19 @@ def _chosen(source, match: int) -> tuple[ReplayedMatch, list[NardyError]]:
     start = chosen.record.line
     end = (source.matches[match].record.line if match < len(source.matches)
            else float("inf"))
-    unread = [e for e in source.errors if isinstance(e, NardyError) and e.game is not None
-              and start <= e.line < end]
+    unread = [(e.game, e) for e in source.errors if isinstance(e, NardyError)
+              and e.game is not None and start <= e.line < end]
     return chosen, unread
 
 
-def _file_problems(source) -> list:
+def _file_problems(source: ReplayedMatch | LoadedFile) -> list[OSError | NardyError]:
     """The errors of a loaded file that belong to no game (stray text)."""
     if not isinstance(source, LoadedFile):
         return []
     return [e for e in source.errors if getattr(e, "game", None) is None]
 
 
-def _where(error) -> str:
+def _where(error: OSError | NardyError) -> str:
     """``line:column: kind: message``, and the text when there is one."""
     if not isinstance(error, NardyError):
         return str(error)
@@ -184,7 +189,7 @@ def _where(error) -> str:
     return f"{place}{error.kind}: {getattr(error, 'message', str(error))}{text}"
 
 
-def _board(position: Position, lines: dict[str, int], names,
+def _board(position: Position, lines: dict[str, int], names: Sequence[str],
            state: MatchState | None) -> list[int]:
     """``board_svg`` of ``position`` (player 0's side) with the match ``state``, as indices
     into ``lines``."""
@@ -192,8 +197,9 @@ def _board(position: Position, lines: dict[str, int], names,
     return [lines.setdefault(line, len(lines)) for line in svg.split("\n")]
 
 
-def _step(game, kind: str, text: str, position: Position, lines, names,
-          state: MatchState | None = None, **fields) -> dict:
+def _step(game: int | None, kind: str, text: str, position: Position, lines: dict[str, int],
+          names: Sequence[str], state: MatchState | None = None,
+          **fields: Any) -> dict[str, Any]:
     """One step of the page: what it shows as text and its board (with the cube, score,
     dice and who is to act of ``state``)."""
     return {"game": game, "kind": kind, "text": text,
@@ -205,12 +211,13 @@ class _Cube:
     """The match state of each step of one game: the cube as its actions turn it (the
     replay has checked them), the score, the match length and the Crawford game."""
 
-    def __init__(self, match: ReplayedMatch, game: ReplayedGame):
+    def __init__(self, match: ReplayedMatch, game: ReplayedGame) -> None:
         self.length, self.crawford = match.record.length, game.crawford
         self.scores = game.scores
-        self.value, self.owner = 1, None
+        self.value = 1
+        self.owner: int | None = None
 
-    def state(self, player: int, **fields) -> MatchState:
+    def state(self, player: int, **fields: Any) -> MatchState:
         """The :class:`MatchState` with ``player`` on roll (or just rolled) and ``fields``
         (``dice``, ``doubled``, ``turn``, ``game_state``, ``score``); scores beyond the
         match length (the winning game's) show as the length."""
@@ -221,7 +228,7 @@ class _Cube:
                           crawford=self.crawford and bool(self.length),
                           match_length=self.length, score=score, **fields)
 
-    def turn(self, turn) -> MatchState:
+    def turn(self, turn: ReplayedTurn) -> MatchState:
         """After a roll's play (before it when the play is unknown): its dice."""
         self.value, self.owner = turn.cube_value, turn.cube_owner
         return self.state(turn.player, dice=(turn.roll.high, turn.roll.low))
@@ -239,18 +246,21 @@ class _Cube:
         return self.state(player if action.action == "raccoon" else 1 - player)  # doubler
 
 
-def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_turn,
+def _game(match: ReplayedMatch, game: ReplayedGame, start: Position,
+          steps: list[dict[str, Any]], lines: dict[str, int], luck_by_turn: _LuckByTurn,
           skill: "_Skill") -> _Game:
-    """Add the steps of one game to ``steps``; its row of the score table."""
+    """Add the steps of one game to ``steps``; its row of the score table (``start``: the
+    start position, for a game not replayed)."""
     names, number = match.record.players, game.number
     first = len(steps)
     notes = ["Crawford game"] if game.crawford else []
     intro = (f"Start: {names[0]} {game.scores[0]}, {names[1]} {game.scores[1]}"
              + (" (Crawford game)" if game.crawford else ""))
-    problems = {_Place(p.line, p.column): p for p in game.errors + game.warnings}
+    problems: dict[_Place, RecordProblem] = {_Place(p.line, p.column): p
+                                             for p in game.errors + game.warnings}
     cube = _Cube(match, game)
     # The start, the first roller on roll (when known), with the problems of the score line.
-    position = game.turns[0].before if game.turns else game.final
+    position = game.turns[0].before if game.turns else game.final or start
     state = cube.state(position.turn)
     steps.append(_step(number, "start", intro, position, lines, names, state,
                        notes=_notes(game.record.score_line, 0, float("inf"), problems)))
@@ -258,10 +268,11 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
     stopped = False
     for action in game.record.actions:
         if isinstance(action, TurnRecord):
-            index, turn = next(turns, (None, None))
-            if turn is None or turn.record is not action:
+            found = next(turns, None)
+            if found is None or found[1].record is not action:
                 stopped = True
                 break
+            index, turn = found
             position = turn.after or turn.before
             state = cube.turn(turn)
             steps.append(_turn_step(match, number, index, turn, lines, luck_by_turn, skill,
@@ -282,7 +293,7 @@ def _game(match: ReplayedMatch, game: ReplayedGame, steps: list, lines, luck_by_
                            state, move=problems[key].move,
                            notes=_notes(key.line, key.column, key.column, problems)))
     if game.winner is not None:
-        result = (f"{names[game.winner]} wins {plural(game.points, 'point')}"
+        result = (f"{names[game.winner]} wins {plural(game.points or 0, 'point')}"
                   + (f" ({game.ending})" if game.ending else ""))
         after = game.score_after
         steps.append(_step(number, "result", f"{result}; score {names[0]} {after[0]}, "
@@ -303,7 +314,7 @@ TOP = 5
 """How many of the biggest errors, luckiest and unluckiest rolls the summary lists."""
 
 
-def _decisions(step: dict) -> list[dict]:
+def _decisions(step: dict[str, Any]) -> list[dict[str, Any]]:
     """The decisions of a step that count in an error rate: an unforced checker play, a cube
     decision (before a roll when close or wrong, or a double, take or pass)."""
     error = step.get("error")
@@ -311,8 +322,8 @@ def _decisions(step: dict) -> list[dict]:
         [step["cube"]] if step.get("cube") else [])
 
 
-def _summary(steps: list[dict], names, rated: bool = True,
-             luck_totals: list[float] | None = None) -> dict:
+def _summary(steps: list[dict[str, Any]], names: Sequence[str], rated: bool = True,
+             luck_totals: list[float] | None = None) -> dict[str, Any]:
     """What the summary shows, from the steps that have luck and errors (whichever the match
     has): each player's luck (total and per roll, normalised equity; gnubg's luck rating,
     :func:`~nardy_analysis.analysis.luck.luck_rating`) and error rate (equity per unforced
@@ -331,8 +342,9 @@ def _summary(steps: list[dict], names, rated: bool = True,
         total = luck_totals[side] if luck_totals else sum(luck)
         luck_rate = total / len(luck) if luck else None
         error_rate = sum(errors) / len(errors) if errors else None
-        word = luck_rating(luck_rate) if luck else ""
-        rating = NO_RATING if not rated else skill_rating(error_rate) if errors else ""
+        word = luck_rating(luck_rate) if luck_rate is not None else ""
+        rating = (NO_RATING if not rated else skill_rating(error_rate)
+                  if error_rate is not None else "")
         players.append({"name": name, "rolls": len(luck), "luck": total,
                         "luck_rate": luck_rate, "luck_rating": RATING_SHOWN.get(word, word),
                         "decisions": len(errors), "rating": rating,
@@ -351,7 +363,7 @@ def _summary(steps: list[dict], names, rated: bool = True,
                            for value, i in lucky[:TOP] if value < 0]}
 
 
-def _what_error(step: dict, decision: dict, names) -> str:
+def _what_error(step: dict[str, Any], decision: dict[str, Any], names: Sequence[str]) -> str:
     """A decision in words with the best choice: the roll and play, the cube action, or
     the cube decision before a roll."""
     if step["kind"] == "roll" and decision is step.get("cube"):
@@ -360,7 +372,8 @@ def _what_error(step: dict, decision: dict, names) -> str:
     return f"{step['text']} (best: {decision['best']})"
 
 
-def _listed(steps: list[dict], index: int, value: float, what: str) -> dict:
+def _listed(steps: list[dict[str, Any]], index: int, value: float,
+            what: str) -> dict[str, Any]:
     """An entry of the summary's lists: where (game and move), what, the value (equity) and the
     step to jump to."""
     step = steps[index]
@@ -383,14 +396,15 @@ def _notes(line: int, start: int, end: float, problems: dict[_Place, RecordProbl
             + _where(problems.pop(key)) for key in found]
 
 
-def _turn_step(match: ReplayedMatch, game: int, index: int, turn, lines, luck_by_turn,
-               skill: "_Skill", state: MatchState) -> dict:
+def _turn_step(match: ReplayedMatch, game: int, index: int, turn: ReplayedTurn,
+               lines: dict[str, int], luck_by_turn: _LuckByTurn, skill: "_Skill",
+               state: MatchState) -> dict[str, Any]:
     """The step of one roll: the position after its play (before it when unknown), with
     the match ``state``."""
     names, player = match.record.players, turn.player
     play = "??? (the play is not recorded)" if turn.play is None else str(turn.play)
     text = f"{names[player]} rolls {turn.roll}: {play}"
-    fields = {"move": turn.record.move, "turn": index, "player": player,
+    fields: dict[str, Any] = {"move": turn.record.move, "turn": index, "player": player,
               "roll": str(turn.roll), "play": play}
     if turn.after is not None and match.rules.game != "long":  # nothing is hit in long nardy
         found = shots(turn.after, match.rules)
@@ -404,11 +418,13 @@ def _turn_step(match: ReplayedMatch, game: int, index: int, turn, lines, luck_by
                  **fields)
 
 
-def _unread_game(error: NardyError, start: Position, steps: list, lines, names) -> _Game:
-    """A game the reader skipped: one step with its error, on the board ``start``."""
-    steps.append(_step(error.game, "error", f"Game {error.game} cannot be read",
+def _unread_game(number: int, error: NardyError, start: Position, steps: list[dict[str, Any]],
+                 lines: dict[str, int], names: Sequence[str]) -> _Game:
+    """A game the reader skipped (game ``number``): one step with its error, on the board
+    ``start``."""
+    steps.append(_step(number, "error", f"Game {number} cannot be read",
                        start, lines, names, notes=["error: " + _where(error)]))
-    return _Game(error.game, len(steps) - 1, None, "not read", [_where(error)])
+    return _Game(number, len(steps) - 1, None, "not read", [_where(error)])
 
 
 def _result(match: ReplayedMatch) -> str:
@@ -426,18 +442,12 @@ def _result(match: ReplayedMatch) -> str:
     return f"unfinished at {text}"
 
 
-def _facts(tags: dict) -> list[tuple[str, str]]:
+def _facts(tags: dict[str, str]) -> list[tuple[str, str]]:
     """The header's lines from the tags: date, site, event and round."""
     date = " ".join(filter(None, (tags.get("EventDate"), tags.get("EventTime"))))
     facts = [("Date", date), ("Site", tags.get("Site", "")), ("Event", tags.get("Event", "")),
              ("Round", tags.get("Round", ""))]
     return [(key, value) for key, value in facts if value]
-
-
-def _game_luck(game: ReplayedMatch) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The luck and skill frames of a match of one game (run in worker processes; a game's
-    luck and errors do not depend on the other games)."""
-    return luck_frame(game), skill_frame(game)
 
 
 def _number(value: float) -> float | None:
@@ -455,10 +465,13 @@ def _one_decision(category: str) -> str:
 
 
 class _Skill:
-    """The errors of a match's decisions (:func:`skill_frame` rows), for the page's steps."""
+    """The errors of a match's decisions (:func:`~nardy_analysis.analysis.skill.skill_frame`
+    rows), for the page's steps."""
 
     def __init__(self, frame: pd.DataFrame | None = None):
-        self._moves, self._before, self._actions = {}, {}, {}
+        self._moves: dict[tuple[int, int], dict[str, Any]] = {}
+        self._before: dict[tuple[int, int], dict[str, Any]] = {}
+        self._actions: dict[tuple[int, int, str], list[dict[str, Any]]] = {}
         for row in ([] if frame is None else frame.to_dict("records")):
             error = {"value": _number(row["error"]), "mwc": _number(row["error_mwc"]),
                      "best": row["best"], "play": row["play"],
@@ -473,7 +486,7 @@ class _Skill:
                 self._actions.setdefault((row["game"], row["side"], row["kind"]),
                                          []).append(error)
 
-    def of_turn(self, game: int, turn: int) -> dict:
+    def of_turn(self, game: int, turn: int) -> dict[str, Any]:
         """The step fields of a roll: ``error`` (its checker play), ``cube`` (the roller's
         cube decision before it, when close or wrong)."""
         found = {}
@@ -483,36 +496,30 @@ class _Skill:
             found["cube"] = self._before[game, turn]
         return found
 
-    def of_cube_action(self, game: int, action: CubeRecord) -> dict:
+    def of_cube_action(self, game: int, action: CubeRecord) -> dict[str, Any]:
         """The step field ``cube`` of a double, take or drop: that decision's error."""
-        kind = {"double": "double", "take": "take", "drop": "take"}.get(action.action)
+        kind = {"double": "double", "take": "take", "drop": "take"}.get(action.action, "")  # (none)
         waiting = self._actions.get((game, action.player, kind))
         return {"cube": waiting.pop(0)} if waiting else {}
 
 
-def _luck(match: ReplayedMatch, evaluator,
-          jobs: int) -> tuple[dict, _Skill, list[float] | None, str]:
+def _luck(match: ReplayedMatch, evaluator: Evaluator | None,
+          jobs: int) -> tuple[_LuckByTurn, _Skill, list[float] | None, str]:
     """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}`` (rounded for the
     page), the errors of the decisions, each side's luck total from the unrounded luck (None
     without it) and a note for the page (how to install an engine when none is); with
-    ``jobs`` > 1 game by game on that many worker processes (the default engine only)."""
+    ``jobs`` > 1 game by game on that many worker processes (the default engine only:
+    :func:`~nardy_analysis.batch.luck_and_skill`)."""
     long = match.rules.game == "long"
     try:
-        if jobs > 1 and evaluator is None and len(match.games) > 1:
-            parts = list(map_files(_game_luck, [ReplayedMatch(match.record, match.rules,
-                                                              [game])
-                                                for game in match.games], jobs=jobs))
-            frame = pd.concat([luck for luck, _ in parts], ignore_index=True)
-            skill = pd.concat([skill for _, skill in parts], ignore_index=True)
-        else:
-            frame, skill = luck_frame(match, evaluator), skill_frame(match, evaluator)
+        frame, skill = luck_and_skill(match, evaluator, jobs=jobs)
     except NardyError as error:  # no engine (EngineError), a match longer than 25 points
         return {}, _Skill(), None, f"Luck is not shown: {error}"
-    found = {}
-    for row in frame.itertuples():
-        mwc = None if np.isnan(row.luck_mwc) else round(float(row.luck_mwc), 4)
-        found[row.game, row.turn] = {"value": round(float(row.luck), 4), "mwc": mwc,
-                                     "mark": row.mark}
+    found: _LuckByTurn = {}
+    for game, turn, luck, luck_mwc, mark in zip(frame["game"], frame["turn"], frame["luck"],
+                                                frame["luck_mwc"], frame["mark"]):
+        mwc = None if np.isnan(luck_mwc) else round(float(luck_mwc), 4)
+        found[game, turn] = {"value": round(float(luck), 4), "mwc": mwc, "mark": mark}
     totals = [float(frame.loc[frame["side"] == side, "luck"].sum()) for side in (0, 1)]
     if long:
         return found, _Skill(skill), totals, (
@@ -528,9 +535,10 @@ def _luck(match: ReplayedMatch, evaluator,
         "Backgammon's analysis.")
 
 
-def _dice(match: ReplayedMatch) -> dict:
+def _dice(match: ReplayedMatch) -> dict[str, Any]:
     """The dice tests of the match's rolls, over all of them (rows of group ``all``)."""
     audit = audit_dice(match)
+    assert audit.rolls is not None  # audited from the match's rolls, not from counts
     frame = audit.sorted()
     rows = frame[frame["group"] == "all"][AUDIT_COLUMNS]
     return {"rolls": len(audit.rolls), "level": ALPHA,

@@ -5,6 +5,14 @@ Train (resuming from the newest checkpoint when there is one), in the background
     OPENBLAS_NUM_THREADS=1 nohup python tools/long_engine/train.py --games 5000000 --resume \
         > tools/long_engine/checkpoints/train.log 2>&1 &
 
+Widen a trained net (the package's weights, say) to more hidden units and go on training it
+in a new checkpoint folder: the added units start with zero output weights, so the wider net
+plays exactly as the narrower one did and training adds what the extra units can learn::
+
+    OPENBLAS_NUM_THREADS=1 nohup python tools/long_engine/train.py --games 3000000 \
+        --widen nardy_analysis/analysis/data/long_net.npz --hidden 256 --alpha 0.01 \
+        --checkpoints tools/long_engine/checkpoints/wide > wide.log 2>&1 &
+
 Export the newest checkpoint into the package (nardy_analysis/analysis/data/long_net.npz)::
 
     python tools/long_engine/train.py --export
@@ -50,6 +58,19 @@ def fresh(hidden: int, seed: int) -> dict:
             "b2": np.zeros(5, np.float32)}
 
 
+def widen(weights: dict, hidden: int, seed: int) -> dict:
+    """The same net with ``hidden`` hidden units: the added units' input weights uniform in
+    +-1/sqrt(fan-in), their output weights zero, so every output is unchanged."""
+    inputs, had = weights["w1t"].shape
+    if hidden < had:
+        raise SystemExit(f"--hidden {hidden} is fewer than the net's {had} hidden units")
+    added = fresh(hidden - had, seed)
+    return {"w1t": np.concatenate([weights["w1t"], added["w1t"]], axis=1),
+            "b1": np.concatenate([weights["b1"], added["b1"]]),
+            "w2": np.concatenate([weights["w2"], np.zeros((5, hidden - had), np.float32)], axis=1),
+            "b2": weights["b2"].copy()}
+
+
 def alpha_at(games: int, start: float, floor: float) -> float:
     """The step size after ``games`` games: ``start / sqrt(1 + games / 100,000)``, at least
     ``floor``."""
@@ -90,8 +111,11 @@ def export(folder: Path = CHECKPOINTS, target: Path = EXPORT) -> Path:
 
 
 def run(games: int, resume: bool, seed: int, hidden: int, alpha: float, floor: float,
-        lam: float, every: int, folder: Path, command: str, chunk: int = 500) -> dict:
-    """Train until ``games`` games in all have been played; returns the last metadata."""
+        lam: float, every: int, folder: Path, command: str, chunk: int = 500,
+        start: Path | None = None) -> dict:
+    """Train until ``games`` games in all have been played; returns the last metadata. With
+    ``start``, the net of that file widened to ``hidden`` units is the first checkpoint, its
+    games counted on, trained with a constant step ``alpha``."""
     folder.mkdir(parents=True, exist_ok=True)
     found = checkpoints(folder)
     if found and not resume:
@@ -99,6 +123,14 @@ def run(games: int, resume: bool, seed: int, hidden: int, alpha: float, floor: f
     if found:
         weights, meta = load(found[-1])
         print(f"resuming from {found[-1].name}: {meta['games']} games", flush=True)
+    elif start is not None:
+        weights, meta = load(start)
+        weights = widen(weights, hidden, seed)
+        meta = {k: v for k, v in meta.items() if k not in ("checkpoint", "exported")}
+        meta.update(hidden=hidden, alpha=alpha, alpha_floor=alpha, seed=seed,
+                    widened_from={"hidden": meta["hidden"], "games": meta["games"],
+                                  "command": meta["command"]}, command=command)
+        save(folder / f"long_net_{meta['games']:08d}.npz", weights, meta)
     else:
         weights = fresh(hidden, seed)
         meta = {"encoding": ENCODING, "inputs": native.lib().n_features(), "hidden": hidden,
@@ -146,6 +178,8 @@ def main(argv=None) -> None:
     parser.add_argument("--alpha", type=float, default=0.04)
     parser.add_argument("--alpha-floor", type=float, default=0.008)
     parser.add_argument("--lambda", dest="lam", type=float, default=0.7)
+    parser.add_argument("--widen", type=Path, metavar="NPZ",
+                        help="start from this net widened to --hidden units (constant --alpha)")
     parser.add_argument("--every", type=int, default=25_000, help="games between checkpoints")
     parser.add_argument("--checkpoints", type=Path, default=CHECKPOINTS)
     args = parser.parse_args(argv)
@@ -155,7 +189,7 @@ def main(argv=None) -> None:
     command = "python tools/long_engine/train.py " + " ".join(
         shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     run(args.games, args.resume, args.seed, args.hidden, args.alpha, args.alpha_floor,
-        args.lam, args.every, args.checkpoints, command)
+        args.lam, args.every, args.checkpoints, command, start=args.widen)
 
 
 if __name__ == "__main__":
