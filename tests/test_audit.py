@@ -382,6 +382,12 @@ def test_the_repr_is_one_short_line(sample_audit):
     assert repr(one) == "<DiceAudit: 71 rolls, 7 results, 0 flagged at 0.05>"
 
 
+def test_an_audit_of_neither_rolls_nor_counts_is_an_invalid_argument():
+    rolls = simulate_rolls(50, positions=False, seed=1)
+    with pytest.raises(InvalidArgument, match="needs the rolls or the counts"):
+        DiceAudit(dice_tests(rolls))
+
+
 def test_the_group_lines_write_every_number_with_thousands_separated():
     rolls = simulate_rolls(2100, players=2, positions=False, seed=3)
     audit = DiceAudit(dice_tests(rolls, by="player"), rolls, by="player")

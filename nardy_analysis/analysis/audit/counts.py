@@ -5,13 +5,13 @@ added up across files (:func:`merge_counts`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ...errors import InvalidArgument, NardyError
-from ..turns import replayed_matches
+from ..turns import Source, replayed_matches
 from .rolls import (CLASS_DOUBLE, CLASS_INDEX, LUCK_DTYPES, ROLL_COLUMNS, ROLLS_DTYPES,
                     roll_rows)
 
@@ -87,14 +87,14 @@ class AuditCounts:
     by: str | None
     include_opening: bool
     player: str | None
-    groups: dict
-    files: tuple = ()
-    players: frozenset = frozenset()
+    groups: dict[str, np.ndarray]
+    files: tuple[str, ...] = ()
+    players: frozenset[str] = frozenset()
     read: int = 0
     replayed: bool = False
-    tests: tuple = TESTS[:5]
+    tests: tuple[str, ...] = TESTS[:5]
     long: bool = False
-    luck: dict = field(default_factory=dict)
+    luck: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def rolls(self) -> int:
@@ -104,7 +104,8 @@ class AuditCounts:
     def table(self, group: str = "all") -> np.ndarray:
         """The 173 counts of ``group`` (``all``: the sum over the groups)."""
         if group == "all":
-            return sum(self.groups.values(), np.zeros(_WIDTH, dtype=np.int64))
+            total: np.ndarray = sum(self.groups.values(), np.zeros(_WIDTH, dtype=np.int64))
+            return total
         return self.groups[group]
 
     def luck_rolls(self, group: str = "all") -> np.ndarray:
@@ -117,12 +118,12 @@ class AuditCounts:
     def __add__(self, other: "AuditCounts") -> "AuditCounts":
         return merge_counts([self, other], self.by, self.include_opening, self.player)
 
-    def __radd__(self, other) -> "AuditCounts":  # sum() starts from 0
+    def __radd__(self, other: object) -> "AuditCounts":  # sum() starts from 0
         if isinstance(other, int) and other == 0:
             return self
         return NotImplemented
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, AuditCounts):
             return NotImplemented
         return (self._key() == other._key() and self.groups.keys() == other.groups.keys()
@@ -130,9 +131,10 @@ class AuditCounts:
                 and self.luck.keys() == other.luck.keys()
                 and all(np.array_equal(v, other.luck[k]) for k, v in self.luck.items()))
 
-    __hash__ = None  # the counts are arrays
+    # Defining __eq__ leaves __hash__ None (eq=False: dataclass keeps it): the counts are
+    # arrays, so the counts are not hashable.
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return (self.by, self.include_opening, self.player, self.files, self.players,
                 self.read, self.replayed, self.tests, self.long)
 
@@ -166,10 +168,10 @@ def merge_counts(parts: Iterable[AuditCounts], by: str | None = None,
     InvalidArgument
         A part counted with other settings (the message quotes both).
     """
-    groups: dict = {}
-    luck: dict = {}
-    files: dict = {}
-    players: set = set()
+    groups: dict[str, np.ndarray] = {}
+    luck: dict[str, list[np.ndarray]] = {}
+    files: dict[str, None] = {}
+    players: set[str] = set()
     read, replayed, tests, longs = 0, False, set(), set()
     first = (by, include_opening, player)
     for part in parts:
@@ -254,11 +256,13 @@ def roll_counts(rolls: pd.DataFrame, by: str | None = None, include_opening: boo
 
 def _classes(rolls: pd.DataFrame) -> np.ndarray:
     """Index in ``ALL_ROLLS`` of each roll's class."""
-    return CLASS_INDEX[rolls["roll_high"].to_numpy(np.int64), rolls["roll_low"].to_numpy(np.int64)]
+    classes: np.ndarray = CLASS_INDEX[rolls["roll_high"].to_numpy(np.int64),
+                                      rolls["roll_low"].to_numpy(np.int64)]
+    return classes
 
 
 def _tally(by: str | None, include_opening: bool, player: str | None, read: int,
-           rolls: dict) -> AuditCounts:
+           rolls: dict[str, Any]) -> AuditCounts:
     """The :class:`AuditCounts` of rolls given as arrays, one value per roll (the work of
     :func:`roll_counts` and :func:`match_counts`).
 
@@ -273,7 +277,7 @@ def _tally(by: str | None, include_opening: bool, player: str | None, read: int,
     the columns of :data:`LUCK_DTYPES` (None without them). ``read``: the files with a
     roll.
     """
-    players = frozenset()
+    players: frozenset[str] = frozenset()
     keep = np.ones(len(rolls["class"]), dtype=bool)
     if player is not None:
         players = frozenset(rolls["player"])
@@ -310,7 +314,7 @@ def _tally(by: str | None, include_opening: bool, player: str | None, read: int,
                   trial[success[used] == 1] + SUCCESS_CELLS[test].start]
     table = np.bincount(np.concatenate(cells), minlength=len(names) * _WIDTH).reshape(
         len(names), _WIDTH).astype(np.int64, copy=False)
-    luck = {}
+    luck: dict[str, np.ndarray] = {}
     if rolls["luck"] is not None:
         tests += LUCK_TESTS
         values = rolls["luck"]
@@ -324,7 +328,7 @@ def _tally(by: str | None, include_opening: bool, player: str | None, read: int,
                        tuple(tests), long, luck)
 
 
-def match_counts(source, by: str | None = None, include_opening: bool = False,
+def match_counts(source: Source, by: str | None = None, include_opening: bool = False,
                  positions: bool = True, player: str | None = None,
                  luck: bool = False) -> AuditCounts:
     """The :class:`AuditCounts` of replayed matches (the work on one file of
@@ -352,7 +356,7 @@ def match_counts(source, by: str | None = None, include_opening: bool = False,
     def values(column: str) -> np.ndarray:  # floats, NaN where missing (None)
         return np.array(columns[column], dtype=float)
 
-    keys: dict = {}
+    keys: dict[tuple[object, ...], int] = {}
     sequence = [keys.setdefault(key, len(keys)) for key in
                 zip(columns["file"], columns["match"], columns["game"], columns["player"])]
     return _tally(by, include_opening, player, len(set(columns["file"])), {
@@ -371,7 +375,7 @@ def match_counts(source, by: str | None = None, include_opening: bool = False,
                  else None)})
 
 
-def _factorize(values) -> tuple[np.ndarray, np.ndarray]:
+def _factorize(values: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """``pandas.factorize(values, sort=True)`` of the str values of one file's rolls (about
     120), in a third of its time: codes into the sorted distinct values."""
     uniques = sorted(set(values))

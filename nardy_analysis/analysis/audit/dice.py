@@ -5,8 +5,11 @@ they share: Clopper-Pearson intervals and the Poisson-binomial test."""
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from ...errors import plural
@@ -41,8 +44,10 @@ def dice_parts(counts: AuditCounts, names: list[str]) -> list[pd.DataFrame]:
     return parts
 
 
-def result_rows(test, n, observed, expected, statistic, p_value, effect, low, high, method,
-                note, cell=None) -> pd.DataFrame:
+def result_rows(test: str, n: ArrayLike, observed: ArrayLike, expected: ArrayLike,
+                statistic: ArrayLike, p_value: ArrayLike, effect: ArrayLike, low: ArrayLike,
+                high: ArrayLike, method: ArrayLike, note: ArrayLike,
+                cell: Sequence[str | None] | None = None) -> pd.DataFrame:
     """One test's results, a row per group (each argument a value per group, or one for
     all): the columns of :func:`~nardy_analysis.analysis.audit.count_tests` but ``group``
     and ``p_adjusted``."""
@@ -52,7 +57,8 @@ def result_rows(test, n, observed, expected, statistic, p_value, effect, low, hi
                          "note": note})
 
 
-def clopper_pearson(k, n, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
+def clopper_pearson(k: ArrayLike, n: ArrayLike,
+                    alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
     """Clopper-Pearson interval of a rate k/n (Clopper and Pearson 1934, via beta quantiles).
 
     Parameters
@@ -76,13 +82,13 @@ def clopper_pearson(k, n, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]
     return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
 
 
-def _rate(k, n):
+def _rate(k: np.ndarray, n: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(n > 0, k / np.where(n > 0, n, 1), np.nan)
 
 
 def _binomial_pvalue(k: int, n: int, p: float) -> float:
-    return stats.binomtest(int(k), int(n), p).pvalue
+    return float(stats.binomtest(int(k), int(n), p).pvalue)
 
 
 def _doubles(counts: np.ndarray) -> pd.DataFrame:
@@ -105,8 +111,8 @@ def _doubles(counts: np.ndarray) -> pd.DataFrame:
                        high - 1 / 6, "exact binomial test (scipy.stats.binomtest), p = 1/6", note)
 
 
-def _fit(test: str, counts: np.ndarray, prob: np.ndarray, n: np.ndarray, labels, needed: int,
-         method: str) -> pd.DataFrame:
+def _fit(test: str, counts: np.ndarray, prob: np.ndarray, n: np.ndarray, labels: Sequence[str],
+         needed: int, method: str) -> pd.DataFrame:
     """Pearson chi-square test of fit of each row of ``counts`` (``scipy.stats.chisquare``).
 
     ``n`` is the number of trials per row (dice or rolls); rows whose smallest expected
@@ -245,7 +251,7 @@ def _serial(tables: np.ndarray) -> pd.DataFrame:
                        effect + half, method, note)
 
 
-def poisson_binomial_test(successes: int, probabilities) -> tuple[float, str]:
+def poisson_binomial_test(successes: int, probabilities: ArrayLike) -> tuple[float, str]:
     """Two-sided test of a count of successes in independent trials with unequal chances.
 
     Parameters
@@ -272,7 +278,7 @@ def poisson_binomial_test(successes: int, probabilities) -> tuple[float, str]:
 
 
 def _poisson_binomial_pvalues(values: np.ndarray, sizes: np.ndarray,
-                              counts) -> tuple[list[float], str]:
+                              counts: Sequence[float]) -> tuple[list[float], str]:
     """Two-sided p-values of several success counts of ``sizes[i]`` trials of probability
     ``values[i]`` each, ``values`` increasing (see :func:`poisson_binomial_test`)."""
     if sizes.sum() > EXACT_LIMIT:

@@ -17,7 +17,7 @@ from scipy import stats
 
 from ...errors import InvalidArgument, plural
 from ...game.position import ALL_ROLLS
-from ..turns import replayed_matches
+from ..turns import Source, replayed_matches
 from .counts import AuditCounts, roll_counts
 from .dice import ALPHA, cell_alpha, clopper_pearson, dice_parts
 from .luck import luck_parts
@@ -159,6 +159,11 @@ class DiceAudit:
         The nardy_analysis version that ran it.
     counts : AuditCounts
         The counts the tests ran on (default: :func:`roll_counts` of ``rolls``).
+
+    Raises
+    ------
+    InvalidArgument
+        Neither ``rolls`` nor ``counts`` is given.
     """
 
     frame: pd.DataFrame
@@ -170,9 +175,17 @@ class DiceAudit:
     version: str = field(default_factory=_version)
     counts: AuditCounts | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.counts is None:
+            if self.rolls is None:
+                raise InvalidArgument("a DiceAudit needs the rolls or the counts it tested")
             self.counts = roll_counts(self.rolls, self.by, self.include_opening, self.player)
+
+    @property
+    def _counts(self) -> AuditCounts:
+        """:attr:`counts`, set by ``__post_init__`` when not given."""
+        assert self.counts is not None
+        return self.counts
 
     def __repr__(self) -> str:
         """Short: the rolls, the groups and the results flagged (``str()`` gives the
@@ -180,7 +193,7 @@ class DiceAudit:
         groups = f", {plural(self.frame['group'].nunique() - 1, 'group')} by {self.by}" \
             if self.by else ""
         player = f", player {self.player!r}" if self.player is not None else ""
-        return (f"<DiceAudit: {plural(self.counts.rolls, 'roll')}{player}{groups}, "
+        return (f"<DiceAudit: {plural(self._counts.rolls, 'roll')}{player}{groups}, "
                 f"{plural(len(self.frame), 'result')}, {len(self.flagged())} flagged at "
                 f"{ALPHA}>")
 
@@ -189,12 +202,12 @@ class DiceAudit:
         """The opening rolls were counted: when asked (``include_opening``), and always in
         an audit of long nardy alone, whose first roll is an ordinary one (RULES.md, "Long
         nardy")."""
-        return self.include_opening or self.counts.long
+        return self.include_opening or self._counts.long
 
     @property
     def files(self) -> list[str]:
         """The files whose rolls were tested, in the order of the rolls."""
-        return list(self.counts.files)
+        return list(self._counts.files)
 
     def flagged(self, level: float = ALPHA) -> pd.DataFrame:
         """Rows whose Benjamini-Hochberg adjusted p-value is below ``level``: the one
@@ -207,12 +220,12 @@ class DiceAudit:
         rows = self.frame if rows is None else rows
         return rows.sort_values(["p_adjusted", "p_value"], na_position="last", kind="stable")
 
-    def about(self) -> dict:
+    def about(self) -> dict[str, object]:
         """What was audited, JSON-ready: ``files`` (names), ``rolls``, ``player``, ``by``,
         ``include_opening`` (:attr:`opening_counted`), ``date`` (ISO 8601, UTC),
         ``version``, ``level`` (of the flags), ``adjustment``, and ``tests``: per test its
         sentence (:data:`ABOUT`) and the unit of its effect (:data:`EFFECT_UNITS`)."""
-        return {"files": self.files, "rolls": self.counts.rolls, "player": self.player,
+        return {"files": self.files, "rolls": self._counts.rolls, "player": self.player,
                 "by": self.by, "include_opening": self.opening_counted,
                 "date": self.created.isoformat(timespec="seconds"), "version": self.version,
                 "level": ALPHA, "adjustment": "Benjamini-Hochberg over every p-value",
@@ -254,7 +267,7 @@ class DiceAudit:
         if result.empty:
             groups = ", ".join(dict.fromkeys(self.frame["group"].astype(str)))
             raise InvalidArgument(f"no group {group!r} in the audit; groups: {groups}")
-        counts = self.counts.table(group)[:21].astype(float)
+        counts = self._counts.table(group)[:21].astype(float)
         if test == "faces":
             counts, prob, labels = counts @ CLASS_FACES, np.full(6, 1 / 6), list("123456")
         else:
@@ -262,8 +275,8 @@ class DiceAudit:
         n, alpha = counts.sum(), cell_alpha(len(prob))
         low = stats.binom.ppf(alpha / 2, n, prob)
         high = stats.binom.ppf(1 - alpha / 2, n, prob)
-        (row,) = result.itertuples()
-        significant = (row.p_adjusted < ALPHA) & ((counts < low) | (counts > high))
+        (p_adjusted,) = result["p_adjusted"].to_numpy(float)
+        significant = (p_adjusted < ALPHA) & ((counts < low) | (counts > high))
         return pd.DataFrame({"cell": labels, "observed": counts, "expected": n * prob,
                              "low": low, "high": high, "significant": significant})
 
@@ -301,9 +314,9 @@ class DiceAudit:
         names = ", ".join(files[:shown]) + (f" and {len(files) - shown} more"
                                             if len(files) > shown else "")
         opening = ("opening rolls included: in long nardy they are ordinary rolls"
-                   if self.counts.long else
+                   if self._counts.long else
                    f"opening rolls {'included' if self.include_opening else 'excluded'}")
-        rolls = self.counts.rolls
+        rolls = self._counts.rolls
         text = (f"{rolls:,} roll{'s' * (rolls != 1)} ({opening}) from {len(files):,} "
                 f"file{'s' * (len(files) != 1)}" + (f" ({names})" if files else ""))
         if self.player is not None:
@@ -328,20 +341,21 @@ def _table(frame: pd.DataFrame) -> list[str]:
 
     lines = [f"  {'test':<14}{'group':<16}{'n':>8}{'observed':>11}{'expected':>11}"
              f"{'p':>10}{'p adj.':>10}  effect [95% CI]"]
-    for row in frame.itertuples():
-        if row.n == 0:
-            lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8,}  "
-                         f"{row.note or 'no data'}")
+    for row in frame.to_dict("records"):
+        if row['n'] == 0:
+            lines.append(f"  {row['test']:<14}{str(row['group'])[:15]:<16}{row['n']:>8,}  "
+                         f"{row['note'] or 'no data'}")
             continue
-        sign = "" if row.test == "luck_spread" else "+"  # a ratio, not a difference
-        effect = (_DASH if np.isnan(row.effect) else
-                  f"{row.effect:{sign}.4f} [{row.ci_low:{sign}.4f}, {row.ci_high:{sign}.4f}]"
+        sign = "" if row['test'] == "luck_spread" else "+"  # a ratio, not a difference
+        effect = (_DASH if np.isnan(row['effect']) else
+                  f"{row['effect']:{sign}.4f} [{row['ci_low']:{sign}.4f}, "
+                  f"{row['ci_high']:{sign}.4f}]"
                   .replace("+nan", _DASH).replace("nan", _DASH))
-        lines.append(f"  {row.test:<14}{str(row.group)[:15]:<16}{row.n:>8,}"
-                     f"{number(row.observed)}{number(row.expected)}{p(row.p_value)}"
-                     f"{p(row.p_adjusted)}  {effect}"
-                     + (f" ({row.cell})" if isinstance(row.cell, str) else "")
-                     + (f"  {row.note}" if row.note else ""))
+        lines.append(f"  {row['test']:<14}{str(row['group'])[:15]:<16}{row['n']:>8,}"
+                     f"{number(row['observed'])}{number(row['expected'])}{p(row['p_value'])}"
+                     f"{p(row['p_adjusted'])}  {effect}"
+                     + (f" ({row['cell']})" if isinstance(row['cell'], str) else "")
+                     + (f"  {row['note']}" if row['note'] else ""))
     return lines
 
 
@@ -358,26 +372,27 @@ def _groups(frame: pd.DataFrame, by: str, shown: int = 20) -> list[str]:
     smallest = best["p_adjusted"].reindex(doubles.index)
     order = smallest.sort_values(na_position="last", kind="stable").index
     low, high = clopper_pearson(doubles["observed"], doubles["n"])
-    interval = pd.DataFrame({"low": low, "high": high}, index=doubles.index)
+    groups = doubles.assign(low=low, high=high, smallest=smallest,
+                            best=best["test"].reindex(doubles.index)).to_dict("index")
     lines = [f"Groups by {by} ({len(order)}), smallest adjusted p first; doubles "
              "(observed, expected, rate [95% CI]):",
              f"  {by:<31}{'n':>8}{'observed':>10}{'expected':>10}  {'rate [95% CI]':<22}"
              "smallest p adj."]
     for group in order[:shown]:
-        n, observed = doubles.at[group, "n"], doubles.at[group, "observed"]
-        rate = (f"{observed / n:.3f} [{interval.at[group, 'low']:.3f}, "
-                f"{interval.at[group, 'high']:.3f}]" if n else _DASH)
-        low_p = (f"{smallest[group]:.3g} ({best.at[group, 'test']})"
-                 if pd.notna(smallest[group]) else "no test has enough rolls")
+        row = groups[group]
+        n, observed = row["n"], row["observed"]
+        rate = f"{observed / n:.3f} [{row['low']:.3f}, {row['high']:.3f}]" if n else _DASH
+        low_p = (f"{row['smallest']:.3g} ({row['best']})" if pd.notna(row["smallest"])
+                 else "no test has enough rolls")
         lines.append(f"  {str(group)[:30]:<31}{n:>8,}{observed:>10,.0f}"
-                     f"{doubles.at[group, 'expected']:>10,.1f}  {rate:<22}{low_p}")
+                     f"{row['expected']:>10,.1f}  {rate:<22}{low_p}")
     if len(order) > shown:
         lines.append(f"  ... and {len(order) - shown} more groups (all in --json and --html)")
     return lines
 
 
-def audit_dice(source, by: str | None = None, include_opening: bool = False,
-               positions: bool = True, player: str | None = None,
+def audit_dice(source: pd.DataFrame | AuditCounts | Source, by: str | None = None,
+               include_opening: bool = False, positions: bool = True, player: str | None = None,
                luck: bool = False) -> DiceAudit:
     """Audit the dice of replayed matches, of a rolls frame or of audit counts.
 
@@ -433,15 +448,14 @@ def audit_dice(source, by: str | None = None, include_opening: bool = False,
         if not include_opening:
             rolls = rolls[~rolls["opening"].to_numpy(bool)]
     if counts.player is not None and counts.player not in counts.players:
-        _no_such_player(counts)
+        _no_such_player(counts, counts.player)
     return DiceAudit(count_tests(counts), rolls, counts.by, counts.include_opening,
                      counts.player, counts=counts)
 
 
-def _no_such_player(counts: AuditCounts, shown: int = 10) -> NoReturn:
-    """InvalidArgument: no roll is ``counts.player``'s; the message names the players there
-    are, closest to it first (``difflib.SequenceMatcher``, ignoring case)."""
-    player = counts.player
+def _no_such_player(counts: AuditCounts, player: str, shown: int = 10) -> NoReturn:
+    """InvalidArgument: no roll is ``player``'s (``counts.player``); the message names the
+    players there are, closest to it first (``difflib.SequenceMatcher``, ignoring case)."""
     players = sorted(sorted(counts.players), key=lambda name: -difflib.SequenceMatcher(
         None, player.casefold(), name.casefold()).ratio())
     files = counts.read

@@ -4,12 +4,13 @@ simulated rolls (:func:`simulate_rolls`) and the 21 roll classes with fair dice 
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
-from ...game.position import ALL_ROLLS, BAR
+from ...game.position import ALL_ROLLS, Position, Roll
+from ...game.rules import BAR, Rules
 from ...replay import ReplayedMatch
 from ..engine import Evaluator
 from ..luck import luck_frame
@@ -106,12 +107,12 @@ def rolls_frame(matches: Iterable[ReplayedMatch], positions: bool = True, luck: 
 
 
 def roll_rows(matches: Iterable[ReplayedMatch], positions: bool, luck: bool,
-              evaluator: Evaluator | None) -> Iterator[list]:
+              evaluator: Evaluator | None) -> Iterator[list[Any]]:
     """The rows of :func:`rolls_frame` (the columns of :data:`ROLLS_DTYPES`, then of
     :data:`LUCK_DTYPES` with ``luck``), None where a value is missing."""
     seen_files: dict[str, int] = {}
-    caches: dict = {}  # per Rules, by position: the roll-free facts of _position_facts
-    unknown = [None] * 5
+    caches: dict[Rules, dict[Position, _RollFree]] = {}  # by position: _position_facts's
+    unknown: list[Any] = [None] * 5
     no_luck = [np.nan] * len(LUCK_DTYPES)
     for match in matches:
         record = match.record
@@ -145,7 +146,12 @@ def _turn_lucks(match: ReplayedMatch, evaluator: Evaluator | None) -> dict[int, 
     return dict(zip(map(id, turns), frame[list(LUCK_DTYPES)].to_numpy().tolist()))
 
 
-def _position_facts(before, roll, rules, cache) -> list:
+_RollFree = tuple[int, "int | None", "int | None", "int | None"]
+"""``on_bar, closed_points, shots`` of a position and its hitting rolls as a bit mask."""
+
+
+def _position_facts(before: Position, roll: Roll, rules: Rules,
+                    cache: dict[Position, _RollFree]) -> list[Any]:
     """``on_bar, closed_points, entered, shots, hitting_roll`` for a roll thrown in ``before``
     (None where missing); ``cache`` keeps, by position, the facts that do not depend on the
     roll (for one ``rules``).
@@ -155,17 +161,16 @@ def _position_facts(before, roll, rules, cache) -> list:
     facts = cache.get(before)
     if facts is None:
         facts = cache[before] = _roll_free_facts(before, rules)
-    on_bar, closed, count, hitting = facts
+    on_bar, closed, count, mask = facts
     entered = None
     if on_bar:
         opponent = before.opponent
         entered = opponent[roll.high] < 2 or opponent[roll.low] < 2
-    if hitting is not None:
-        hitting = bool(hitting >> (roll.high * 8 + roll.low) & 1)
+    hitting = None if mask is None else bool(mask >> (roll.high * 8 + roll.low) & 1)
     return [on_bar, closed, entered, count, hitting]
 
 
-def _roll_free_facts(before, rules) -> tuple:
+def _roll_free_facts(before: Position, rules: Rules) -> _RollFree:
     """``on_bar, closed_points, shots`` of ``before`` and its hitting rolls as a bit mask (bit
     ``8 * high + low``), None where missing."""
     me, opponent = before.on_roll, before.opponent
@@ -177,7 +182,8 @@ def _roll_free_facts(before, rules) -> tuple:
 
 
 def simulate_rolls(n: int, *, players: int = 1, doubles: float | None = None,
-                   faces=None, positions: bool = True, seed=None) -> pd.DataFrame:
+                   faces: Sequence[float] | None = None, positions: bool = True,
+                   seed: int | np.random.Generator | None = None) -> pd.DataFrame:
     """Simulated rolls in the frame of :func:`rolls_frame`, from fair or loaded dice.
 
     Parameters
