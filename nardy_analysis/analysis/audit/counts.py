@@ -131,8 +131,8 @@ class AuditCounts:
                 and self.luck.keys() == other.luck.keys()
                 and all(np.array_equal(v, other.luck[k]) for k, v in self.luck.items()))
 
-    # Defining __eq__ leaves __hash__ None (eq=False: dataclass keeps it): the counts are
-    # arrays, so the counts are not hashable.
+    # Not hashable (the counts are arrays): defining __eq__ sets __hash__ to None, and a
+    # dataclass with eq=False keeps it.
 
     def _key(self) -> tuple[object, ...]:
         return (self.by, self.include_opening, self.player, self.files, self.players,

@@ -111,7 +111,7 @@ def roll_rows(matches: Iterable[ReplayedMatch], positions: bool, luck: bool,
     """The rows of :func:`rolls_frame` (the columns of :data:`ROLLS_DTYPES`, then of
     :data:`LUCK_DTYPES` with ``luck``), None where a value is missing."""
     seen_files: dict[str, int] = {}
-    caches: dict[Rules, dict[Position, _RollFree]] = {}  # by position: _position_facts's
+    caches: dict[Rules, dict[Position, _RollFree]] = {}  # _position_facts's, by position
     unknown: list[Any] = [None] * 5
     no_luck = [np.nan] * len(LUCK_DTYPES)
     for match in matches:
@@ -146,7 +146,7 @@ def _turn_lucks(match: ReplayedMatch, evaluator: Evaluator | None) -> dict[int, 
     return dict(zip(map(id, turns), frame[list(LUCK_DTYPES)].to_numpy().tolist()))
 
 
-_RollFree = tuple[int, "int | None", "int | None", "int | None"]
+_RollFree = tuple[int, int | None, int | None, int | None]
 """``on_bar, closed_points, shots`` of a position and its hitting rolls as a bit mask."""
 
 
