@@ -40,7 +40,8 @@ def test_mypy_finds_nothing():
 def test_every_package_is_installed():
     """pyproject.toml lists the packages a wheel holds: a package folder left out of the list
     installs nowhere, and only a non-editable install shows it."""
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(setuptools["packages"])
     found = {
         ".".join(init.parent.relative_to(ROOT).parts)
         for init in (ROOT / "nardy_analysis").rglob("__init__.py")
