@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from conftest import CORPUS_FILES, ROOT, SAMPLES
 from nardy_analysis import DecodeError, NotationError, parse_mat, replay_match, written_record
-from nardy_analysis.notation.mat import decode
+from nardy_analysis.notation.decoding import decode
 from nardy_analysis.notation.writer import format_mat
 
 EXAMPLES = int(os.environ.get("NARDY_FUZZ_EXAMPLES", "120"))

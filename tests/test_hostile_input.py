@@ -20,7 +20,8 @@ from nardy_analysis import (DecodeError, NardyError, NotationError, format_sgf, 
                             parse_sgf, read_mat, replay_file, replay_match)
 from nardy_analysis.cli import main
 from nardy_analysis.errors import NotAMatch
-from nardy_analysis.notation.mat import ParsedFile, decode
+from nardy_analysis.notation.decoding import decode
+from nardy_analysis.notation.mat import ParsedFile
 
 CATALOGUE = Path(__file__).resolve().parent / "malformed"
 

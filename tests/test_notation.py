@@ -14,7 +14,7 @@ from conftest import ROOT, SAMPLES, read_tsv
 from nardy_analysis import (DecodeError, NotationError, Roll, RuleViolation, format_mat,
                             parse_mat, read_mat, replay_file, replay_match)
 from nardy_analysis.errors import NotAMatch
-from nardy_analysis.notation.mat import decode
+from nardy_analysis.notation.decoding import decode
 from nardy_analysis.notation.records import (CubeRecord, ResultRecord, SnowiePosition, TurnRecord,
                                             WrittenMove, tags_by_side)
 

@@ -1,8 +1,9 @@
 """Read Jellyfish ``.mat`` match text into records.
 
 The grammar is ``grammars/mat.lark`` (Lark, LALR with the contextual lexer); the syntax is
-there and nowhere else. This module decodes bytes, runs the parser and turns its output into
-the plain records of :mod:`nardy_analysis.notation.records`; it knows nothing of the rules.
+there and nowhere else. This module runs the parser on the text (:mod:`.decoding` turns a file's
+bytes into text) and turns its output into the plain records of
+:mod:`nardy_analysis.notation.records`; it knows nothing of the rules.
 
 Both readers return a :class:`~nardy_analysis.notation.records.ParsedFile`. By default they
 keep every game they can and list what they skipped (each game with a syntax error, any
@@ -25,6 +26,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 from ..errors import DecodeError, NotAMatch, NotationError, RecordWarning, path_text
 from ..game.position import Roll, point_from_str
 from . import open_grammar
+from .decoding import binary_data, binary_error, decode, lf_text
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
                       SnowiePosition, TurnRecord, WrittenMove, tags_by_side)
 
@@ -33,19 +35,11 @@ from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRec
 _DEFAULT_SPLIT = 20
 # The blanks the grammar ignores between tokens (its WS).
 _BLANKS = " \t\f\ufeff"
-# In bytes decoded as UTF-8 with "surrogateescape": an invalid byte, a valid non-ASCII letter.
-_BAD_BYTE = re.compile("[\udc80-\udcff]")
-_UTF8_LETTER = re.compile("[^\x00-\x7f\udc80-\udcff]")
 # A name on a score line with the player's rating after a comma (FIBS, GridGammon):
 # "alice,1635" or "alice, 1635.42"; a comma and no number is part of the name ("Doe, John").
 _RATED = re.compile(r"(.+?) *, *(\d{1,9}(?:\.\d{1,9})?)")
-# The single-byte encodings of match files that are not UTF-8: Western, Cyrillic.
-_SINGLE_BYTE = ("cp1252", "cp1251")
 # Control characters that text files do not hold (all but tab, line ends and form feed).
 _CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
-# The first bytes of binary files often found misnamed among match files: PNG, GIF, JPEG,
-# ZIP (and .docx, .xlsx), PDF, gzip.
-_MAGIC = (b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"%PDF-", b"\x1f\x8b")
 # A line that is, or was meant to be, a match or game header ("3 points match", "Game x"):
 # a file with none is not a match record.
 _HEADER_LIKE = re.compile(r"(?im)points?[ \t]+match[ \t]*\r?$"
@@ -53,85 +47,6 @@ _HEADER_LIKE = re.compile(r"(?im)points?[ \t]+match[ \t]*\r?$"
 # The first line of GNU Backgammon's text export of a game (``export match text``): "The score
 # (after 1 game) is: alice 1, bob 0 (match to 5 points)", then board diagrams and moves.
 _GNUBG_TEXT = re.compile(r"\s*The score \(after \d+ games?\) is: ")
-
-
-def decode(data: bytes, file: str | None = None) -> str:
-    """Decode a match file's bytes.
-
-    UTF-8 (with or without a byte-order mark) and UTF-16 with a byte-order mark are decoded
-    as such. Other text that is not valid UTF-8 is in a single-byte encoding: Western
-    (cp1252: Icelandic, French, German, Spanish names) or Cyrillic (cp1251), the two that
-    match files are written in; charset-normalizer chooses between them from the lines
-    that hold non-ASCII bytes (the names, among much ASCII, would sway it less than they
-    should). Text that holds at least as many valid UTF-8 letters as invalid bytes is
-    UTF-8 with bad bytes, not cp1251 or cp1252 (which would silently turn every UTF-8
-    letter into two wrong ones).
-
-    Parameters
-    ----------
-    data : bytes
-        The whole file.
-    file : str, optional
-        The file name, for the error message.
-
-    Raises
-    ------
-    DecodeError
-        Bytes that the encoding found cannot decode, or that are neither UTF-8 nor text in
-        either single-byte encoding; ``offset`` is the first such byte, ``line`` and
-        ``column`` (1-based, in characters) where it is in the text.
-    """
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return _decode(data, "utf-16", file)
-    if data.startswith(codecs.BOM_UTF8):
-        return _decode(data, "utf-8", file, len(codecs.BOM_UTF8))
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        escaped = data.decode("utf-8", "surrogateescape")
-        letters = len(_UTF8_LETTER.findall(escaped))
-        if letters and letters >= len(_BAD_BYTE.findall(escaped)):
-            raise decode_error(data, exc.start, "utf-8", file) from None
-        first_bad = exc.start
-    # Imported here: only files that are not UTF-8 need it (it takes 20 ms to import).
-    from charset_normalizer import from_bytes
-
-    non_ascii = b"\n".join(line for line in data.splitlines() if not line.isascii())
-    best = from_bytes(non_ascii, cp_isolation=list(_SINGLE_BYTE)).best()
-    if best is None:
-        raise decode_error(data, first_bad, "utf-8", file, " or ".join(_SINGLE_BYTE))
-    return _decode(data, best.encoding, file)
-
-
-def _decode(data: bytes, encoding: str, file: str | None, start: int = 0) -> str:
-    """``data[start:]`` decoded; errors give their offset in ``data``."""
-    try:
-        return data[start:].decode(encoding)
-    except UnicodeDecodeError as exc:
-        raise decode_error(data, start + exc.start, encoding, file) from None
-
-
-def decode_error(data: bytes, offset: int, encoding: str, file: str | None,
-                  also: str = "") -> DecodeError:
-    """A DecodeError for the byte at ``offset`` (of text in ``encoding`` before it), with
-    its line and column in the text; ``also`` names the other encodings tried."""
-    tried = f"{encoding}, nor is the text {also}" if also else encoding
-    error = DecodeError(f"byte {data[offset:offset + 1]!r} at offset {offset} cannot be "
-                        f"decoded as {tried}", offset, file)
-    error.line, error.column = text_position(data, offset, encoding)
-    return error
-
-
-def text_position(data: bytes, offset: int, encoding: str) -> tuple[int, int]:
-    """The 1-based line and column, in characters, of byte ``offset`` of ``data``, the bytes
-    before it read as ``encoding`` (any line ends)."""
-    before = _lines(data[:offset].decode(encoding, "replace"))
-    return before.count("\n") + 1, len(before) - before.rfind("\n")
-
-
-def _lines(text: str) -> str:
-    """``text`` with LF line ends (CRLF and CR converted) and no leading byte-order mark."""
-    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 # A named tuple from the values of all its fields, in order (without the argument handling
@@ -498,19 +413,6 @@ def _header(line: str) -> tuple[str, Token] | None:
     return None
 
 
-def binary_data(data: bytes) -> bool:
-    """True when a file's bytes begin as a common binary format does (PNG, GIF, JPEG, ZIP,
-    PDF, gzip): not a match record, whatever text its data may hold. (Other control
-    characters make a file binary data only when it has no header line: see
-    :func:`parse_mat`.)"""
-    return data.startswith(_MAGIC)
-
-
-def binary_error(file: str | None) -> NotAMatch:
-    """The error of a file of binary data (:func:`binary_data`), at 1:1."""
-    return NotAMatch("not a match record: binary data", 1, 1, "", file)
-
-
 def _not_a_match(error: NotationError, binary: bool) -> NotAMatch:
     """The NotAMatch error of a file without headers: at ``error``'s place for text, at 1:1
     for binary data."""
@@ -561,7 +463,7 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
     at a time (from each ``Game N`` line to the next ``Game N`` or ``N point match`` line),
     and a game with a syntax error once more up to the line of the error.
     """
-    text = _lines(text)
+    text = lf_text(text)
     if not text.endswith("\n"):
         text += "\n"
     source_lines = text.split("\n")
@@ -688,7 +590,7 @@ def _game_before(text: str):
 
 
 def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
-    """Read and parse a ``.mat`` file (see :func:`decode` and :func:`parse_mat`).
+    """Read and parse a ``.mat`` file (see :func:`~.decoding.decode` and :func:`parse_mat`).
 
     Parameters
     ----------
@@ -709,7 +611,7 @@ def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
     DecodeError, NotationError
         With ``strict=True``: the bytes cannot be decoded, or the text is not ``.mat``
         notation. Bytes that cannot be decoded and hold no ``N point match`` or ``Game N``
-        line (nor one meant to be), and bytes of :func:`binary_data`, are
+        line (nor one meant to be), and bytes of :func:`~.decoding.binary_data`, are
         :class:`~nardy_analysis.errors.NotAMatch` ("binary data"), with or without
         ``strict``.
     """

@@ -53,7 +53,7 @@ from ..errors import DecodeError, NotAMatch, NotationError, path_text
 from ..game.position import Play, Roll
 from ..game.rules import BAR, OFF, STANDARD
 from . import open_grammar
-from .mat import binary_data, binary_error, decode_error, text_position
+from .decoding import binary_data, binary_error, decode_error, text_position
 from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
                       SnowiePosition, TurnRecord, WrittenMove, variation_tag)
 
@@ -215,7 +215,7 @@ def read_sgf(path: str | PathLike[str], *, strict: bool = False) -> ParsedFile:
     -------
     ParsedFile
         As :func:`parse_sgf` gives it; bytes that cannot be decoded, or binary data
-        (:func:`~nardy_analysis.notation.mat.binary_data`: kind ``not_a_match``), are its
+        (:func:`~nardy_analysis.notation.decoding.binary_data`: kind ``not_a_match``), are its
         one error.
 
     Raises
