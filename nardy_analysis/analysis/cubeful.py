@@ -902,6 +902,17 @@ def _pad(rows: np.ndarray) -> np.ndarray:
     return np.concatenate([rows, np.full((len(rows), 4), np.nan)], axis=1)
 
 
+def _cubeless(state: CubeState) -> Utility:
+    """The cubeless equity of the player on roll with the cube ``state``, as GNU Backgammon's
+    ``UtilityME`` has it: normalised match equity (:func:`match_utility`), or money equity
+    (gammons counted whatever the Jacoby rule)."""
+    if not state.length:
+        return MONEY
+    return match_utility(state.length, state.length - state.away,
+                         state.length - state.opponent_away, state.cube, state.crawford,
+                         state.post_crawford)
+
+
 class Reply(NamedTuple):
     """The best play of one roll in a search: the position after it (the opponent on roll),
     the opponent's chances there (9 columns, :func:`position_chances`) and their cube life
@@ -926,7 +937,9 @@ class CubefulSearch:
     twice as high, the opponent's) where the roller may double; then each state takes the
     roller's cube decision from those two values. The best play of a roll is the one with the
     highest 0-ply cubeful equity (:func:`after_play_equities`) under the actual cube, the
-    same for every state valued.
+    same for every state valued, among the plays gnubg's pruning nets keep (gnubg-nn:
+    :meth:`~nardy_analysis.analysis.engine.GnubgNN.pruned`, by the opponent's cubeless
+    equity).
 
     In an evaluation of two plies or more every cube life index, at the leaves and in the
     choice of plays, is the deeper one (:func:`life_index` with ``deep``), as eval.c's
@@ -966,9 +979,15 @@ class CubefulSearch:
         rows, life = np.concatenate(parts), np.concatenate(lives)
         equities = after_play_equities(rows, state, life)
         ends = np.cumsum([len(part) for part in parts])
+        pruned = (evaluator.pruned([keys for keys, _ in listed], _cubeless(state.turned()))
+                  if isinstance(evaluator, GnubgNN) else [None] * len(listed))
         found = []
         for index, (start, end) in enumerate(zip(np.concatenate([[0], ends[:-1]]), ends)):
-            best = start + int(np.argmax(equities[start:end]))
+            kept = pruned[index]
+            if kept is None:
+                best = start + int(np.argmax(equities[start:end]))
+            else:
+                best = start + int(kept[np.argmax(equities[start:end][kept])])
             after = dances.get(index)
             if after is None:
                 after = evaluator.position_after(listed[index][0][best - start], position.turn)
