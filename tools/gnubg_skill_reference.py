@@ -7,19 +7,21 @@ Usage::
 
 ``--gnubg-python`` is a Python interpreter with the full ``gnubg`` package (GPL-3, 1.1.0a16,
 in a venv of its own; see tools/gnubg_reference.py). gnubg runs in a subprocess: ``set
-threads 1``, chequerplay and cube decisions evaluated at 0 plies (cubeful, gnubg's default),
-luck at 0 plies (cubeful too, gnubg's default, as ``skill_summary``'s luck), ``import mat``,
-``analyse match``, ``save match`` (SGF) and ``show statistics match``. For each
-``NAME.mat``:
+threads 1``, chequerplay and cube decisions evaluated at 0 plies (cubeful, gnubg's default;
+``--plies 2``: its "World class" preset, cubeful 2-ply with pruning nets and the "Normal"
+move filter, :func:`settings`), luck at 0 plies (cubeful too, gnubg's default, as
+``skill_summary``'s luck), ``import mat``, ``analyse match``, ``save match`` (SGF, kept as
+``NAME.sgf`` with ``--keep-sgf``) and ``show statistics match``; the CPU seconds of gnubg's
+process go to the statistics file. For each ``NAME.mat``:
 
 * ``NAME.skill.json``: every line of gnubg's "Match statistics" table as gnubg printed it,
   ``{label: [player 0 text, player 1 text]}`` (player 0 is the left column of the file), with
-  the gnubg version and the settings;
+  the gnubg version, the settings and gnubg's CPU seconds;
 * ``NAME.moves.tsv``: one row per move gnubg analysed (from the SGF ``A[...]`` property of
   each move): ``game``, ``roll`` (order of the roll in the game, dances included, as in the
   luck data), ``player``, ``dice``, ``plays`` (candidate plays gnubg listed), ``played``
-  (gnubg's cubeful 0-ply equity of the play made, normalised equity), ``best`` (that of its
-  best play) and ``best_play`` (gnubg's SGF encoding of it).
+  (gnubg's cubeful equity of the play made at the analysis' ply, normalised equity), ``best``
+  (that of its best play) and ``best_play`` (gnubg's SGF encoding of it).
 
 Only files our replayer accepts cleanly (a game's last play may be unknown, ``????``) are
 recorded and the tool checks that gnubg saw the

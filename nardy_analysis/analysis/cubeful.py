@@ -1023,7 +1023,9 @@ class CubefulSearch:
                 return np.array([np.nan if state is None else
                                  float(_no_double(reply.chances[None], state, reply.life)[0])
                                  for state in states])
-            return self._leaf(reply.chances[None], np.array([reply.life]), states)[0]
+            values: np.ndarray = self._leaf(reply.chances[None], np.array([reply.life]),
+                                            states)[0]
+            return values
         children = tuple(chain.from_iterable(
             (None, None) if state is None else
             (state.turned(), state.doubled().turned() if not top and state.may_double else None)
