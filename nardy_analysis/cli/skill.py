@@ -114,10 +114,11 @@ def skill(paths, csv_file, as_json, by, parquet_file, ply, jobs, dask_address, r
     normalised equity (EMG: points per game at cube 1, or normalised match equity), at
     0-ply (--ply 2: 2-ply, short nardy only) and cubeful as GNU Backgammon's analysis
     measures them; marks, categories and ratings are gnubg's; the luck of the summary is
-    gnubg's default cubeful 0-ply luck at any --ply, as in its World class analysis. The table shows per player: moves, unforced moves, moves marked
-    doubtful/bad/very bad, the checker error total and rate (thousandths of EMG per
-    unforced move) and rating, cube decisions, close ones, the cube error total and rate,
-    the overall rating and the Snowie error rate. --json writes every column of the summary
+    gnubg's default cubeful 0-ply luck at any --ply, as in its World class analysis. The
+    table shows per player: moves, unforced moves, moves marked doubtful/bad/very bad, the
+    checker error total and rate (thousandths of EMG per unforced move) and rating, cube
+    decisions, close ones, the cube error total and rate, the overall rating and the Snowie
+    error rate. --json writes every column of the summary
     (one object per player per match, or per player with --by player); --csv and --parquet
     write one row per decision (nardy_analysis.analysis.skill.DECISION_COLUMNS).
     Every game that can be read is analysed; each error is reported on stderr with the game
