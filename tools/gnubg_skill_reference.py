@@ -7,19 +7,21 @@ Usage::
 
 ``--gnubg-python`` is a Python interpreter with the full ``gnubg`` package (GPL-3, 1.1.0a16,
 in a venv of its own; see tools/gnubg_reference.py). gnubg runs in a subprocess: ``set
-threads 1``, chequerplay and cube decisions evaluated at 0 plies (cubeful, gnubg's default),
-luck at 0 plies (cubeful too, gnubg's default, as ``skill_summary``'s luck), ``import mat``,
-``analyse match``, ``save match`` (SGF) and ``show statistics match``. For each
-``NAME.mat``:
+threads 1``, chequerplay and cube decisions evaluated at 0 plies (cubeful, gnubg's default;
+``--plies 2``: its "World class" preset, cubeful 2-ply with pruning nets and the "Normal"
+move filter, :func:`settings`), luck at 0 plies (cubeful too, gnubg's default, as
+``skill_summary``'s luck), ``import mat``, ``analyse match``, ``save match`` (SGF, kept as
+``NAME.sgf`` with ``--keep-sgf``) and ``show statistics match``; the CPU seconds of gnubg's
+process go to the statistics file. For each ``NAME.mat``:
 
 * ``NAME.skill.json``: every line of gnubg's "Match statistics" table as gnubg printed it,
   ``{label: [player 0 text, player 1 text]}`` (player 0 is the left column of the file), with
-  the gnubg version and the settings;
+  the gnubg version, the settings and gnubg's CPU seconds;
 * ``NAME.moves.tsv``: one row per move gnubg analysed (from the SGF ``A[...]`` property of
   each move): ``game``, ``roll`` (order of the roll in the game, dances included, as in the
   luck data), ``player``, ``dice``, ``plays`` (candidate plays gnubg listed), ``played``
-  (gnubg's cubeful 0-ply equity of the play made, normalised equity), ``best`` (that of its
-  best play) and ``best_play`` (gnubg's SGF encoding of it).
+  (gnubg's cubeful equity of the play made at the analysis' ply, normalised equity), ``best``
+  (that of its best play) and ``best_play`` (gnubg's SGF encoding of it).
 
 Only files our replayer accepts cleanly (a game's last play may be unknown, ``????``) are
 recorded and the tool checks that gnubg saw the
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import json
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -41,11 +44,9 @@ from gnubg_reference import reference_parser, sgf_rolls  # noqa: E402
 from nardy_analysis import replay_file  # noqa: E402
 
 _GNUBG_SCRIPT = r"""
-import sys, gnubg
-mat, sgf = sys.argv[1], sys.argv[2]
-for command in ["set threads 1", "set analysis chequerplay evaluation plies 0",
-                "set analysis cubedecision evaluation plies 0",
-                "set analysis luckanalysis plies 0", f"import mat {mat}", "analyse match",
+import json, sys, gnubg
+mat, sgf, settings = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+for command in ["set threads 1", *settings, f"import mat {mat}", "analyse match",
                 f"save match {sgf}"]:
     gnubg.command(command)
 print("@@MATCH@@", flush=True)
@@ -53,9 +54,26 @@ gnubg.command("show statistics match")
 print(f"@@VERSION@@ {gnubg.__version__}", flush=True)
 """
 
-SETTINGS = ("set threads 1; set analysis chequerplay evaluation plies 0; set analysis "
-            "cubedecision evaluation plies 0; set analysis luckanalysis plies 0; import mat; "
-            "analyse match; save match; show statistics match")
+_EVALUATION = ("cubeful on", "prune on", "noise 0", "deterministic on")
+_NORMAL_FILTER = ("1 0 0 8 0.16", "2 0 0 8 0.16", "2 1 -1 0 0", "3 0 0 8 0.16", "3 1 -1 0 0",
+                  "3 2 0 2 0.04", "4 0 0 8 0.16", "4 1 -1 0 0", "4 2 0 2 0.04", "4 3 -1 0 0")
+"""GNU Backgammon's "Normal" move filter (eval.c, ``MOVEFILTER_NORMAL``), one ``set analysis
+movefilter PLY LEVEL ACCEPT EXTRA THRESHOLD`` per line: for 2 plies, the plays within 0.16
+of the 0-ply best, at most 8, evaluated again at 2 plies."""
+
+
+def settings(plies: int) -> list[str]:
+    """gnubg's analysis settings: chequerplay and cube decisions at ``plies`` (0: its
+    "Expert" preset; 2: "World class", cubeful with pruning nets and the Normal move filter),
+    luck at 0 plies cubeful (its default, also in the World class preset)."""
+    found = []
+    for kind in ("chequerplay", "cubedecision"):
+        found += [f"set analysis {kind} evaluation plies {plies}"]
+        if plies:
+            found += [f"set analysis {kind} evaluation {setting}" for setting in _EVALUATION]
+    if plies:
+        found += [f"set analysis movefilter {line}" for line in _NORMAL_FILTER]
+    return found + ["set analysis luckanalysis plies 0"]
 
 
 def statistics_table(text: str) -> dict[str, dict[str, list[str]]]:
@@ -108,25 +126,32 @@ def _unknown_last(game) -> bool:
         and all(turn.record.moves is not None for turn in game.turns[:-1])
 
 
-def record(path: Path, out: Path, gnubg_python: str) -> int:
-    """Write ``NAME.skill.json`` and ``NAME.moves.tsv`` for one file; returns moves written."""
+def record(path: Path, out: Path, gnubg_python: str, plies: int = 0,
+           keep_sgf: bool = False) -> int:
+    """Write ``NAME.skill.json`` and ``NAME.moves.tsv`` for one file (and gnubg's SGF,
+    ``NAME.sgf``, with ``keep_sgf``); returns moves written."""
     matches = replay_file(path)
     if len(matches) != 1 or matches[0].errors or not all(g.complete or _unknown_last(g)
                                                           for g in matches[0].games):
         raise SystemExit(f"{path}: does not replay cleanly; gnubg would repair it silently")
     match = matches[0]
+    commands = settings(plies)
     with tempfile.TemporaryDirectory() as tmp:
         sgf = Path(tmp) / "match.sgf"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
         done = subprocess.run([gnubg_python, "-c", _GNUBG_SCRIPT, str(path.resolve()),
-                               str(sgf)], capture_output=True, text=True, timeout=3600,
-                              cwd=tmp, check=True)
+                               str(sgf), json.dumps(commands)], capture_output=True, text=True,
+                              timeout=36000, cwd=tmp, check=True)
+        seconds = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
         text = sgf.read_text(encoding="utf-8")
+        if keep_sgf:
+            (out / f"{path.stem}.sgf").write_text(text, encoding="utf-8")
     output, version = done.stdout.split("@@MATCH@@", 1)[1].split("@@VERSION@@")
     ours = [[(t.player, t.roll) for t in g.turns if t.record.moves is not None]
             for g in match.games]  # gnubg keeps a last ``????`` roll as dice set, no move
     if ours != [[(p, r) for p, r, _ in g] for g in sgf_rolls(text)]:
         raise SystemExit(f"{path}: gnubg saw other games or dice than our replay")
-    lines = [f"# gnubg {version.strip()}: analyse match, chequerplay 0-ply cubeful, "
+    lines = [f"# gnubg {version.strip()}: analyse match, chequerplay {plies}-ply cubeful, "
              f"from {path.name}", "game\troll\tplayer\tdice\tplays\tplayed\tbest\tbest_play"]
     for game, moves in zip(match.games, sgf_moves(text)):
         for index, plays, played, best, key in moves:
@@ -134,7 +159,10 @@ def record(path: Path, out: Path, gnubg_python: str) -> int:
             lines.append(f"{game.number}\t{index}\t{turn.player}\t{turn.roll}\t{plays}\t"
                          f"{played:.6f}\t{best:.6f}\t{key}")
     (out / f"{path.stem}.moves.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    stats = {"gnubg": version.strip(), "settings": SETTINGS, "file": path.name,
+    stats = {"gnubg": version.strip(),
+             "settings": "; ".join(["set threads 1", *commands, "import mat", "analyse match",
+                                    "save match", "show statistics match"]),
+             "cpu_seconds": round(seconds, 1), "file": path.name,
              "match": statistics_table(output)}
     (out / f"{path.stem}.skill.json").write_text(json.dumps(stats, indent=1) + "\n",
                                                  encoding="utf-8")
@@ -142,11 +170,15 @@ def record(path: Path, out: Path, gnubg_python: str) -> int:
 
 
 def main(argv=None) -> None:
-    args = reference_parser(__doc__).parse_args(argv)
+    parser = reference_parser(__doc__)
+    parser.add_argument("--plies", type=int, choices=(0, 2), default=0,
+                        help="chequerplay and cube analysis plies (2: World class)")
+    parser.add_argument("--keep-sgf", action="store_true", help="also keep gnubg's SGF")
+    args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for path in args.files:
-        print(f"{path.name}: {record(path, args.out, args.gnubg_python)} moves",
-              file=sys.stderr)
+        count = record(path, args.out, args.gnubg_python, args.plies, args.keep_sgf)
+        print(f"{path.name}: {count} moves", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,17 @@ them the equity of the play made and of the best play agree with gnubg's to 1e-4
 of the 2,671 moves of the 14 real matches of tests/data/skill (``KNOWN_DIFFERENCES.tsv``
 there lists the rest: float precision, and one crashed-class position).
 
+At 2 plies (``skill_frame(..., ply=2)``, ``nardy skill --ply 2``), as GNU Backgammon's
+"World class" analysis: each play within :data:`FILTER_WIDTH` of the 0-ply best (at most
+:data:`FILTER_MOVES`), then each further play whose 0-ply equity is above the lowest 2-ply
+one so far, and the play made, are valued by a cubeful 2-ply search
+(:class:`~nardy_analysis.analysis.cubeful.CubefulSearch`: the roller's best play of each of
+the 21 rolls by 0-ply cubeful equity among those gnubg's pruning nets keep, both players'
+cube decisions at every ply, the deeper cube life indices), and so are the cube decisions;
+the summary's luck stays gnubg's default, cubeful 0-ply. On the three matches of
+tests/data/skill/ply2 the marks are within one of gnubg 1.1.0a16's and the checker error
+totals within 0.005 EMG per player (README.md there has the numbers).
+
 Ratings (:data:`RATINGS`, :func:`skill_rating`) are GNU Backgammon 1.1.0a16's, measured from
 its output (its ``errorrating`` function and statistics tables), not read from its source; the
 error-based FIBS rating and its two rating losses are the formulas GNU Backgammon's analysis.c
@@ -49,20 +60,21 @@ and EPC the error rates per unforced move and per close cube decision, n the mat
 
 from __future__ import annotations
 
+import gc
 import math
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
 
-from .cubeful import (CubeState, after_play_equities, chances_after_plays, cube_decision,
-                      cube_efficiency, cubeful_equities, life_indices, normalised_cube_decision,
-                      position_chances)
+from .cubeful import (CubefulSearch, CubeState, after_play_equities, chances_after_plays,
+                      cube_decision, cube_efficiency, cubeful_equities, life_indices,
+                      normalised_cube_decision, position_chances)
 from .engine import Evaluator, GnubgNN, match_evaluator
 from .luck import OPENING_ROLLS, luck_adjusted, mean_equity
 from .match_equity import game_results
 from .turns import MatchId, Source, identified_matches
-from ..errors import IllegalPlayError
+from ..errors import IllegalPlayError, InvalidArgument
 from ..game.position import ALL_ROLLS, Position, Roll, play_steps
 from ..notation.records import CubeRecord
 from ..game.rules import Rules
@@ -363,10 +375,58 @@ def _match_decisions(match: ReplayedMatch) -> Iterator[_CubeDecision | _MoveDeci
 
 
 
-def _match_rows(evaluator: Evaluator, match_id: MatchId,
-                match: ReplayedMatch) -> list[dict[str, Any]]:
+FILTER_WIDTH = 0.16
+"""The move filter of an analysis at more than 0 plies (GNU Backgammon's "Normal" filter, that
+of its "World class" preset): the plays within this (EMG) of the 0-ply best ..."""
+FILTER_MOVES = 8
+"""... at most this many, are evaluated again at the analysis' ply."""
+RETRY = 0.03
+"""When the filter keeps one play only and the play made is worse than it by more than this
+at 0-ply (gnubg's doubtful mark), both are evaluated again at the analysis' ply."""
+
+
+def _searched(search: CubefulSearch, evaluator: Evaluator, turn: ReplayedTurn,
+              keys: tuple[Any, ...], shallow: np.ndarray, state: CubeState) -> np.ndarray:
+    """The mover's equity after each play as GNU Backgammon's analysis at ``search.plies``
+    has it (eval.c, ``FindnSaveBestMoves``, read, not copied; the rule that extends the
+    filter measured from gnubg 1.1.0a16's analyses): from the 0-ply equities ``shallow``
+    (deep cube life indices), the plays the move filter keeps (:data:`FILTER_WIDTH`,
+    :data:`FILTER_MOVES`) valued at ``search.plies``, then, in 0-ply order, each further play
+    whose 0-ply equity is above the lowest of those so far, and the play made; ``-inf`` for
+    the plays not valued again. When the filter keeps one play only, the 0-ply equities
+    stand, unless the play made is worse than it by more than :data:`RETRY`: both are then
+    valued again."""
+    order = np.argsort(-shallow, kind="stable")
+    kept = [int(i) for i in order[:FILTER_MOVES] if shallow[i] >= shallow[order[0]] - FILTER_WIDTH]
+    played = evaluator.play_index(keys, cast(Position, turn.after), turn.player)
+    if played is None:
+        return shallow
+    if len(kept) == 1 and (played == kept[0] or shallow[kept[0]] - shallow[played] <= RETRY):
+        return shallow
+    deep = np.full(len(keys), -np.inf)
+
+    def value(index: int) -> None:
+        deep[index] = search.after_play(
+            evaluator.position_after(keys[index], turn.player), state)
+
+    for index in kept if len(kept) > 1 else (kept[0], played):
+        value(index)
+    if len(kept) > 1:
+        for index in order[len(kept):]:
+            if shallow[index] <= deep[deep > -np.inf].min():
+                break
+            value(int(index))
+        if deep[played] == -np.inf:
+            value(played)
+    return deep
+
+
+def _match_rows(evaluator: Evaluator, match_id: MatchId, match: ReplayedMatch,
+                ply: int = 0) -> list[dict[str, Any]]:
     """The decisions of one match, in order (:func:`_match_decisions`), with their errors;
-    the cubeful equities (without the cube: cubeless) computed in one batch per cube state."""
+    the cubeful equities (without the cube: cubeless) computed in one batch per cube state;
+    at ``ply`` > 0 as GNU Backgammon's analysis at that ply (:class:`CubefulSearch`,
+    :func:`_searched`)."""
     decisions = [d for d in _match_decisions(match)
                  if isinstance(d, _MoveDecision) or d.state.may_double]
     plays, moves, cubes = [], [], []
@@ -382,10 +442,11 @@ def _match_rows(evaluator: Evaluator, match_id: MatchId,
             cubes.append(_Rows(state, np.array([position_chances(evaluator, position)]),
                                np.array([cube_efficiency(position)])))
     batches = [_Rows(state, chances, x) for (state, chances), x in
-               zip(moves, life_indices(evaluator, plays, match.rules.cube))]
+               zip(moves, life_indices(evaluator, plays, match.rules.cube, deep=ply >= 2))]
     keys_of = iter(keys for _, _, keys in plays)
     equities = iter(_by_state(batches, after_play_equities))
-    values = iter(_by_state(cubes, normalised_cube_decision))
+    search = CubefulSearch(evaluator, ply) if ply else None
+    values = iter(_by_state(cubes, normalised_cube_decision) if search is None else ())
     names, rows = match.record.players, []
     for decision in decisions:
         state = decision.state
@@ -393,15 +454,18 @@ def _match_rows(evaluator: Evaluator, match_id: MatchId,
                 "match_length": match.record.length, "game": decision.game.number,
                 "cube_value": state.cube if state.cubeful else pd.NA}
         if isinstance(decision, _MoveDecision):
-            turn = decision.turn
-            row = _move_row(evaluator, match, turn, next(keys_of), next(equities))
+            turn, keys, found = decision.turn, next(keys_of), next(equities)
+            if search is not None and len(keys) > 1:
+                found = _searched(search, evaluator, turn, keys, found, state)
+            row = _move_row(evaluator, match, turn, keys, found)
             if row is not None:
                 rows.append(base | row | {"turn": decision.number, "player": names[turn.player],
                                           "side": turn.player,
                                           "error_mwc": row["error"] * state.mwc_scale()})
             continue
         side = decision.side
-        nd, dt, dp = (float(value[0]) for value in next(values))
+        nd, dt, dp = ((float(value[0]) for value in next(values)) if search is None else
+                      search.cube_decision(decision.position, state))
         for row in _cube_rows(nd, dt, dp, decision.doubled, decision.response):
             decider = side if row["kind"] == "double" else 1 - side
             rows.append(base | row | {"turn": decision.turn, "player": names[decider],
@@ -644,7 +708,8 @@ def skill_summary(source: Source, frame: pd.DataFrame | None = None,
         dict.fromkeys(_CUBE_COUNTS, "Int64"))
 
 
-def skill_frame(source: Source, evaluator: Evaluator | None = None) -> pd.DataFrame:
+def skill_frame(source: Source, evaluator: Evaluator | None = None,
+                ply: int = 0) -> pd.DataFrame:
     """Every checker play and cube decision of one or more matches, with its error.
 
     Parameters
@@ -656,6 +721,9 @@ def skill_frame(source: Source, evaluator: Evaluator | None = None) -> pd.DataFr
         (:func:`~nardy_analysis.analysis.engine.default_evaluator` at 0-ply: gnubg-nn for
         short nardy, whose cubeless chances are made cubeful as in the module docstring;
         the long nardy engine under the match's rules for long nardy, cubeless).
+    ply : int
+        0 (GNU Backgammon's "Expert" analysis), or 2 (its "World class" one: the module
+        docstring, "At 2 plies"; short nardy only), or 1 (the same at 1 ply).
 
     Returns
     -------
@@ -672,7 +740,21 @@ def skill_frame(source: Source, evaluator: Evaluator | None = None) -> pd.DataFr
         No engine installed for a short nardy match: ``pip install nardy-analysis[engine]``.
     NardyError
         A short nardy match longer than 25 points.
+    InvalidArgument
+        ``ply`` is not 0, 1 or 2, or more than 0 for a long nardy match.
     """
-    rows = [row for match_id, match in identified_matches(source)
-            for row in _match_rows(match_evaluator(match.rules, evaluator), match_id, match)]
+    if ply not in (0, 1, 2):
+        raise InvalidArgument(f"skill is measured at 0, 1 or 2 plies, got {ply!r}")
+    rows, collecting = [], gc.isenabled()
+    if ply:  # a search makes millions of short-lived objects, no cycles: 30% of the time
+        gc.disable()  # goes to the cyclic garbage collector's passes over them
+    try:
+        for match_id, match in identified_matches(source):
+            if ply and not match.rules.cube:
+                raise InvalidArgument(f"skill at {ply} plies is for short nardy; the match "
+                                      f"{match_id!r} is long nardy (rules {match.rules.name!r})")
+            rows += _match_rows(match_evaluator(match.rules, evaluator), match_id, match, ply)
+    finally:
+        if collecting:
+            gc.enable()
     return pd.DataFrame(rows, columns=list(DECISION_COLUMNS)).astype(DECISION_DTYPES)

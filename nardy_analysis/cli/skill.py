@@ -27,10 +27,10 @@ _COUNTS = [column for column in _SUMS if not column.endswith("_emg")]
 """The counts among them (NaN-able: long nardy has no cube)."""
 
 
-def _analyse_file(path: Path, strict: bool, rules: Rules | None) -> dict[str, Any]:
+def _analyse_file(path: Path, ply: int, strict: bool, rules: Rules | None) -> dict[str, Any]:
     """Decision frame, summary and errors of one file (:func:`analysed_file`)."""
     def analyse(matches: tuple[ReplayedMatch, ...]) -> tuple[pd.DataFrame, pd.DataFrame]:
-        frame = skill_frame(matches)
+        frame = skill_frame(matches, ply=ply)
         return frame, skill_summary(matches, frame)
 
     return analysed_file(path, strict, analyse, rules)
@@ -97,6 +97,11 @@ def _print_table(summary: pd.DataFrame) -> None:
               help="Write one row per decision (as --csv) as Parquet: one file when the name "
                    "ends in .parquet, else a folder of part files (a partitioned dataset, "
                    "written as the files are analysed).")
+@click.option("--ply", type=click.IntRange(0, 2), default=0, show_default=True,
+              help="Look-ahead of the analysis: 0 as GNU Backgammon's \"Expert\" analysis "
+                   "(a match in seconds), 2 as its \"World class\" one (cubeful 2-ply with "
+                   "its move filter and pruning nets; about a minute of CPU per 100 rolls, "
+                   "several times gnubg's own time), 1 its 1-ply.")
 @jobs_option
 @dask_option
 @rules_option
@@ -104,18 +109,20 @@ def _print_table(summary: pd.DataFrame) -> None:
 @progress_option
 @quiet_option
 def skill(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str | None,
-          parquet_file: str | None, jobs: int | None, dask_address: str | None,
+          parquet_file: str | None, ply: int, jobs: int | None, dask_address: str | None,
           rules: Rules | None, strict: bool, progress: bool | None) -> None:
     """Checker-play and cube errors of every decision, and GNU Backgammon's "Match
     statistics" per player per match.
 
     PATHS are match files or folders (searched for *.mat, *.txt and *.sgf). Errors are in
     normalised equity (EMG: points per game at cube 1, or normalised match equity), at
-    0-ply and cubeful as GNU Backgammon's analysis measures them; marks, categories and
-    ratings are gnubg's. The table shows per player: moves, unforced moves, moves marked
-    doubtful/bad/very bad, the checker error total and rate (thousandths of EMG per
-    unforced move) and rating, cube decisions, close ones, the cube error total and rate,
-    the overall rating and the Snowie error rate. --json writes every column of the summary
+    0-ply (--ply 2: 2-ply, short nardy only) and cubeful as GNU Backgammon's analysis
+    measures them; marks, categories and ratings are gnubg's; the luck of the summary is
+    gnubg's default cubeful 0-ply luck at any --ply, as in its World class analysis. The
+    table shows per player: moves, unforced moves, moves marked doubtful/bad/very bad, the
+    checker error total and rate (thousandths of EMG per unforced move) and rating, cube
+    decisions, close ones, the cube error total and rate, the overall rating and the Snowie
+    error rate. --json writes every column of the summary
     (one object per player per match, or per player with --by player); --csv and --parquet
     write one row per decision (nardy_analysis.analysis.skill.DECISION_COLUMNS).
     Every game that can be read is analysed; each error is reported on stderr with the game
@@ -131,7 +138,7 @@ def skill(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str |
     parts = parquet_parts(parquet_file, DECISION_DTYPES)
     keep = csv_file or (parquet_file and not parts)  # written at the end
     frames, summaries, problems = [], [], ErrorReport(paths)
-    with file_results(_analyse_file, files, progress, jobs, dask_address,
+    with file_results(_analyse_file, files, progress, jobs, dask_address, ply=ply,
                       strict=strict, rules=rules) as results:
         for result in needing_engine(results):
             problems.add(result["errors"])

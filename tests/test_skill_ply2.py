@@ -1,0 +1,123 @@
+"""``skill_frame(ply=2)`` against GNU Backgammon 1.1.0a16's "World class" analysis
+(tests/data/skill/ply2: its statistics and the equity of every play it analysed)."""
+
+import json
+from importlib.util import find_spec
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from nardy_analysis import replay_file
+from nardy_analysis.analysis.cubeful import CubefulSearch, life_index
+from nardy_analysis.analysis.engine import GnubgNN
+from nardy_analysis.analysis.skill import (_CubeDecision, _match_decisions, _MoveDecision,
+                                           skill_frame, skill_summary)
+from nardy_analysis.cli.skill import skill
+from nardy_analysis.errors import InvalidArgument
+from nardy_analysis.game.rules import LONG
+
+DATA = Path(__file__).parent / "data" / "skill" / "ply2"
+SAMPLES = Path(__file__).parent.parent / "sample_games"
+REFERENCES = sorted(DATA.glob("*.skill.json"))
+needs_engine = pytest.mark.skipif(find_spec("gnubg_nn") is None,
+                                  reason="gnubg-nn (the engine extra) is not installed")
+MARKS = ("doubtful", "bad", "very bad")
+
+
+def number(text: str) -> float:
+    return float(text.split()[0]) if text else 0.0
+
+
+def test_deep_life_index():
+    """eval.c's ``EvalEfficiency`` at two plies or more: contact 0.68, race 0.55 + 0.00125
+    pips between 0.6 and 0.7, bear-off 0.6."""
+    kinds = np.array(["contact", "race", "race", "race", "bearoff"])
+    pips = np.array([150, 20, 80, 200, 30])
+    assert np.allclose(life_index(kinds, pips, deep=True), [0.68, 0.6, 0.65, 0.7, 0.6])
+    assert np.allclose(life_index(kinds, pips), [0.76, 0.65, 0.8, 0.8, 0.6])
+
+
+def test_plies_and_long_nardy():
+    """0, 1 or 2 plies only; long nardy (no cube, its own engine) at 0 only."""
+    matches = replay_file(SAMPLES / "long" / "simulated_match.mat", rules=LONG)
+    with pytest.raises(InvalidArgument, match="0, 1 or 2"):
+        skill_frame(matches, ply=3)
+    with pytest.raises(InvalidArgument, match="short nardy"):
+        skill_frame(matches, ply=2)
+
+
+@needs_engine
+def test_first_plays_and_cube_decisions_as_gnubg():
+    """The 2-ply cubeful equity of the first plays made and of gnubg's best ones, and the
+    first cube decision's no double, equal gnubg's to 1e-5 (its pruning nets through
+    gnubg-nn, the deep cube life index)."""
+    name = "BackgammonGalaxy_113817"
+    match = replay_file(DATA / f"{name}.mat")[0]
+    theirs = pd.read_csv(DATA / f"{name}.moves.tsv", sep="\t", comment="#", dtype={"dice": str})
+    engine = GnubgNN(0)
+    search = CubefulSearch(engine, 2)
+    checked = 0
+    for decision in _match_decisions(match):
+        if isinstance(decision, _CubeDecision) and (decision.game.number, decision.turn) == (1, 2):
+            state = decision.state
+            no_double, _, _ = search.cube_decision(decision.position, state)
+            win, lose = state.mwc(1), state.mwc(-1)
+            assert (no_double * (win - lose) + win + lose) / 2 == pytest.approx(0.498431,
+                                                                                abs=1e-5)
+        if (not isinstance(decision, _MoveDecision) or decision.game.number > 1
+                or decision.number > 3):
+            continue
+        turn = decision.turn
+        row = theirs[(theirs["game"] == 1) & (theirs["roll"] == decision.number)].iloc[0]
+        played = search.after_play(turn.after, decision.state)
+        assert played == pytest.approx(row["played"], abs=1e-5)
+        checked += 1
+    assert checked == 3
+
+
+@pytest.mark.slow
+@needs_engine
+@pytest.mark.parametrize("reference", REFERENCES, ids=lambda p: p.stem)
+def test_world_class_statistics_as_gnubg(reference):
+    """gnubg's World class "Match statistics" player by player: unforced moves and cube
+    decisions equal, each mark's count within 1, checker error totals within 0.01 EMG,
+    cube error totals within 0.02 EMG, and the checker and overall rating words equal;
+    the luck, gnubg's cubeful 0-ply luck in this preset too, to its 3 decimals."""
+    stats = json.loads(reference.read_text())
+    table = stats["match"]
+    chequer, cube, overall = table["Chequerplay"], table["Cube"], table["Overall"]
+    matches = replay_file(DATA / stats["file"])
+    frame = skill_frame(matches, ply=2)
+    summary = skill_summary(matches, frame)
+    for side, row in summary.iterrows():
+        assert row["unforced_moves"] == int(chequer["Unforced moves"][side])
+        for mark in MARKS:
+            assert abs(row[f"marked_{mark.replace(' ', '_')}"]
+                       - int(chequer[f"Moves marked {mark}"][side])) <= 1
+        assert row["checker_error_emg"] == pytest.approx(
+            number(chequer["Error total EMG (MWC)"][side]), abs=0.01)
+        assert row["checker_rating"] == chequer["Chequerplay rating"][side]
+        assert row["cube_decisions"] == int(cube["Total cube decisions"][side])
+        assert row["cube_error_emg"] == pytest.approx(
+            number(cube["Error total EMG (MWC)"][side]), abs=0.02)
+        assert row["overall_rating"] == overall["Overall rating"][side]
+        assert row["luck_emg"] == pytest.approx(
+            number(table["Luck"]["Luck total EMG (MWC)"][side]), abs=0.0015)
+    moves = frame[frame["kind"] == "move"]
+    theirs = pd.read_csv(DATA / f"{reference.name.split('.')[0]}.moves.tsv", sep="\t",
+                         comment="#", dtype={"dice": str})
+    both = moves.merge(theirs, left_on=["game", "turn"], right_on=["game", "roll"])
+    assert len(both) == len(theirs)
+    error = (both["equity"] - both["best_equity"]) - (both["played"] - both["best"])
+    assert (error.abs() < 0.01).mean() > 0.95
+
+
+@needs_engine
+def test_cli_ply_option():
+    result = CliRunner().invoke(skill, ["--help"])
+    assert "--ply" in result.output and "World class" in result.output
+    result = CliRunner().invoke(skill, ["--ply", "3", str(DATA)])
+    assert result.exit_code == 2
