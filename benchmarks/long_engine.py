@@ -31,8 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools" / "long_eng
 import native  # noqa: E402
 import train  # noqa: E402
 
-from nardy_analysis.analysis.bearoff import (bearoff_equities,  # noqa: E402
-                                              is_two_sided_bearoff)
+from nardy_analysis.analysis.bearoff import bearoff_equities, is_two_sided_bearoff  # noqa: E402
 from nardy_analysis.analysis.bots import BOTS  # noqa: E402
 from nardy_analysis.analysis.engine import MONEY  # noqa: E402
 from nardy_analysis.analysis.long_engine import NET_FILE, LongEvaluator, is_race  # noqa: E402

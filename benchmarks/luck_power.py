@@ -40,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from gnubg_peer import cold_seconds
 
 from nardy_analysis.analysis.audit import LUCK_TESTS, count_tests, roll_counts, rolls_frame
 from nardy_analysis.analysis.engine import default_evaluator
@@ -49,13 +50,17 @@ from nardy_analysis.game.long import LongPosition
 from nardy_analysis.game.position import ALL_ROLLS, ending
 from nardy_analysis.game.rules import LONG
 from nardy_analysis.load import load_file
-from nardy_analysis.notation.records import (GameRecord, MatchRecord, ResultRecord,
-                                             TurnRecord, WrittenMove, variation_tag)
+from nardy_analysis.notation.records import (
+    GameRecord,
+    MatchRecord,
+    ResultRecord,
+    TurnRecord,
+    WrittenMove,
+    variation_tag,
+)
 from nardy_analysis.notation.writer import write_mat
 from nardy_analysis.parallel import map_files
 from nardy_analysis.simulate import Dice, simulate_matches
-
-from gnubg_peer import cold_seconds
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from gnubg_cheat_matches import write_sessions  # noqa: E402

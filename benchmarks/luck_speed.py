@@ -18,8 +18,13 @@ import cProfile
 import pstats
 from pathlib import Path
 
-from gnubg_peer import (cold_seconds, empty_engine_cache, match_argument, print_process_race,
-                        timed_against_gnubg)
+from gnubg_peer import (
+    cold_seconds,
+    empty_engine_cache,
+    match_argument,
+    print_process_race,
+    timed_against_gnubg,
+)
 from skill_speed import engine_floor
 
 from nardy_analysis import replay_file

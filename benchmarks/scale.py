@@ -34,6 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
+
 def peak_mb() -> float:
     """Peak resident memory of this process so far, MB (Linux reports kB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -35,8 +35,13 @@ import pstats
 import time
 from pathlib import Path
 
-from gnubg_peer import (cold_seconds, empty_engine_cache, match_argument, print_process_race,
-                        timed_against_gnubg)
+from gnubg_peer import (
+    cold_seconds,
+    empty_engine_cache,
+    match_argument,
+    print_process_race,
+    timed_against_gnubg,
+)
 
 from nardy_analysis import replay_file
 from nardy_analysis.analysis.engine import GnubgNN

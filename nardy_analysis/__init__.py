@@ -1,21 +1,44 @@
 """nardy_analysis: read, replay and analyse short nardy (backgammon) match records."""
 
-from .errors import (DecodeError, EmptyFile, EngineError, IllegalPlayError, InvalidArgument,
-                     NardyError, NotAMatch, NotationError, PositionIdError, RecordProblem,
-                     RecordWarning, RuleViolation)
+from .errors import (
+    DecodeError,
+    EmptyFile,
+    EngineError,
+    IllegalPlayError,
+    InvalidArgument,
+    NardyError,
+    NotAMatch,
+    NotationError,
+    PositionIdError,
+    RecordProblem,
+    RecordWarning,
+    RuleViolation,
+)
 from .game.ids import GameState, MatchState, match_from_id, match_id
 from .game.position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, ending
 from .game.rules import CAUCASIAN, LENIENT, STANDARD, TAVLA, Rules
+from .load import MatchFiles, load_file, load_files, match_files, replay_file, sample_folder
 from .notation.mat import parse_mat, read_mat
 from .notation.positions import parse_position
-from .notation.records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
-                               TurnRecord, WrittenMove)
+from .notation.records import (
+    CubeRecord,
+    GameRecord,
+    MatchRecord,
+    ParsedFile,
+    ResultRecord,
+    TurnRecord,
+    WrittenMove,
+)
 from .notation.sgf import format_sgf, parse_sgf, read_sgf
 from .notation.writer import format_mat, write_mat
-from .replay import (LoadedFile, ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match,
-                     written_record)
-from .load import MatchFiles, load_file, load_files, match_files, replay_file, sample_folder
-
+from .replay import (
+    LoadedFile,
+    ReplayedGame,
+    ReplayedMatch,
+    ReplayedTurn,
+    replay_match,
+    written_record,
+)
 
 
 def __getattr__(name: str) -> str:

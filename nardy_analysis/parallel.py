@@ -17,7 +17,6 @@ from typing import Any, Callable, Generator, Iterable, Iterator, TypeVar
 
 from .errors import InvalidArgument
 
-
 DASK_BATCH = 16
 """Files per task on Dask by default (:func:`map_files`)."""
 

@@ -18,11 +18,18 @@ import numpy as np
 
 from .errors import InvalidArgument
 from .game.long import LongPosition
-from .game.position import (LegalPlay, Play, Position, Roll, apply_step, ending,
-                             movable_points)
+from .game.position import LegalPlay, Play, Position, Roll, apply_step, ending, movable_points
 from .game.rules import STANDARD, Rules
-from .notation.records import (Action, CubeRecord, GameRecord, MatchRecord, ResultRecord,
-                               TurnRecord, WrittenMove, variation_tag)
+from .notation.records import (
+    Action,
+    CubeRecord,
+    GameRecord,
+    MatchRecord,
+    ResultRecord,
+    TurnRecord,
+    WrittenMove,
+    variation_tag,
+)
 
 Chooser = Callable[[np.random.Generator, Position, Roll, Rules, bool], LegalPlay]
 """Who chooses a side's plays: ``choose(rng, position, roll, rules, first_turn)`` returns one

@@ -20,8 +20,8 @@ import atheris
 
 with atheris.instrument_imports(include=["nardy_analysis", "lark"]):
     import nardy_analysis.notation.mat  # noqa: F401  (instrumented before test_fuzz imports it)
-    import nardy_analysis.replay  # noqa: F401
     import nardy_analysis.notation.writer  # noqa: F401
+    import nardy_analysis.replay  # noqa: F401
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import ROOT, SAMPLES  # noqa: E402

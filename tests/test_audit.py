@@ -12,25 +12,46 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from matplotlib.collections import PathCollection  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
+from conftest import SAMPLES, brute_force_shots, read_tsv  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from matplotlib.collections import PathCollection  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from nardy_analysis import (ALL_ROLLS, InvalidArgument, NardyError, Position,  # noqa: E402
-                            Roll, load_file, load_files, replay_file)
-from nardy_analysis.analysis.audit import (ABOUT, EFFECT_UNITS, MEAN_PIPS,  # noqa: E402
-                                           VAR_PIPS, DiceAudit, audit_dice, dice_tests,
-                                           poisson_binomial_test, rolls_frame, simulate_rolls)
+from nardy_analysis import (  # noqa: E402
+    ALL_ROLLS,
+    InvalidArgument,
+    NardyError,
+    Position,
+    Roll,
+    load_file,
+    load_files,
+    replay_file,
+)
+from nardy_analysis.analysis.audit import (  # noqa: E402
+    ABOUT,
+    EFFECT_UNITS,
+    MEAN_PIPS,
+    VAR_PIPS,
+    DiceAudit,
+    audit_dice,
+    dice_tests,
+    poisson_binomial_test,
+    rolls_frame,
+    simulate_rolls,
+)
 from nardy_analysis.analysis.audit.counts import _factorize  # noqa: E402
-from nardy_analysis.cli.audit import audit  # noqa: E402
-from conftest import SAMPLES, brute_force_shots, read_tsv  # noqa: E402
 from nardy_analysis.analysis.shots import shots  # noqa: E402
-from nardy_analysis.plots.audit import (plot_doubles, plot_face_counts, plot_p_values,  # noqa: E402
-                                        plot_roll_classes)
+from nardy_analysis.cli.audit import audit  # noqa: E402
+from nardy_analysis.plots.audit import (  # noqa: E402
+    plot_doubles,
+    plot_face_counts,
+    plot_p_values,
+    plot_roll_classes,
+)
 
 STUDIO = SAMPLES / "BackgammonStudio_5407469.mat"
 

@@ -10,13 +10,23 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from conftest import SAMPLES, run_in
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from nardy_analysis import parallel
-from nardy_analysis.analysis.audit import (TESTS, AuditCounts, audit_dice, count_tests,
-                                           dice_tests, match_counts, merge_counts,
-                                           roll_counts, rolls_frame, simulate_rolls)
+from nardy_analysis.analysis.audit import (
+    TESTS,
+    AuditCounts,
+    audit_dice,
+    count_tests,
+    dice_tests,
+    match_counts,
+    merge_counts,
+    roll_counts,
+    rolls_frame,
+    simulate_rolls,
+)
 from nardy_analysis.batch import audit_files
 from nardy_analysis.cli.audit import _audit_file
 from nardy_analysis.cli.common import FileErrors

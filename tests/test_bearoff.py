@@ -6,11 +6,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nardy_analysis.analysis import bearoff
-from nardy_analysis.analysis.bearoff import (CENTRED, CUBELESS, OPPONENT_OWNS, OWNED,
-                                             bearoff_equities, is_two_sided_bearoff)
+from nardy_analysis.analysis.bearoff import (
+    CENTRED,
+    CUBELESS,
+    OPPONENT_OWNS,
+    OWNED,
+    bearoff_equities,
+    is_two_sided_bearoff,
+)
 from nardy_analysis.errors import InvalidArgument
 from nardy_analysis.game.position import Position
 

@@ -3,12 +3,12 @@
 import xml.etree.ElementTree as ET
 
 import pytest
+from conftest import side
 
 from nardy_analysis import Position, Roll
 from nardy_analysis.game.ids import MatchState
 from nardy_analysis.game.long import LongPosition
 from nardy_analysis.game.svg import board_svg, save_board
-from conftest import side
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -10,8 +10,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy_analysis.analysis.bots import (BOTS, HeuristicBot, RandomBot, legal_plays,
-                                          ranked_plays)
+from nardy_analysis.analysis.bots import BOTS, HeuristicBot, RandomBot, legal_plays, ranked_plays
 from nardy_analysis.analysis.long_engine import LongEvaluator
 from nardy_analysis.cli import main
 from nardy_analysis.game.long import LongPosition

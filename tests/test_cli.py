@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import ROOT, SAMPLES
+
 from nardy_analysis import parse_mat, parse_sgf, read_mat
 from nardy_analysis.cli import GC_THRESHOLD, main
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import SAMPLES, brute_force_shots, side
+
 from nardy_analysis.cli import common, main
 from nardy_analysis.cli.plot import _ranges
 from nardy_analysis.game.ids import MatchState

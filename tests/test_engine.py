@@ -14,12 +14,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import side
+
 from nardy_analysis import ALL_ROLLS, InvalidArgument, Position, Roll
-from nardy_analysis.analysis.engine import (MONEY, SAGE_EXTRA, BgSage, EngineError, GnubgNN,
-                                   Probabilities, Utility, check_position, check_roll,
-                                   default_evaluator, game_over_probabilities)
+from nardy_analysis.analysis.engine import (
+    MONEY,
+    SAGE_EXTRA,
+    BgSage,
+    EngineError,
+    GnubgNN,
+    Probabilities,
+    Utility,
+    check_position,
+    check_roll,
+    default_evaluator,
+    game_over_probabilities,
+)
 from nardy_analysis.game.position import BAR
 
 DATA = Path(__file__).parent / "data" / "luck"

@@ -6,9 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from nardy_analysis import (DecodeError, EngineError, IllegalPlayError, InvalidArgument,
-                            NardyError, NotationError, PositionIdError, RecordWarning, Roll,
-                            RuleViolation)
+from nardy_analysis import (
+    DecodeError,
+    EngineError,
+    IllegalPlayError,
+    InvalidArgument,
+    NardyError,
+    NotationError,
+    PositionIdError,
+    RecordWarning,
+    Roll,
+    RuleViolation,
+)
 from nardy_analysis.errors import path_text, plural
 
 FIELDS = ["file", "game", "move", "line", "column", "text", "kind", "message", "position_id"]

@@ -5,14 +5,20 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from conftest import SAMPLES, brute_force_shots, read_tsv, side
 from scipy.stats import binomtest
 
-from nardy_analysis import (InvalidArgument, Position, load_file, load_files,
-                            parse_mat, replay_file, replay_match)
-from nardy_analysis.analysis.turns import (_ROW, DTYPES, _turn_rows, hit_rates, phase,
-                                           turns_frame)
+from nardy_analysis import (
+    InvalidArgument,
+    Position,
+    load_file,
+    load_files,
+    parse_mat,
+    replay_file,
+    replay_match,
+)
+from nardy_analysis.analysis.turns import _ROW, DTYPES, _turn_rows, hit_rates, phase, turns_frame
 from nardy_analysis.cli.stats import stats
-from conftest import SAMPLES, brute_force_shots, read_tsv, side
 
 STUDIO = SAMPLES / "BackgammonStudio_5407469.mat"
 GOOD = sorted(SAMPLES.glob("*.mat"))

@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 
 import pytest
+from conftest import CORPUS_FILES, ROOT, SAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS_FILES, ROOT, SAMPLES
 from nardy_analysis import DecodeError, NotationError, parse_mat, replay_match, written_record
 from nardy_analysis.notation.decoding import decode
 from nardy_analysis.notation.writer import format_mat

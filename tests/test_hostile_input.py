@@ -14,10 +14,19 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import ROOT, SAMPLES, read_tsv
-from nardy_analysis import (DecodeError, NardyError, NotationError, format_sgf, parse_mat,
-                            parse_sgf, read_mat, replay_file, replay_match)
+
+from nardy_analysis import (
+    DecodeError,
+    NardyError,
+    NotationError,
+    format_sgf,
+    parse_mat,
+    parse_sgf,
+    read_mat,
+    replay_file,
+    replay_match,
+)
 from nardy_analysis.cli import main
 from nardy_analysis.errors import NotAMatch
 from nardy_analysis.notation.decoding import decode

@@ -18,10 +18,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import gnubg_board
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import gnubg_board
 from nardy_analysis.errors import InvalidArgument, PositionIdError
 from nardy_analysis.game.ids import GameState, MatchState, match_from_id, match_id
 from nardy_analysis.game.long import LongPosition

@@ -21,10 +21,10 @@ from collections import Counter
 from functools import lru_cache
 
 import pytest
+from conftest import gnubg_board
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import gnubg_board
 from nardy_analysis.game.position import ALL_ROLLS, BAR, OFF, LegalPlay, Play, Position, Roll
 from nardy_analysis.game.rules import LENIENT, STANDARD
 

@@ -6,10 +6,19 @@ import csv
 from pathlib import Path
 
 import pytest
-
 from conftest import SAMPLES
-from nardy_analysis import (EmptyFile, LoadedFile, NotationError, RuleViolation, load_file,
-                            load_files, match_files, replay_file, sample_folder)
+
+from nardy_analysis import (
+    EmptyFile,
+    LoadedFile,
+    NotationError,
+    RuleViolation,
+    load_file,
+    load_files,
+    match_files,
+    replay_file,
+    sample_folder,
+)
 
 BROKEN = SAMPLES / "broken"
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pickle
 import random
-from xml.etree import ElementTree
 from collections import Counter
 from itertools import permutations
+from xml.etree import ElementTree
 
 import pytest
 from hypothesis import assume, given, settings
@@ -23,7 +23,6 @@ from nardy_analysis.errors import IllegalPlayError, InvalidArgument, PositionIdE
 from nardy_analysis.game.long import HEAD, LongPosition, blocked_rolls, check_play
 from nardy_analysis.game.position import ALL_ROLLS, OFF, Move, Play, Roll, ending
 from nardy_analysis.game.rules import LONG, LONG_FEDERATION, VARIANTS, Rules
-
 
 # --- helpers ----------------------------------------------------------------------------------
 

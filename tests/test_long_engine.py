@@ -13,10 +13,21 @@ import numpy as np
 import pytest
 
 from nardy_analysis.analysis.bearoff import bearoff_equities
-from nardy_analysis.analysis.engine import (MONEY, GnubgNN, Probabilities, default_evaluator,
-                                            game_over_probabilities)
-from nardy_analysis.analysis.long_engine import (INPUTS, NET_FILE, LongEvaluator, encode,
-                                                 is_race, sides)
+from nardy_analysis.analysis.engine import (
+    MONEY,
+    GnubgNN,
+    Probabilities,
+    default_evaluator,
+    game_over_probabilities,
+)
+from nardy_analysis.analysis.long_engine import (
+    INPUTS,
+    NET_FILE,
+    LongEvaluator,
+    encode,
+    is_race,
+    sides,
+)
 from nardy_analysis.errors import EngineError
 from nardy_analysis.game.long import LongPosition
 from nardy_analysis.game.position import ALL_ROLLS, Roll

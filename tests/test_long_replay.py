@@ -10,6 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from conftest import SAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,8 +25,6 @@ from nardy_analysis.notation.records import TurnRecord, WrittenMove
 from nardy_analysis.notation.writer import format_mat
 from nardy_analysis.replay import replay_match, written_record
 from nardy_analysis.simulate import simulate_match
-
-from conftest import SAMPLES
 
 SAMPLE = SAMPLES / "long" / "simulated_match.mat"
 

@@ -24,12 +24,24 @@ from hypothesis import strategies as st
 
 from nardy_analysis import ALL_ROLLS, Position, Roll, load_file, replay_file
 from nardy_analysis.analysis.engine import MONEY, default_evaluator
-from nardy_analysis.errors import InvalidArgument, NardyError
+from nardy_analysis.analysis.luck import (
+    KEY,
+    PLAYER_COLUMNS,
+    RATINGS,
+    RESULT_COLUMNS,
+    ROLL_COLUMNS,
+    SUMMARY_COLUMNS,
+    luck_by_player,
+    luck_frame,
+    luck_mark,
+    luck_rating,
+    luck_summary,
+    match_utility,
+    match_winning_chance,
+    roll_luck,
+)
 from nardy_analysis.cli.luck import luck
-from nardy_analysis.analysis.luck import (KEY, PLAYER_COLUMNS, RATINGS, RESULT_COLUMNS,
-                                          ROLL_COLUMNS, SUMMARY_COLUMNS, luck_by_player,
-                                          luck_frame, luck_mark, luck_rating, luck_summary,
-                                          match_utility, match_winning_chance, roll_luck)
+from nardy_analysis.errors import InvalidArgument, NardyError
 from nardy_analysis.game.long import LongPosition
 from nardy_analysis.game.rules import LONG, LONG_FEDERATION, TAVLA
 from nardy_analysis.plots.luck import plot_cumulative_luck

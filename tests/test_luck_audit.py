@@ -9,7 +9,6 @@ tests/data/README.md): ``fair-*`` with fair dice, ``cheat11-*`` with gnubg's dic
 
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -17,9 +16,16 @@ from click.testing import CliRunner
 from conftest import ROOT, run_in, side
 
 from nardy_analysis import ALL_ROLLS, Position, Roll
-from nardy_analysis.analysis.audit import (LUCK_DTYPES, LUCK_TESTS, TESTS, audit_dice,
-                                           merge_counts, roll_counts, rolls_frame,
-                                           simulate_rolls)
+from nardy_analysis.analysis.audit import (
+    LUCK_DTYPES,
+    LUCK_TESTS,
+    TESTS,
+    audit_dice,
+    merge_counts,
+    roll_counts,
+    rolls_frame,
+    simulate_rolls,
+)
 from nardy_analysis.analysis.audit.counts import _classes
 from nardy_analysis.analysis.luck import LUCKY, luck_frame, roll_luck, roll_luck_distribution
 from nardy_analysis.batch import audit_files, file_counts

@@ -1,22 +1,36 @@
 """The .mat reader: quirks of real exporters, records, and syntax errors with line:column."""
 
 import codecs
-from functools import lru_cache
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import FrozenInstanceError
+from functools import lru_cache
 
 import pytest
+from conftest import ROOT, SAMPLES, read_tsv
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from concurrent.futures import ThreadPoolExecutor
-
-from conftest import ROOT, SAMPLES, read_tsv
-from nardy_analysis import (DecodeError, NotationError, Roll, RuleViolation, format_mat,
-                            parse_mat, read_mat, replay_file, replay_match)
+from nardy_analysis import (
+    DecodeError,
+    NotationError,
+    Roll,
+    RuleViolation,
+    format_mat,
+    parse_mat,
+    read_mat,
+    replay_file,
+    replay_match,
+)
 from nardy_analysis.errors import NotAMatch
 from nardy_analysis.notation.decoding import decode
-from nardy_analysis.notation.records import (CubeRecord, ResultRecord, SnowiePosition, TurnRecord,
-                                            WrittenMove, tags_by_side)
+from nardy_analysis.notation.records import (
+    CubeRecord,
+    ResultRecord,
+    SnowiePosition,
+    TurnRecord,
+    WrittenMove,
+    tags_by_side,
+)
 
 GALAXY = """\
 ; [Site "BackgammonGalaxy"]

@@ -5,9 +5,8 @@ import shutil
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
-
 from conftest import ROOT
+from nbclient import NotebookClient
 
 
 @pytest.mark.slow

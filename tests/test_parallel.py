@@ -5,8 +5,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import SAMPLES
+
 from nardy_analysis.errors import InvalidArgument
 from nardy_analysis.load import load_file
 from nardy_analysis.parallel import cores, map_files

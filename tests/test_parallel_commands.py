@@ -14,15 +14,15 @@ import sys
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-
 from conftest import SAMPLES, run_in
+
+from nardy_analysis import parallel
 from nardy_analysis.analysis.luck import ROLL_DTYPES, luck_frame
 from nardy_analysis.analysis.turns import DTYPES, turns_frame
 from nardy_analysis.batch import luck_frames, turns_frames
 from nardy_analysis.cli import common, main
-from nardy_analysis import parallel
-from nardy_analysis.parquet import ParquetParts
 from nardy_analysis.load import load_files
+from nardy_analysis.parquet import ParquetParts
 
 HAS_ENGINE = importlib.util.find_spec("gnubg_nn") is not None
 needs_engine = pytest.mark.skipif(not HAS_ENGINE, reason="gnubg-nn (the engine extra) is "

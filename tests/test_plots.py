@@ -9,16 +9,24 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
-
 from conftest import SAMPLES  # noqa: E402
+
 from nardy_analysis import NardyError, load_file  # noqa: E402
-from nardy_analysis.analysis.turns import turns_frame  # noqa: E402
 from nardy_analysis.analysis.audit import DiceAudit, dice_tests, simulate_rolls  # noqa: E402
-from nardy_analysis.plots import (plot_blot_exposure, plot_blot_points,  # noqa: E402
-                                  plot_cumulative_luck, plot_doubles, plot_face_counts,
-                                  plot_hit_calibration, plot_hits_by_point, plot_p_values,
-                                  plot_pip_race, plot_roll_classes)
+from nardy_analysis.analysis.turns import turns_frame  # noqa: E402
 from nardy_analysis.cli.plot import plot  # noqa: E402
+from nardy_analysis.plots import (  # noqa: E402
+    plot_blot_exposure,
+    plot_blot_points,
+    plot_cumulative_luck,
+    plot_doubles,
+    plot_face_counts,
+    plot_hit_calibration,
+    plot_hits_by_point,
+    plot_p_values,
+    plot_pip_race,
+    plot_roll_classes,
+)
 
 STUDIO = SAMPLES / "BackgammonStudio_5407469.mat"
 

@@ -17,12 +17,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_analysis.errors import IllegalPlayError, InvalidArgument, PositionIdError
-from nardy_analysis.game.position import (ALL_ROLLS, BAR, CHECKERS, OFF, LegalPlay, Move, Play,
-                                          Position, Roll, apply_step, ending, one_die_plays,
-                                          play_steps)
 from nardy_analysis.game.ids import MatchState
+from nardy_analysis.game.position import (
+    ALL_ROLLS,
+    BAR,
+    CHECKERS,
+    OFF,
+    LegalPlay,
+    Move,
+    Play,
+    Position,
+    Roll,
+    apply_step,
+    ending,
+    one_die_plays,
+    play_steps,
+)
 from nardy_analysis.game.rules import CAUCASIAN, LENIENT, STANDARD, TAVLA
-
 
 # --- helpers ----------------------------------------------------------------------------------
 

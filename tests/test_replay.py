@@ -4,20 +4,30 @@ import random
 from unittest.mock import patch
 
 import pytest
+from conftest import ROOT, SAMPLES, read_tsv
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
+from test_position import reachable
 
-from conftest import ROOT, SAMPLES, read_tsv
-from nardy_analysis import (CAUCASIAN, LENIENT, STANDARD, TAVLA, Position, RecordWarning,
-                            RuleViolation, parse_mat, replay_file, replay_match)
+from nardy_analysis import (
+    CAUCASIAN,
+    LENIENT,
+    STANDARD,
+    TAVLA,
+    Position,
+    RecordWarning,
+    RuleViolation,
+    parse_mat,
+    replay_file,
+    replay_match,
+)
 from nardy_analysis.game.position import ALL_ROLLS, Roll
 from nardy_analysis.game.rules import BAR, OFF
-from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord, WrittenMove
 from nardy_analysis.load import load_file
+from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord, WrittenMove
 from nardy_analysis.replay import MOST_INFERRED, MOST_TRIED, Hop, realise
 from nardy_analysis.replay.matching import all_readings, as_written
 from nardy_analysis.replay.replayer import _dances, _GameReplayer, _Stop
-from test_position import reachable
 
 HEADER = " {length} point match\n\n Game 1\n alice : 0                       bob : 0\n"
 

@@ -18,8 +18,7 @@ import pytest  # noqa: E402
 from markupsafe import escape  # noqa: E402
 
 import nardy_analysis  # noqa: E402
-from nardy_analysis.analysis.audit import (ABOUT, EFFECT_UNITS, DiceAudit,  # noqa: E402
-                                           dice_tests, simulate_rolls)
+from nardy_analysis.analysis.audit import ABOUT, EFFECT_UNITS, DiceAudit, dice_tests, simulate_rolls  # noqa: E402
 from nardy_analysis.report import audit_html  # noqa: E402
 from nardy_analysis.report.templates import template  # noqa: E402
 

@@ -16,14 +16,23 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-
 from conftest import CORPUS, CORPUS_FILES, ROOT
-from nardy_analysis import (DecodeError, NotationError, Roll, load_file, match_files, parse_mat,
-                            read_mat, replay_file, replay_match)
+from hypothesis import HealthCheck, given, settings
+from test_writer import legal_matches
+
+from nardy_analysis import (
+    DecodeError,
+    NotationError,
+    Roll,
+    load_file,
+    match_files,
+    parse_mat,
+    read_mat,
+    replay_file,
+    replay_match,
+)
 from nardy_analysis.notation.records import CubeRecord, MatchRecord, ResultRecord, TurnRecord
 from nardy_analysis.notation.sgf import decode_sgf, format_sgf, parse_sgf
-from test_writer import legal_matches
 
 DATA = ROOT / "tests" / "data" / "sgf"
 ROWS = list(csv.DictReader((DATA / "sgf.tsv").open(newline=""), delimiter="\t"))

@@ -5,14 +5,14 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from conftest import side
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import side
 from nardy_analysis import ALL_ROLLS, CAUCASIAN, LENIENT, STANDARD, InvalidArgument, Position
-from nardy_analysis.cli import main
 from nardy_analysis.analysis import shots as S
 from nardy_analysis.analysis.shots import entering_rolls, shots, throws
+from nardy_analysis.cli import main
 
 # Shots at a lone blot d pips from a lone hitter with nothing in between, out of 36 (the
 # standard table, e.g. Magriel, "Backgammon", ch. "Hitting"; also gnubg's manual).

@@ -22,10 +22,21 @@ from hypothesis import strategies as st
 
 from nardy_analysis import load_file, replay_file
 from nardy_analysis.analysis.cubeful import position_chances as chances_of
-from nardy_analysis.analysis.skill import (CUBE_ERRORS, DECISION_COLUMNS, DECISION_DTYPES, RATINGS,
-                                           SUMMARY_COLUMNS, CubeState, cube_decision,
-                                           cube_efficiency, cubeful_equities, move_mark,
-                                           skill_frame, skill_rating, skill_summary)
+from nardy_analysis.analysis.skill import (
+    CUBE_ERRORS,
+    DECISION_COLUMNS,
+    DECISION_DTYPES,
+    RATINGS,
+    SUMMARY_COLUMNS,
+    CubeState,
+    cube_decision,
+    cube_efficiency,
+    cubeful_equities,
+    move_mark,
+    skill_frame,
+    skill_rating,
+    skill_summary,
+)
 from nardy_analysis.analysis.turns import turns_frame
 from nardy_analysis.cli.skill import skill
 from nardy_analysis.game.position import Position
@@ -472,8 +483,8 @@ def test_engine_play_index_and_classes_agree_with_positions():
     bear-off classes and over below)."""
     import gnubg_nn
 
-    from nardy_analysis.analysis.engine import Evaluator, GnubgNN
     from nardy_analysis.analysis.cubeful import life_index
+    from nardy_analysis.analysis.engine import Evaluator, GnubgNN
 
     engine = GnubgNN()
     checked = set()
@@ -503,8 +514,8 @@ def test_sure_life_index_is_that_of_every_play():
     """Where the life index after every play of a roll is certain from the position before
     (:func:`sure_life_index`, which the luck uses to skip the plays' keys), it is that of
     each play's position; it is certain for most rolls, of each class."""
-    from nardy_analysis.analysis.engine import GnubgNN
     from nardy_analysis.analysis.cubeful import life_index, sure_life_index
+    from nardy_analysis.analysis.engine import GnubgNN
     from nardy_analysis.game.position import ALL_ROLLS
 
     engine, sure, rolls = GnubgNN(), set(), 0

@@ -13,8 +13,13 @@ from click.testing import CliRunner
 from nardy_analysis import replay_file
 from nardy_analysis.analysis.cubeful import CubefulSearch, life_index
 from nardy_analysis.analysis.engine import GnubgNN
-from nardy_analysis.analysis.skill import (_CubeDecision, _match_decisions, _MoveDecision,
-                                           skill_frame, skill_summary)
+from nardy_analysis.analysis.skill import (
+    _CubeDecision,
+    _match_decisions,
+    _MoveDecision,
+    skill_frame,
+    skill_summary,
+)
 from nardy_analysis.cli.skill import skill
 from nardy_analysis.errors import InvalidArgument
 from nardy_analysis.game.rules import LONG

@@ -7,19 +7,33 @@ from dataclasses import dataclass, field
 
 import pytest
 from click.testing import CliRunner
+from conftest import CORPUS_FILES, SAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_notation import GALAXY
 
-from nardy_analysis import (NardyError, Position, Roll, parse_mat, read_mat, replay_file,
-                            replay_match, written_record)
+from nardy_analysis import (
+    NardyError,
+    Position,
+    Roll,
+    parse_mat,
+    read_mat,
+    replay_file,
+    replay_match,
+    written_record,
+)
+from nardy_analysis.cli.convert import convert
 from nardy_analysis.game.ids import GameState, MatchState, match_from_id, match_id
 from nardy_analysis.game.position import BAR, OFF
-from nardy_analysis.notation.records import (CubeRecord, GameRecord, MatchRecord, ResultRecord,
-                                    TurnRecord, WrittenMove)
-from nardy_analysis.cli.convert import convert
+from nardy_analysis.notation.records import (
+    CubeRecord,
+    GameRecord,
+    MatchRecord,
+    ResultRecord,
+    TurnRecord,
+    WrittenMove,
+)
 from nardy_analysis.notation.writer import format_mat, write_mat
-from conftest import CORPUS_FILES, SAMPLES
-from test_notation import GALAXY
 
 NAMES = st.text(st.sampled_from("abcxyzAZ09_.-ÄжΩ "), min_size=1, max_size=12).map(str.strip) \
     .filter(bool)

@@ -14,8 +14,14 @@ from itertools import product
 
 import numpy as np
 
-from nardy_analysis.analysis.bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, TABLE_FILE,
-                                             _reachable, _table, stored_table)
+from nardy_analysis.analysis.bearoff import (
+    BEAROFF_CHECKERS,
+    BEAROFF_POINTS,
+    TABLE_FILE,
+    _reachable,
+    _table,
+    stored_table,
+)
 
 
 def main() -> None:

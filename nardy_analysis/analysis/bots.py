@@ -31,8 +31,8 @@ from ..game.rules import BAR, CHECKERS, STANDARD, Rules
 from .engine import Evaluator, Probabilities, Utility, default_evaluator
 from .long_engine import LongEvaluator
 from .luck import match_utility
-from .shots import throws
 from .shots import shots as find_shots
+from .shots import throws
 
 
 def legal_plays(position: Position, roll: Roll, rules: Rules = STANDARD,

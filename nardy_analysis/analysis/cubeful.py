@@ -37,14 +37,28 @@ from typing import Any, Iterator, NamedTuple
 
 import numpy as np
 
-from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, CENTRED, CUBELESS, OPPONENT_OWNS,
-                      OWNED, bearoff_equities, is_two_sided_bearoff)
-from .engine import MONEY, Evaluator, GnubgNN, Utility
-from .match_equity import (MET_LENGTH, GameSituation, game_results, match_utility,
-                           match_winning_chance, per_game_equity)
-from .turns import phase
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.rules import BAR, CHECKERS, OFF
+from .bearoff import (
+    BEAROFF_CHECKERS,
+    BEAROFF_POINTS,
+    CENTRED,
+    CUBELESS,
+    OPPONENT_OWNS,
+    OWNED,
+    bearoff_equities,
+    is_two_sided_bearoff,
+)
+from .engine import MONEY, Evaluator, GnubgNN, Utility
+from .match_equity import (
+    MET_LENGTH,
+    GameSituation,
+    game_results,
+    match_utility,
+    match_winning_chance,
+    per_game_equity,
+)
+from .turns import phase
 
 # MET_LENGTH, GameSituation, game_results, match_utility, match_winning_chance and
 # per_game_equity are match_equity's, listed here too

@@ -36,11 +36,18 @@ from ..game.ids import Board
 from ..game.long import LongPosition
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.rules import CHECKERS, LONG, Rules
-from .bearoff import (BEAROFF_CHECKERS, BEAROFF_POINTS, bearoff_equities,
-                      is_two_sided_bearoff)
+from .bearoff import BEAROFF_CHECKERS, BEAROFF_POINTS, bearoff_equities, is_two_sided_bearoff
+from .engine import (
+    GAME_ENGINES,
+    MONEY,
+    Evaluator,
+    Probabilities,
+    Utility,
+    check_position,
+    check_roll,
+    game_over_probabilities,
+)
 from .race import POINTS, covered, race_chances
-from .engine import (GAME_ENGINES, MONEY, Evaluator, Probabilities, Utility, check_position,
-                     check_roll, game_over_probabilities)
 
 NET_FILE = Path(__file__).resolve().parent / "data" / "long_net.npz"
 """The trained weights and their metadata (a JSON string, ``meta``)."""

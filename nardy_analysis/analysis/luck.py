@@ -62,15 +62,20 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
-from .match_equity import (GameSituation, game_results, match_utility, match_winning_chance,
-                           per_game_equity)
-from .engine import MONEY, Evaluator, Utility, default_evaluator, match_evaluator
 from ..errors import InvalidArgument
-from .turns import Source, identified_matches
-from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.long import LongPosition
+from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.rules import LONG, STANDARD
+from .engine import MONEY, Evaluator, Utility, default_evaluator, match_evaluator
+from .match_equity import (
+    GameSituation,
+    game_results,
+    match_utility,
+    match_winning_chance,
+    per_game_equity,
+)
 from .shots import throws
+from .turns import Source, identified_matches
 
 __all__ = ["LUCKY", "MARKS", "OPENING_ROLLS", "RATINGS", "RATING_SHOWN", "RollLuck",
            "luck_adjusted", "luck_by_player", "luck_frame", "luck_mark",

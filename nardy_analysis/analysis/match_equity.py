@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .engine import Utility
 from ..errors import NardyError
 from ..game.rules import Rules
 from ..replay import ReplayedGame, ReplayedMatch
+from .engine import Utility
 
 __all__ = ["MET_LENGTH", "GameSituation", "game_results", "match_utility",
            "match_winning_chance", "per_game_equity"]

@@ -67,18 +67,27 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, cast
 import numpy as np
 import pandas as pd
 
-from .cubeful import (CubefulSearch, CubeState, after_play_equities, chances_after_plays,
-                      cube_decision, cube_efficiency, cubeful_equities, life_indices,
-                      normalised_cube_decision, position_chances)
+from ..errors import IllegalPlayError, InvalidArgument
+from ..game.position import ALL_ROLLS, Position, Roll, play_steps
+from ..game.rules import Rules
+from ..notation.records import CubeRecord
+from ..replay import ReplayedGame, ReplayedMatch, ReplayedTurn
+from .cubeful import (
+    CubefulSearch,
+    CubeState,
+    after_play_equities,
+    chances_after_plays,
+    cube_decision,
+    cube_efficiency,
+    cubeful_equities,
+    life_indices,
+    normalised_cube_decision,
+    position_chances,
+)
 from .engine import Evaluator, GnubgNN, match_evaluator
 from .luck import OPENING_ROLLS, luck_adjusted, mean_equity
 from .match_equity import game_results
 from .turns import MatchId, Source, identified_matches
-from ..errors import IllegalPlayError, InvalidArgument
-from ..game.position import ALL_ROLLS, Position, Roll, play_steps
-from ..notation.records import CubeRecord
-from ..game.rules import Rules
-from ..replay import ReplayedGame, ReplayedMatch, ReplayedTurn
 
 if TYPE_CHECKING:
     from .long_engine import LongEvaluator

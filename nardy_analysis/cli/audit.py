@@ -14,9 +14,22 @@ from ..analysis.audit import AuditCounts, audit_dice, match_counts, merge_counts
 from ..errors import InvalidArgument
 from ..game.rules import Rules
 from ..load import load_file
-from .common import (ErrorReport, FileErrors, OutputFile, dask_option, file_errors,
-                     file_results, found_files, jobs_option, needing_engine, progress_option,
-                     quiet_option, rules_option, strict_option, write_output)
+from .common import (
+    ErrorReport,
+    FileErrors,
+    OutputFile,
+    dask_option,
+    file_errors,
+    file_results,
+    found_files,
+    jobs_option,
+    needing_engine,
+    progress_option,
+    quiet_option,
+    rules_option,
+    strict_option,
+    write_output,
+)
 
 
 def _audit_file(path: Path, strict: bool, rules: Rules | None = None,

@@ -10,8 +10,17 @@ import threading
 from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import (TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, NamedTuple,
-                    NoReturn, TypeVar)
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Generator,
+    Iterable,
+    Iterator,
+    NamedTuple,
+    NoReturn,
+    TypeVar,
+)
 
 import click
 

@@ -10,8 +10,16 @@ from ..load import load_file
 from ..notation.sgf import format_sgf
 from ..notation.writer import format_mat
 from ..replay import written_record
-from .common import (ErrorReport, OutputFile, file_errors, one_file, quiet_option,
-                     rules_option, strict_option, write_output)
+from .common import (
+    ErrorReport,
+    OutputFile,
+    file_errors,
+    one_file,
+    quiet_option,
+    rules_option,
+    strict_option,
+    write_output,
+)
 
 
 @click.command()

@@ -11,8 +11,14 @@ from ..analysis.bots import ranked_plays
 from ..errors import InvalidArgument
 from ..game.position import Roll
 from .common import UsageLine, quiet_option
-from .eval import (CHANCE_NAMES, chances_dict, game_rules_option, ply_option,
-                   position_argument, position_engine)
+from .eval import (
+    CHANCE_NAMES,
+    chances_dict,
+    game_rules_option,
+    ply_option,
+    position_argument,
+    position_engine,
+)
 
 
 @click.command(context_settings={"ignore_unknown_options": True})

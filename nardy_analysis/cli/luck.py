@@ -14,10 +14,26 @@ from ..analysis.luck import ROLL_DTYPES, luck_by_player, luck_frame, luck_summar
 from ..errors import plural
 from ..game.rules import Rules
 from ..replay import ReplayedMatch
-from .common import (ErrorReport, OutputFile, ParquetOutput, analysed_file, close_parquet,
-                     dask_option, file_results, found_files, jobs_option, needing_engine,
-                     parquet_parts, progress_bar, progress_option, quiet_option, rules_option,
-                     strict_option, worker_count, write_output)
+from .common import (
+    ErrorReport,
+    OutputFile,
+    ParquetOutput,
+    analysed_file,
+    close_parquet,
+    dask_option,
+    file_results,
+    found_files,
+    jobs_option,
+    needing_engine,
+    parquet_parts,
+    progress_bar,
+    progress_option,
+    quiet_option,
+    rules_option,
+    strict_option,
+    worker_count,
+    write_output,
+)
 
 
 def _analyse_file(path: Path, ply: int, engine: str, strict: bool, rules: Rules | None,

@@ -13,9 +13,19 @@ from ..game.rules import Rules
 from ..load import load_file
 from ..plots.game import plot_blot_exposure, plot_pip_race
 from ..replay import ReplayedMatch
-from .common import (STRICT_STOPS, CannotWrite, ErrorReport, OutputFile, UsageLine,
-                     file_errors, one_file, quiet_option, rules_option, strict_option,
-                     write_output)
+from .common import (
+    STRICT_STOPS,
+    CannotWrite,
+    ErrorReport,
+    OutputFile,
+    UsageLine,
+    file_errors,
+    one_file,
+    quiet_option,
+    rules_option,
+    strict_option,
+    write_output,
+)
 
 _KINDS = {"race": plot_pip_race, "exposure": plot_blot_exposure}
 

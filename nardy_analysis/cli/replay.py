@@ -12,8 +12,17 @@ from ..errors import RuleViolation, path_text, plural
 from ..game.rules import Rules
 from ..load import load_file
 from ..replay import LoadedFile, ReplayedMatch
-from .common import (ErrorReport, dask_option, file_results, found_files, jobs_option,
-                     progress_option, quiet, quiet_option, rules_option)
+from .common import (
+    ErrorReport,
+    dask_option,
+    file_results,
+    found_files,
+    jobs_option,
+    progress_option,
+    quiet,
+    quiet_option,
+    rules_option,
+)
 
 
 def _error(kind: str, message: str) -> dict[str, Any]:

@@ -10,8 +10,18 @@ from ..errors import path_text, plural
 from ..game.rules import Rules
 from ..load import load_file
 from ..parallel import cores
-from .common import (STRICT_STOPS, ErrorReport, OutputFile, file_errors, note, one_file,
-                     quiet_option, rules_option, strict_option, write_output)
+from .common import (
+    STRICT_STOPS,
+    ErrorReport,
+    OutputFile,
+    file_errors,
+    note,
+    one_file,
+    quiet_option,
+    rules_option,
+    strict_option,
+    write_output,
+)
 
 
 @click.command("report")

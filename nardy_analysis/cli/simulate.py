@@ -13,8 +13,15 @@ from ..errors import EngineError, InvalidArgument, path_text, plural
 from ..game.rules import VARIANTS
 from ..notation.writer import write_mat
 from ..simulate import Chooser, Dice, simulate_matches
-from .common import (CannotWrite, OutputFolder, UsageLine, note, progress_bar,
-                     progress_option, quiet_option)
+from .common import (
+    CannotWrite,
+    OutputFolder,
+    UsageLine,
+    note,
+    progress_bar,
+    progress_option,
+    quiet_option,
+)
 
 
 class DiceSpec(click.ParamType[Dice]):

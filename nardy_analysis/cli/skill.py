@@ -10,14 +10,27 @@ from typing import Any
 import click
 import pandas as pd
 
-from ..analysis.skill import (DECISION_DTYPES, NO_RATING, skill_frame, skill_rating,
-                              skill_summary)
+from ..analysis.skill import DECISION_DTYPES, NO_RATING, skill_frame, skill_rating, skill_summary
 from ..game.rules import Rules
 from ..replay import ReplayedMatch
-from .common import (ErrorReport, OutputFile, ParquetOutput, analysed_file, close_parquet,
-                     dask_option, file_results, found_files, jobs_option, needing_engine,
-                     parquet_parts, progress_option, quiet_option, rules_option, strict_option,
-                     write_output)
+from .common import (
+    ErrorReport,
+    OutputFile,
+    ParquetOutput,
+    analysed_file,
+    close_parquet,
+    dask_option,
+    file_results,
+    found_files,
+    jobs_option,
+    needing_engine,
+    parquet_parts,
+    progress_option,
+    quiet_option,
+    rules_option,
+    strict_option,
+    write_output,
+)
 
 _SUMS = ["total_moves", "unforced_moves", "unmarked_moves", "marked_doubtful", "marked_bad",
          "marked_very_bad", "checker_error_emg", "cube_decisions", "close_cube_decisions",

@@ -11,10 +11,24 @@ import click
 from ..analysis.turns import DTYPES, columns_frame, turn_columns
 from ..game.rules import Rules
 from ..load import load_file
-from .common import (ErrorReport, FileErrors, OutputFile, ParquetOutput, close_parquet,
-                     dask_option, file_errors, file_results, found_files, jobs_option,
-                     parquet_parts, progress_option, quiet_option, rules_option, strict_option,
-                     write_output)
+from .common import (
+    ErrorReport,
+    FileErrors,
+    OutputFile,
+    ParquetOutput,
+    close_parquet,
+    dask_option,
+    file_errors,
+    file_results,
+    found_files,
+    jobs_option,
+    parquet_parts,
+    progress_option,
+    quiet_option,
+    rules_option,
+    strict_option,
+    write_output,
+)
 
 
 def _stats_file(path: Path, strict: bool,

@@ -28,8 +28,7 @@ from operator import mul
 from typing import Iterable, NamedTuple, NoReturn, Self, Sequence
 
 from ..errors import IllegalPlayError, InvalidArgument, PositionIdError
-from .ids import (Board, MatchState, decode_position_id, decode_xgid, encode_position_id,
-                  encode_xgid)
+from .ids import Board, MatchState, decode_position_id, decode_xgid, encode_position_id, encode_xgid
 from .rules import BAR, CHECKERS, OFF, STANDARD, Rules
 
 

@@ -27,8 +27,17 @@ from ..errors import DecodeError, NotAMatch, NotationError, RecordWarning, path_
 from ..game.position import Roll, point_from_str
 from . import open_grammar
 from .decoding import binary_data, binary_error, decode, lf_text
-from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
-                      SnowiePosition, TurnRecord, WrittenMove, tags_by_side)
+from .records import (
+    CubeRecord,
+    GameRecord,
+    MatchRecord,
+    ParsedFile,
+    ResultRecord,
+    SnowiePosition,
+    TurnRecord,
+    WrittenMove,
+    tags_by_side,
+)
 
 # A lone entry to the right of this column belongs to the right-hand player, when a game
 # gives no better clue (no line with two entries, no second name on the score line).

@@ -23,7 +23,6 @@ from ..errors import NardyError, RecordWarning
 from ..game.position import Roll, point_str
 from ..game.rules import VARIANTS, Rules
 
-
 LONG_VARIATION = "LongNardy"
 """The ``Variation`` tag of a long nardy record: ``; [Variation "LongNardy"]``."""
 

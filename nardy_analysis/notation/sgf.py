@@ -54,8 +54,17 @@ from ..game.position import Play, Roll
 from ..game.rules import BAR, OFF, STANDARD
 from . import open_grammar
 from .decoding import binary_data, binary_error, decode_error, text_position
-from .records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
-                      SnowiePosition, TurnRecord, WrittenMove, variation_tag)
+from .records import (
+    CubeRecord,
+    GameRecord,
+    MatchRecord,
+    ParsedFile,
+    ResultRecord,
+    SnowiePosition,
+    TurnRecord,
+    WrittenMove,
+    variation_tag,
+)
 
 _Game = tuple[int, GameRecord, dict[str, "_Property"], int]
 """A game tree read (:func:`_game`): its index, record, root properties and match length."""

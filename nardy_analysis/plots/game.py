@@ -18,8 +18,8 @@ from matplotlib.axes import Axes
 from matplotlib.container import ErrorbarContainer
 from matplotlib.ticker import MaxNLocator
 
-from ..errors import InvalidArgument
 from ..analysis.turns import hit_rates, refuse_long_nardy
+from ..errors import InvalidArgument
 from ..game.svg import COLOURS
 
 GAME = ["file", "match_id", "game"]

@@ -13,16 +13,32 @@ from __future__ import annotations
 from copy import copy
 from dataclasses import replace
 from functools import cached_property
-from typing import (AbstractSet, Literal, NamedTuple, NoReturn, Protocol, Sequence, cast,
-                    overload)
+from typing import AbstractSet, Literal, NamedTuple, NoReturn, Protocol, Sequence, cast, overload
 
 from ..errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation, plural
 from ..game.long import LongPosition, check_play
-from ..game.position import (LegalPlay, Play, Position, Roll, apply_step, ending,
-                             most_multiple, movable_points, one_die_plays)
+from ..game.position import (
+    LegalPlay,
+    Play,
+    Position,
+    Roll,
+    apply_step,
+    ending,
+    most_multiple,
+    movable_points,
+    one_die_plays,
+)
 from ..game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
-from ..notation.records import (Action, CubeRecord, GameRecord, MatchRecord, ResultRecord,
-                                SnowiePosition, TurnRecord, WrittenMove)
+from ..notation.records import (
+    Action,
+    CubeRecord,
+    GameRecord,
+    MatchRecord,
+    ResultRecord,
+    SnowiePosition,
+    TurnRecord,
+    WrittenMove,
+)
 from .matching import Hop, Reading, all_readings, as_written, hops_of, long_readings, realise
 from .results import ReplayedGame, ReplayedMatch, ReplayedTurn
 from .written import written_play

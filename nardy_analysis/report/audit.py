@@ -14,8 +14,13 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ..analysis.audit import ABOUT, ALPHA, EFFECT_UNITS
-from ..plots.audit import (doubles_rows, plot_doubles, plot_face_counts, plot_p_values,
-                           plot_roll_classes)
+from ..plots.audit import (
+    doubles_rows,
+    plot_doubles,
+    plot_face_counts,
+    plot_p_values,
+    plot_roll_classes,
+)
 from .templates import template
 
 if TYPE_CHECKING:

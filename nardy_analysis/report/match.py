@@ -22,11 +22,10 @@ import pandas as pd
 from ..analysis.audit import ABOUT, ALPHA, audit_dice
 from ..analysis.engine import Evaluator
 from ..analysis.luck import RATING_SHOWN, luck_rating
-from ..analysis.skill import CUBE_ERRORS, NO_RATING, skill_rating
 from ..analysis.shots import shots, throws
+from ..analysis.skill import CUBE_ERRORS, NO_RATING, skill_rating
 from ..batch.luck import luck_and_skill
-from ..errors import (InvalidArgument, NardyError, RecordProblem, RecordWarning, path_text,
-                      plural)
+from ..errors import InvalidArgument, NardyError, RecordProblem, RecordWarning, path_text, plural
 from ..game.ids import GameState, MatchState
 from ..game.long import LongPosition
 from ..game.position import Position

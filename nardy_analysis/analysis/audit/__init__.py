@@ -159,8 +159,16 @@ re-exports their public names.
 from .counts import LUCK_TESTS, TESTS, AuditCounts, match_counts, merge_counts, roll_counts
 from .dice import ALPHA, EXACT_LIMIT, cell_alpha, clopper_pearson, poisson_binomial_test
 from .result import ABOUT, EFFECT_UNITS, DiceAudit, audit_dice, count_tests, dice_tests
-from .rolls import (CLASS_PROBABILITY, LUCK_DTYPES, MEAN_PIPS, ROLL_COLUMNS, ROLLS_DTYPES,
-                    VAR_PIPS, rolls_frame, simulate_rolls)
+from .rolls import (
+                    CLASS_PROBABILITY,
+                    LUCK_DTYPES,
+                    MEAN_PIPS,
+                    ROLL_COLUMNS,
+                    ROLLS_DTYPES,
+                    VAR_PIPS,
+                    rolls_frame,
+                    simulate_rolls,
+)
 
 __all__ = ["ABOUT", "ALPHA", "CLASS_PROBABILITY", "EFFECT_UNITS", "EXACT_LIMIT", "LUCK_DTYPES",
            "LUCK_TESTS", "MEAN_PIPS", "ROLLS_DTYPES", "ROLL_COLUMNS", "TESTS", "VAR_PIPS",

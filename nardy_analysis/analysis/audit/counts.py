@@ -12,8 +12,7 @@ import pandas as pd
 
 from ...errors import InvalidArgument, NardyError
 from ..turns import Source, replayed_matches
-from .rolls import (CLASS_DOUBLE, CLASS_INDEX, LUCK_DTYPES, ROLL_COLUMNS, ROLLS_DTYPES,
-                    roll_rows)
+from .rolls import CLASS_DOUBLE, CLASS_INDEX, LUCK_DTYPES, ROLL_COLUMNS, ROLLS_DTYPES, roll_rows
 
 TESTS = ("doubles", "roll_classes", "faces", "pips", "serial", "bar_entry", "hits_on_blots")
 """The tests, in report order."""

@@ -15,8 +15,7 @@ from scipy import stats
 from ...errors import plural
 from ...game.position import ALL_ROLLS
 from .counts import SERIAL_CELLS, SUCCESS_CELLS, TRIAL_CELLS, AuditCounts
-from .rolls import (CLASS_DOUBLE, CLASS_FACES, CLASS_PIPS, CLASS_PROBABILITY, MEAN_PIPS,
-                    VAR_PIPS)
+from .rolls import CLASS_DOUBLE, CLASS_FACES, CLASS_PIPS, CLASS_PROBABILITY, MEAN_PIPS, VAR_PIPS
 
 ALPHA = 0.05
 """Level of the notes and of the flags in summaries and plots."""
