@@ -249,12 +249,12 @@ def test_malformed_positions_and_rolls_are_usage_errors_quoting_them(args, quote
 
 
 @pytest.mark.parametrize("position, impossible", [
-    ("24x14/24x15/0", "player 0 has borne off 1 checker with 14 still outside home"),
-    ("23x15/24x13,6/1", "player 1 has borne off 1 checker with 13 still outside home"),
-    ("24x10,23,22,21,20,19/24x15/0", "player 0 holds six points in a row (24, 23, 22, 21, "
-                                     "20, 19) that no checker of player 1 has passed"),
+    ("24x14/24x15/0", "player 1 has borne off 1 checker with 14 still outside home"),
+    ("23x15/24x13,6/1", "player 2 has borne off 1 checker with 13 still outside home"),
+    ("24x10,23,22,21,20,19/24x15/0", "player 1 holds six points in a row (24, 23, 22, 21, "
+                                     "20, 19) that no checker of player 2 has passed"),
     ("-/-/0", "both players have borne off all 15 checkers"),
-    ("24x15/12x15/0", "both players have checkers on player 0's point 24"),
+    ("24x15/12x15/0", "both players have checkers on player 1's point 24"),
     ("AAAAAAAAAAAAAA", "both players have borne off all 15 checkers"),
     ("27YBAHDbtgEAcA", "both players have checkers on the bar against a closed home board"),
 ])

@@ -169,8 +169,8 @@ def test_six_block_refused_and_allowed():
     error = raises(refused, "61", [(10, 1), (9, 6)], "six_block", None)
     assert "8, 7, 6, 5, 4, 3" in str(error)
     assert not any(LongPosition.unreachable(after.board) for after in afters(refused, "61"))
-    with pytest.raises(InvalidArgument, match=r"player 0 holds six points in a row "
-                       r"\(8, 7, 6, 5, 4, 3\) that no checker of player 1 has passed"):
+    with pytest.raises(InvalidArgument, match=r"player 1 holds six points in a row "
+                       r"\(8, 7, 6, 5, 4, 3\) that no checker of player 2 has passed"):
         pos({8: 1, 7: 1, 6: 1, 5: 1, 4: 1, 3: 1, 1: 9}, OPP_HEAD)
     # One opposing checker on my 2 (its 14-point) has passed them: allowed.
     allowed = pos(me, {12: 14, 2: 1})
@@ -295,16 +295,16 @@ def test_notation_errors(text):
 
 @pytest.mark.parametrize("text, impossible", [
     # Bearing off starts with all 15 home, and no checker leaves home (no hitting).
-    ("24x14/24x15/0", "player 0 has borne off 1 checker with 14 still outside home (points "
+    ("24x14/24x15/0", "player 1 has borne off 1 checker with 14 still outside home (points "
                       "7..24): bearing off starts with all 15 home"),
-    ("24x15/6x13,7/1", "player 1 has borne off 1 checker with 1 still outside home (points "
+    ("24x15/6x13,7/1", "player 2 has borne off 1 checker with 1 still outside home (points "
                        "7..24): bearing off starts with all 15 home"),
     # Six in a row that no opposing checker has passed, listed along the opponent's path:
     # the head and 23..19, or across the opponent's head (my 1 and 24 are neighbours there).
-    ("24x10,23,22,21,20,19/24x15/0", "player 0 holds six points in a row (24, 23, 22, 21, "
-                                     "20, 19) that no checker of player 1 has passed"),
-    ("24x15/24x10,3,2,1,23,22/1", "player 1 holds six points in a row (3, 2, 1, 24, 23, 22) "
-                                  "that no checker of player 0 has passed"),
+    ("24x10,23,22,21,20,19/24x15/0", "player 1 holds six points in a row (24, 23, 22, 21, "
+                                     "20, 19) that no checker of player 2 has passed"),
+    ("24x15/24x10,3,2,1,23,22/1", "player 2 holds six points in a row (3, 2, 1, 24, 23, 22) "
+                                  "that no checker of player 1 has passed"),
     ("-/-/0", "both players have borne off all 15 checkers (the game ends with the first)"),
 ])
 def test_impossible_positions_are_refused(text, impossible):

@@ -408,7 +408,7 @@ def test_convert_to_sgf_then_replay_a_long_match(tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ("24x15/24x15", "not a long nardy position '24x15/24x15'"),
-    ("24x15,abc/24x15/0", "bad point 'abc' of player 0 in long nardy position "
+    ("24x15,abc/24x15/0", "bad point 'abc' of player 1 in long nardy position "
                           "'24x15,abc/24x15/0'"),
     ("24x15,23/24x15/2", "not a long nardy position '24x15,23/24x15/2'"),
 ])

@@ -454,7 +454,7 @@ def test_position_validation():
         Position((negative, good))
     with pytest.raises(InvalidArgument, match="summing to 15"):
         Position((good[:25], good))  # wrong shape
-    with pytest.raises(InvalidArgument, match="both players have checkers on player 0's point 20"):
+    with pytest.raises(InvalidArgument, match="both players have checkers on player 1's point 20"):
         Position((side({20: 15}), side({5: 15})))  # player 0's 20 is player 1's 5
     with pytest.raises(InvalidArgument, match="turn must be 0 or 1, got 2"):
         Position((good, good), turn=2)

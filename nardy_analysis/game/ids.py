@@ -530,7 +530,7 @@ def decode_xgid(text: str) -> tuple[Board, MatchState]:
         board[player][point] = count
     for player, side in enumerate(board):
         if sum(side) > CHECKERS:
-            raise _bad("XGID", text, f"{sum(side)} checkers for player {player} (at most 15)")
+            raise _bad("XGID", text, f"{sum(side)} checkers for player {player + 1} (at most 15)")
         side[OFF] = CHECKERS - sum(side)
     owners = {v: k for k, v in _XG_CUBE_POSITION.items()}
     players = {v: k for k, v in _XG_TURN.items()}

@@ -144,13 +144,14 @@ class LongPosition(Position):
         for player, (me, opp) in enumerate((board, board[::-1])):
             outside = sum(me[7:25])
             if me[OFF] and outside:
-                return (f"player {player} has borne off {plural(me[OFF], 'checker')} with "
+                return (f"player {player + 1} has borne off {plural(me[OFF], 'checker')} with "
                         f"{outside} still outside home (points 7..24): bearing off starts "
                         "with all 15 home")
             block = _unpassed_block(me, opp)
             if block is not None:
-                return (f"player {player} holds six points in a row ({_block_points(block)}) "
-                        f"that no checker of player {1 - player} has passed")
+                return (f"player {player + 1} holds six points in a row "
+                        f"({_block_points(block)}) that no checker of player {2 - player} has "
+                        "passed")
         return Position.unreachable(board)
 
     @classmethod
@@ -202,13 +203,13 @@ class LongPosition(Position):
                 point = int(match[1]) if match else 0
                 count = int(match[2] or 1) if match else 0
                 if not (1 <= point <= 24 and 1 <= count <= CHECKERS) or side[point]:
-                    raise PositionIdError(f"bad point {cell!r} of player {player} in long nardy "
-                                          f"position {text!r} (points 1..24 once each, as "
-                                          "24 or 24x15)")
+                    raise PositionIdError(f"bad point {cell!r} of player {player + 1} in long "
+                                          f"nardy position {text!r} (points 1..24 once each, "
+                                          "as 24 or 24x15)")
                 side[point] = count
             side[OFF] = CHECKERS - sum(side)
             if side[OFF] < 0:
-                raise PositionIdError(f"player {player} has more than 15 checkers in long "
+                raise PositionIdError(f"player {player + 1} has more than 15 checkers in long "
                                       f"nardy position {text!r}")
             board.append(side)
         try:

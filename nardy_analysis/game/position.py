@@ -357,11 +357,11 @@ class Position:
         board = (tuple(board[0]), tuple(board[1]))
         for player, side in enumerate(board):
             if len(side) != 26 or any(n < 0 for n in side) or sum(side) != CHECKERS:
-                raise InvalidArgument(f"player {player} needs 26 non-negative counts summing "
-                                      f"to 15, got {side}")
+                raise InvalidArgument(f"player {player + 1} needs 26 non-negative counts "
+                                      f"summing to 15, got {side}")
         for point in range(1, 25):
             if board[0][point] and board[1][self.facing(point)]:
-                raise InvalidArgument(f"both players have checkers on player 0's point {point}")
+                raise InvalidArgument(f"both players have checkers on player 1's point {point}")
         reason = self.unreachable(board)
         if reason:
             raise InvalidArgument(reason)
