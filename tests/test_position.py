@@ -496,16 +496,19 @@ def test_str_board_mentions_pips():
 
 @st.composite
 def reachable(draw):
-    """A position reached by a random game from the start (seeded by hypothesis)."""
+    """A position reached by a random game from the start (seeded by hypothesis), the game
+    not over: a player is on roll (the board after the last checker is off is no game's,
+    once both players' checkers are off)."""
     rng = random.Random(draw(st.integers(0, 2 ** 32 - 1)))
     plies = draw(st.integers(0, 200))
     position = Position.start(turn=rng.randrange(2))
     for _ in range(plies):
-        if position.is_over:
-            break
         roll = rng.choice(ALL_ROLLS)
-        position = rng.choice(sorted((a for _, a in position.legal_plays(roll)),
-                                     key=lambda p: p.board))
+        after = rng.choice(sorted((a for _, a in position.legal_plays(roll)),
+                                  key=lambda p: p.board))
+        if after.is_over:
+            break
+        position = after
     return position
 
 
