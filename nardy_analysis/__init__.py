@@ -10,7 +10,7 @@ from .notation.mat import parse_mat, read_mat
 from .notation.positions import parse_position
 from .notation.records import (CubeRecord, GameRecord, MatchRecord, ParsedFile, ResultRecord,
                                TurnRecord, WrittenMove)
-from .notation.sgf import format_sgf, parse_sgf, read_sgf
+from .notation.sgf import format_sgf, parse_sgf, read_sgf, write_sgf
 from .notation.writer import format_mat, write_mat
 from .replay import ReplayedGame, ReplayedMatch, ReplayedTurn, replay_match, written_record
 from .load import (LoadedFile, MatchFiles, load_file, load_files, match_files, replay_file,
@@ -39,4 +39,4 @@ __all__ = [
     "RuleViolation", "STANDARD", "TAVLA", "TurnRecord", "WrittenMove", "__version__", "ending",
     "format_mat", "format_sgf", "load_file", "load_files", "match_files", "match_from_id",
     "match_id", "parse_mat", "parse_position", "parse_sgf", "read_mat", "read_sgf",
-    "replay_file", "replay_match", "sample_folder", "write_mat", "written_record"]
+    "replay_file", "replay_match", "sample_folder", "write_mat", "write_sgf", "written_record"]
