@@ -29,7 +29,7 @@ from .notation.records import (
     TurnRecord,
     WrittenMove,
 )
-from .notation.sgf import format_sgf, parse_sgf, read_sgf
+from .notation.sgf import format_sgf, parse_sgf, read_sgf, write_sgf
 from .notation.writer import format_mat, write_mat
 from .replay import (
     LoadedFile,
@@ -62,4 +62,4 @@ __all__ = [
     "RuleViolation", "STANDARD", "TAVLA", "TurnRecord", "WrittenMove", "__version__", "ending",
     "format_mat", "format_sgf", "load_file", "load_files", "match_files", "match_from_id",
     "match_id", "parse_mat", "parse_position", "parse_sgf", "read_mat", "read_sgf",
-    "replay_file", "replay_match", "sample_folder", "write_mat", "written_record"]
+    "replay_file", "replay_match", "sample_folder", "write_mat", "write_sgf", "written_record"]

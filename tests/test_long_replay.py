@@ -385,7 +385,8 @@ def test_sgf_keeps_long_nardy_both_ways(rules):
     from nardy_analysis.notation.sgf import format_sgf, parse_sgf
 
     match = replay_match(simulated(5, rules))
-    for source in (match, match.record):  # from the board, and as recorded
+    # from the board, and as recorded
+    for source in (written_record(match, merge=False), match.record):
         text = format_sgf(source)
         assert f"RU[{'LongNardy' if rules == LONG else 'long-federation'}]" in text
         [back] = parse_sgf(text).matches
@@ -393,7 +394,7 @@ def test_sgf_keeps_long_nardy_both_ways(rules):
         assert again.rules == rules and not again.errors and not again.warnings
         assert [[t.after for t in g.turns] for g in again.games] == \
             [[t.after for t in g.turns] for g in match.games]
-    assert "RU[" not in format_sgf(replay_match(simulated(5, STANDARD))).replace(
+    assert "RU[" not in format_sgf(written_record(replay_match(simulated(5, STANDARD)))).replace(
         "RU[Crawford]", "")
 
 

@@ -409,16 +409,6 @@ def _tag_by_the_parser(line):
         return None
 
 
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from([";", " ", "\t", "[", "]", '"', "Key", "Player 1", "x", "; y",
-                                 "\ufeff", "a b", "; [", ' "v"', '"]']), max_size=12))
-def test_tags_read_by_the_fast_path_as_by_the_parser(parts):
-    from nardy_analysis.notation import mat
-
-    line = "".join(parts)
-    assert mat._tag.__wrapped__(line) == _tag_by_the_parser(line)
-
-
 def test_tags_belong_to_the_next_match_wherever_they_are():
     text = ('; [Site "one"]\n 1 point match\n Game 1\n a : 0  b : 0\n; [Site "two"]\n'
             '  1) 31: 8/5 6/5\n; [Round "2"]\n 3 point match\n; [Site "three"]\n')

@@ -30,6 +30,8 @@ from nardy_analysis import (
     read_mat,
     replay_file,
     replay_match,
+    write_sgf,
+    written_record,
 )
 from nardy_analysis.notation.records import CubeRecord, MatchRecord, ResultRecord, TurnRecord
 from nardy_analysis.notation.sgf import decode_sgf, format_sgf, parse_sgf
@@ -252,7 +254,8 @@ def test_random_legal_matches_round_trip(generated):
     record, expected = generated
     again, = parse_sgf(format_sgf(record), strict=True).matches
     assert summary(again) == summary(record)
-    replayed, = parse_sgf(format_sgf(replay_match(record)), strict=True).matches
+    replayed, = parse_sgf(format_sgf(written_record(replay_match(record), merge=False)),
+                          strict=True).matches
     games = replay_match(replayed).games
     assert not any(g.errors for g in games)
     for game, wanted in zip(games, expected):
@@ -266,7 +269,8 @@ def test_gnubg_files_round_trip():
         match = read(row)
         again, = parse_sgf(format_sgf(match), strict=True).matches
         assert summary(again) == summary(match)
-        again, = parse_sgf(format_sgf(replay_match(match)), strict=True).matches
+        again, = parse_sgf(format_sgf(written_record(replay_match(match), merge=False)),
+                           strict=True).matches
         assert summary(again, ordered=False) == summary(match, ordered=False)
 
 
@@ -279,6 +283,47 @@ def test_unwritable_records_raise():
     assert "an unknown play cannot be written in SGF" in error.value.message
 
 
+def test_a_replayed_match_is_written_one_step_per_die_in_the_order_played():
+    """written_record(match, merge=False), as ``nardy convert --to sgf`` writes it: each
+    replayed play one move per die, as played; each game's ending, which gives the result
+    its R only where the game was resigned."""
+    match, = replay_file(ROOT / "sample_games" / "BackgammonStudio_5407469.mat")
+    written = written_record(match, merge=False)
+    for game, record in zip(match.games, written.games):
+        assert record.ending == game.ending
+        by_record = {turn.record: turn for turn in game.turns}
+        for original, action in zip(game.record.turns, record.turns):
+            play = by_record[original].play
+            if play is not None:
+                assert [(m.points, m.hits, m.count) for m in action.moves] == \
+                    [((m.start, m.end), (m.hit,), 1) for m in play.moves]
+    assert [game.ending for game in match.games] == ["single", "resign"]
+    results = r"RE\[[WB]\+\d+R?\]"
+    assert re.findall(results, format_sgf(written)) == ["RE[W+2]", "RE[W+1R]"]
+    # a record as read: R on every result that does not follow a drop
+    assert re.findall(results, format_sgf(match.record)) == ["RE[W+2R]", "RE[W+1R]"]
+
+
+def test_rules_of_the_tags_give_the_root_nodes_ru():
+    record, = parse_mat(" 0 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n",
+                        strict=True).matches
+    for tags, ru in (({}, ""), ({"Jacoby": " yes"}, "RU[Jacoby]"), ({"Jacoby": "Off"}, ""),
+                     ({"Variation": "caucasian "}, "RU[Caucasian]"),
+                     ({"Variation": "LongNardy"}, "RU[LongNardy]")):
+        text = format_sgf(MatchRecord(0, tags, record.games, 1, 1))
+        assert re.findall(r"RU\[[^\]]*\]", text) == ([ru] if ru else [])
+
+
+def test_write_sgf_writes_utf8_with_lf(tmp_path):
+    target = tmp_path / "out.sgf"
+    match, = replay_file(ROOT / "sample_games" / "studio_style_bom_crlf.mat")
+    write_sgf(written_record(match, merge=False), target)
+    data = target.read_bytes()
+    assert b"\r" not in data and not data.startswith(b"\xef\xbb\xbf")
+    assert "Zoë Ångström" in data.decode("utf-8")
+    assert parse_sgf(data.decode("utf-8"), strict=True).matches[0].names == match.record.names
+
+
 @pytest.mark.skipif(GNUBG is None, reason="needs gnubg's command-line program (NARDY_GNUBG)")
 @pytest.mark.parametrize("row", ROWS, ids=[row["sgf"] for row in ROWS])
 def test_gnubg_reads_written_sgf_with_the_same_moves(row):
@@ -286,9 +331,9 @@ def test_gnubg_reads_written_sgf_with_the_same_moves(row):
     positions as ``.mat`` (``export match mat``)."""
     match = replay_match(read(row))
     with tempfile.TemporaryDirectory() as tmp:
-        for written in (match, match.record):
+        for written in (written_record(match, merge=False), match.record):
             path = Path(tmp) / "written.sgf"
-            path.write_text(format_sgf(written), encoding="utf-8")
+            write_sgf(written, path)
             back, = parse_mat(gnubg_mat(GNUBG, path), strict=True).matches
             again = replay_match(back)
             assert len(again.games) == len(match.games)

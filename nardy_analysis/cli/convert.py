@@ -58,7 +58,8 @@ def convert(path: str, to: str, output: str, numbers: bool, rules: Rules | None,
         problems.exit()
     left_out: list[NotationError] = []
     try:
-        text = (format_sgf(loaded.matches, left_out) if to == "sgf"
+        text = (format_sgf([written_record(m, merge=False) for m in loaded.matches],
+                           left_out=left_out) if to == "sgf"
                 else format_mat(map(written_record, loaded.matches), bar_off=not numbers))
     except NardyError as error:
         click.echo(f"{path_text(path)}: {error}", err=True)

@@ -86,15 +86,16 @@ class Rules:
     def with_tags(self, tags: Mapping[str, str], variation: bool = True) -> "Rules":
         """These rules updated by a match file's header tags.
 
-        Reads ``Variation`` (``Backgammon``, ``Tavla``, ``Caucasian``, ...; skipped when
-        ``variation`` is False), ``Crawford``, ``Jacoby``, ``Beaver`` and ``CubeLimit``
-        (values ``On``/``Off``/``Yes``/``No``/``True``/``False``, a number for the limit).
-        Unknown tags and values are ignored.
+        Reads ``Variation`` (``Backgammon``, ``Tavla``, ``Caucasian``, ...: :func:`variant`;
+        skipped when ``variation`` is False), ``Crawford``, ``Jacoby``, ``Beaver`` and
+        ``CubeLimit`` (values ``On``/``Off``/``Yes``/``No``/``True``/``False``, a number for
+        the limit). Unknown tags and values are ignored. This is the one reader of these
+        tags: the replay and the SGF writer ask it.
         """
         rules = self
-        name = tags.get("Variation", "").strip().lower() if variation else ""
-        if name in VARIANTS:
-            rules = replace(VARIANTS[name], cube_limit=rules.cube_limit)
+        named = variant(tags.get("Variation", "")) if variation else None
+        if named is not None:
+            rules = replace(named, cube_limit=rules.cube_limit)
         flags = {"Crawford": "crawford", "Jacoby": "jacoby", "Beaver": "beavers"}
         for tag, field in flags.items():
             value = _flag(tags.get(tag))
@@ -118,6 +119,12 @@ class Rules:
         if unknown:
             raise InvalidArgument(f"unknown rule option(s): {', '.join(sorted(unknown))}")
         return replace(self, **changes)
+
+
+def variant(name: str) -> Rules | None:
+    """The variant :data:`VARIANTS` names ``name`` (a ``Variation`` tag's value: any case,
+    blanks around it ignored), None when it names none."""
+    return VARIANTS.get(name.strip().lower())
 
 
 def _flag(value: str | None) -> bool | None:

@@ -19,6 +19,7 @@ from functools import lru_cache
 from os import PathLike
 from pathlib import Path
 from statistics import median
+from typing import Any, NamedTuple, cast
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
@@ -28,6 +29,7 @@ from ..game.position import Roll, point_from_str
 from . import open_grammar
 from .decoding import binary_data, binary_error, decode, lf_text
 from .records import (
+    Action,
     CubeRecord,
     GameRecord,
     MatchRecord,
@@ -56,6 +58,9 @@ _HEADER_LIKE = re.compile(r"(?im)points?[ \t]+match[ \t]*\r?$"
 # The first line of GNU Backgammon's text export of a game (``export match text``): "The score
 # (after 1 game) is: alice 1, bob 0 (match to 5 points)", then board diagrams and moves.
 _GNUBG_TEXT = re.compile(r"\s*The score \(after \d+ games?\) is: ")
+# The cube actions by the terminal of their word.
+_CUBE_ACTIONS = {"DOUBLES": "double", "TAKES": "take", "DROPS": "drop", "BEAVERS": "beaver",
+                 "RACCOONS": "raccoon"}
 
 
 # A named tuple from the values of all its fields, in order (without the argument handling
@@ -63,9 +68,97 @@ _GNUBG_TEXT = re.compile(r"\s*The score \(after \d+ games?\) is: ")
 _new = tuple.__new__
 
 
-def _moves(play: str, column: int, line: int) -> tuple[WrittenMove, ...]:
-    """The moves of a play (the PLAY part of a TURN token, at ``line``:``column`` of the
-    file), each with its column."""
+class _Roll(NamedTuple):
+    """A roll as the parser reads it, on ``line`` from ``column`` up to ``end`` (the column
+    after it): the Roll, the text of its PLAY token and the column of that text (``""`` for
+    no play or ``Cannot Move``, None for an unknown or illegal play) and the position
+    recorded after an illegal play."""
+
+    line: int
+    column: int
+    end: int
+    roll: Roll
+    play: str | None
+    play_column: int
+    recorded: SnowiePosition | None
+
+
+class _Cube(NamedTuple):
+    """A cube action as the parser reads it (``value``: the number after ``=>``)."""
+
+    line: int
+    column: int
+    end: int
+    action: str
+    value: int | None
+
+
+class _Result(NamedTuple):
+    """``Wins N point(s) [and the match]`` or ``Losses N point(s)`` as the parser reads it."""
+
+    line: int
+    column: int
+    end: int
+    wins: bool
+    points: int
+    match_won: bool
+
+
+_Entry = _Roll | _Cube | _Result
+
+
+class _Line(NamedTuple):
+    """A move line: its move number (the first ``N)``, if any) and entries, left to right."""
+
+    move: int | None
+    entries: list[_Entry]
+
+
+class _Score(NamedTuple):
+    """One name and score of a score line; ``token`` is its first token (the name's, else the
+    score's), ``rating`` the rating written after the name (``alice,1635``)."""
+
+    name: str
+    score: int
+    token: Token
+    rating: float | None
+
+
+class _Game(NamedTuple):
+    """A game as the parser reads it: the number of its ``Game N`` line, the names and
+    scores of its score line, its move lines."""
+
+    number: Token
+    scores: list[_Score]
+    lines: list[_Line]
+
+
+class _Match(NamedTuple):
+    """A match as the parser reads it: its length, where the length is, its games."""
+
+    length: int
+    line: int
+    column: int
+    games: list[_Game]
+
+
+class _Tag(NamedTuple):
+    """A ``; [Key "value"]`` tag's key and value."""
+
+    key: str
+    value: str
+
+
+class _Header(NamedTuple):
+    """A ``Game N`` line (``kind`` "game") or ``N point match`` line (``kind`` "match"), and
+    its number's token."""
+
+    kind: str
+    number: Token
+
+
+def _moves(play: str, line: int, column: int) -> tuple[WrittenMove, ...]:
+    """The moves of a play at ``line``:``column`` of the file, each with its column."""
     moves = []  # a loop, not a list comprehension: a play has few moves, and a comprehension
     for offset, text, points, hits, count in _play(play):  # is a call of its own
         moves.append(_new(WrittenMove, (points, hits, count, line, column + offset, text)))
@@ -76,8 +169,8 @@ def _moves(play: str, column: int, line: int) -> tuple[WrittenMove, ...]:
 # (benchmarks/README.md, "replay_corpus.py").
 @lru_cache(maxsize=1 << 14)
 def _play(play: str) -> tuple[tuple[int, str, tuple[int, ...], tuple[bool, ...], int], ...]:
-    """For each move of a play such as ``13/7*/5(2) 6/5``: its offset in the text, its text,
-    points, hit marks and repeat count."""
+    """For each move of a PLAY token such as ``13/7*/5(2) 6/5``: its offset in the text, its
+    text, points, hit marks and repeat count."""
     moves, offset = [], 0
     for text in play.split(" "):
         if text:
@@ -99,230 +192,288 @@ def _move(text: str) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
 _roll = lru_cache(maxsize=None)(Roll.from_str)
 
 
-def _turn_entry(turn: str, line: int, column: int, end: int) -> tuple:
-    """The entry of a TURN token (a roll and its play, ``52: 13/8 6/4``) at ``line``,
-    ``column`` to ``end``: the play as its text and column."""
-    play = turn[3:].lstrip(_BLANKS)
-    return ("roll", line, column, end, _roll(turn[:3]), (play, end - len(play)), None)
+def _score(tokens: list[Token]) -> _Score:
+    """The name (if written) and score of a score line (``alice : 0``, ``alice,1635 : 0``)."""
+    name = str(tokens[0]) if len(tokens) > 1 else ""
+    rated = _RATED.fullmatch(name)
+    rating = float(rated[2]) if rated else None
+    return _Score(rated[1] if rated else name, int(tokens[-1]), tokens[0], rating)
 
 
-class _Records(Transformer):
+class _Records(Transformer[Token, Any]):
     """Gathers the parts of the records while the LALR parser runs (no parse tree is kept).
 
-    It holds no state: games come out as ``(number token, names, scores, entries, first score
-    token)``, each entry with its player and move number, and :func:`_game_record` makes the
-    records, with their text, from those and the file's lines. An entry is ``(kind, line,
-    column, end column, ...)`` and what its kind holds: ``roll``, the Roll, the moves (``()``,
-    None, or the play's text and column) and the recorded position; ``cube``, the action and
-    value; ``result``, whether it wins, the points and whether it ends the match."""
+    It holds no state: each rule gives the named tuple of its part (a ``start`` the list of
+    :class:`_Match`, a ``game`` a :class:`_Game`, a ``tag`` a :class:`_Tag`, ...), and
+    :func:`_game_record` makes the records, with their text, from a game and the file's
+    lines."""
 
-    def roll(self, children):
+    def roll(self, children: list[Any]) -> _Roll:
         roll_token, *rest = children
-        if roll_token.type == "TURN":
-            return _turn_entry(roll_token, roll_token.line, roll_token.column,
-                               roll_token.end_column)
         first = rest[0] if rest else None
         recorded = None
-        if isinstance(first, tuple):  # Illegal play (...)
+        play: str | None = None  # ??? and Illegal play (...)
+        if isinstance(first, tuple):
             recorded, first = first
-            moves = None
         elif first is None or first.type == "CANNOT_MOVE":
-            moves = ()
-        else:  # ???
-            moves = None
+            play = ""
+        elif first.type == "PLAY":
+            play = str(first)
         end = first.end_column if first is not None else roll_token.end_column
-        return ("roll", roll_token.line, roll_token.column, end, _roll(roll_token[:3]), moves,
-                recorded)
+        return _Roll(roll_token.line, roll_token.column, end, _roll(roll_token[:3]), play,
+                     first.column if play else 0, recorded)
 
-    def illegal_play(self, children):
+    def illegal_play(self, children: list[Any]) -> tuple[SnowiePosition, Token]:
         fields = tuple(c if isinstance(c, str) and not isinstance(c, Token) else int(c)
                        for c in children[1:-1])
         return SnowiePosition(fields), children[-1]
 
-    def snowie_name(self, children):
+    def snowie_name(self, children: list[Token]) -> str:
         return str(children[0]) if children else ""
 
-    def _cube(action):
-        def build(self, children):
-            first, last = children[0], children[-1]
-            value = int(children[-1]) if len(children) > 1 else None
-            return ("cube", first.line, first.column, last.end_column, action, value)
-        return build
+    def cube(self, children: list[Token]) -> _Cube:
+        first, last = children[0], children[-1]
+        value = int(last) if len(children) > 1 else None
+        return _Cube(first.line, first.column, last.end_column, _CUBE_ACTIONS[first.type],
+                     value)
 
-    double, beaver, raccoon, take, drop = map(_cube, ("double", "beaver", "raccoon", "take",
-                                                      "drop"))
+    double = take = drop = beaver = raccoon = cube
 
-    def result(self, children):
+    def result(self, children: list[Token]) -> _Result:
         word, points, *rest = children
         end = rest[-1].end_column if rest else points.end_column + len(" points")
-        return ("result", word.line, word.column, end, word == "Wins", int(points), bool(rest))
+        return _Result(word.line, word.column, end, word == "Wins", int(points), bool(rest))
 
-    def _line_run(self, token):
-        """The lines of a LINES token, each as :meth:`line` gives it: its tokens found in turn
-        by one scan (the token is known to be lines of them, separated by blanks)."""
-        lines, number, entries = [], None, []
-        line, base = token.line, -token.column  # a column is an offset less ``base``
-        for found in _line_token().finditer(token):
-            kind = found.lastgroup
-            column, end = found.span(kind)
-            column, end = column - base, end - base
-            if kind == "turn":
-                entries.append(_turn_entry(found[kind], line, column, end))
-            elif kind == "end":
-                lines.append((number, entries))
-                number, entries = None, []
-                text = found[0]
-                line += text.count("\n")
-                base = found.start() + text.rindex("\n")
-            elif kind == "number":
-                number = int(found[kind][:-1])
-            elif kind == "roll":
-                entries.append(("roll", line, column, end, _roll(found[kind][:3]), (), None))
-            elif kind == "double":
-                entries.append(("cube", line, column, end, "double", int(found["value"])))
-            elif kind == "wins":
-                match_end = found["match_end"] is not None
-                entries.append(("result", line, column, end if match_end else
-                                found.end("won") - base + len(" points"), True,
-                                int(found["won"]), match_end))
-            elif kind == "losses":
-                entries.append(("result", line, column, found.end("lost") - base
-                                + len(" points"), False, int(found["lost"]), False))
-            else:
-                entries.append(("cube", line, column, end, kind, None))
-        return lines
-
-    def line(self, children):
+    def line(self, children: list[Any]) -> _Line | list[_Line]:
         first = children[0]
         if isinstance(first, Token) and first.type == "LINES":
-            return self._line_run(first)
+            return _lines(first)
         numbers = [c for c in children if isinstance(c, Token)]
-        return (int(numbers[0][:-1]) if numbers else None,
-                [c for c in children if not isinstance(c, Token)])
+        return _Line(int(numbers[0][:-1]) if numbers else None,
+                     [c for c in children if not isinstance(c, Token)])
 
-    def player_score(self, children):
-        name = str(children[0]) if len(children) > 1 else ""
-        rated = _RATED.fullmatch(name)
-        rating = float(rated[2]) if rated else None
-        return rated[1] if rated else name, int(children[-1]), children[0], rating
+    player_score = staticmethod(_score)
 
-    def score_line(self, children):
+    def score_line(self, children: list[_Score]) -> list[_Score]:
         return children
 
-    def game_line(self, children):
+    def game_line(self, children: list[Token]) -> Token:
         return children[0]
 
     match_line = game_line
 
-    def _game_head(self, token):
-        """The number and scores of a GAME_HEAD token, as :meth:`game_line` and
-        :meth:`score_line` give them."""
-        head = _game_head().match(token)
-        end = head.end()
-        line = token.line + head["end"].count("\n")
-        column = end - head["end"].rindex("\n") - head.start("end")  # of the score line
-        number = Token("INT", head["number"], None, token.line,
-                       token.column + head.start("number"))
-        return number, [self.player_score([Token(kind, text, None, line, column + start)
-                                           for kind, text, start in score])
-                        for score in _scores(token[end:])]
-
-    def game(self, children):
+    def game(self, children: list[Any]) -> _Game:
         first = children[0]
         if first.type == "GAME_HEAD":
-            number, scores = self._game_head(first)
+            number, scores = _game_head(first)
             parts = children[1:]
         else:
             number, scores, *parts = children
-        lines = [line for part in parts  # a LINES token gives a list of lines
-                 for line in (part if isinstance(part, list) else [part])]
-        names = tuple(s[0] for s in scores) + ("",) * (2 - len(scores))
-        values = tuple(s[1] for s in scores) + (0,) * (2 - len(scores))
-        ratings = tuple(s[3] for s in scores) + (None,) * (2 - len(scores))
-        split = _split_column(lines, scores)
-        actions = []
-        for move, entries in lines:
-            if len(entries) == 2:
-                actions += ((entries[0], 0, move), (entries[1], 1, move))
-            else:
-                actions += [(entry, int(entry[2] >= split), move) for entry in entries]
-        results = [i for i, action in enumerate(actions) if action[0][0] == "result"]
-        if results:
-            _place_results(actions, results)
-        return number, names[:2], values[:2], actions, scores[0][2], ratings[:2]
+        return _Game(number, scores, [line for part in parts  # a LINES token: a list of lines
+                                      for line in (part if isinstance(part, list) else [part])])
 
-    def match(self, children):
+    def match(self, children: list[Any]) -> _Match:
         length, *games = children
-        return (int(length), length.line, length.column, games)
+        return _Match(int(length), length.line, length.column, games)
 
-    def start(self, children):
+    def start(self, children: list[_Match]) -> list[_Match]:
         return children
 
-    def tag(self, children):
-        return str(children[1]), children[2][1:-1]
+    def tag(self, children: list[Token]) -> _Tag:
+        return _Tag(str(children[1]), children[2][1:-1])
 
 
-def _place_results(actions: list, results: list[int]) -> None:
-    """Give the results, ``actions[i]`` for each i of ``results``, their players.
+# --- The GAME_HEAD and LINES tokens --------------------------------------------------------
+# Each is one token of the text that the rules read token by token (grammars/mat.lark says
+# why: the parser's time goes by the token). They are split here into the tokens of the
+# rules' alternative with regular expressions made of the grammar's own terminals, and give
+# what the rules' callbacks give (tests/test_notation.py reads files and random lines both
+# ways).
+
+
+def _terminal(name: str) -> str:
+    """The regular expression of the grammar's terminal ``name``, as a group."""
+    return f"(?:{_parser().get_terminal(name).pattern.to_regexp()})"
+
+
+def _lines(token: Token) -> list[_Line]:
+    """The lines of a LINES token, each as :meth:`_Records.line` gives it: its tokens found in
+    turn by one scan (the token is known to be lines of them, separated by blanks)."""
+    lines, number, entries = [], None, []
+    line, base = token.line, -token.column  # a column is an offset less ``base``
+    entry: _Entry
+    for found in _line_token().finditer(token):
+        kind = found.lastgroup
+        column, end = found.span(kind)
+        column, end = column - base, end - base
+        if kind == "turn":
+            turn = found[kind]
+            play = turn[3:].lstrip(_BLANKS)
+            entry = _new(_Roll, (line, column, end, _roll(turn[:3]), play, end - len(play),
+                                 None))
+        elif kind == "end":
+            lines.append(_new(_Line, (number, entries)))
+            number, entries = None, []
+            text = found[0]
+            line += text.count("\n")
+            base = found.start() + text.rindex("\n")
+            continue
+        elif kind == "number":
+            number = int(found[kind][:-1])
+            continue
+        elif kind == "roll":
+            entry = _new(_Roll, (line, column, end, _roll(found[kind][:3]), "", 0, None))
+        elif kind == "double":
+            entry = _new(_Cube, (line, column, end, "double", int(found["value"])))
+        elif kind == "wins":
+            match_end = found["match_end"] is not None
+            entry = _new(_Result, (line, column, end if match_end else
+                                   found.end("won") - base + len(" points"), True,
+                                   int(found["won"]), match_end))
+        elif kind == "losses":
+            entry = _new(_Result, (line, column, found.end("lost") - base + len(" points"),
+                                   False, int(found["lost"]), False))
+        else:
+            entry = _new(_Cube, (line, column, end, kind, None))
+        entries.append(entry)
+    return lines
+
+
+@lru_cache(maxsize=1)
+def _line_token() -> re.Pattern[str]:
+    """The tokens of a LINES token, from the grammar's own terminals (its MOVE_NUMBER,
+    _LINE_ENTRY and _NL), each with the blanks before it: one group per token, whose name
+    (the last group to match) tells its kind, with groups inside for the numbers
+    (:func:`_lines`)."""
+    blank = _terminal("WS")
+    points = f"{blank}{_terminal('_POINTS')}"
+    return re.compile(
+        f"{blank}?(?:(?P<turn>{_terminal('ROLL')}[{_BLANKS}]*{_terminal('PLAY')})"
+        f"|(?P<end>{_terminal('_NL')})"
+        f"|(?P<number>{_terminal('MOVE_NUMBER')})"
+        f"|(?P<roll>{_terminal('ROLL')}(?:{blank}{_terminal('CANNOT_MOVE')})?)"
+        f"|(?P<double>{_terminal('DOUBLES')}{blank}?{_terminal('_ARROW')}{blank}?"
+        f"(?P<value>{_terminal('INT')}))"
+        f"|(?P<take>{_terminal('TAKES')})|(?P<drop>{_terminal('DROPS')})"
+        f"|(?P<wins>{_terminal('WINS')}{blank}(?P<won>{_terminal('INT')}){points}"
+        f"(?:{blank}(?P<match_end>{_terminal('MATCH_END')}))?)"
+        f"|(?P<losses>{_terminal('LOSSES')}{blank}(?P<lost>{_terminal('INT')}){points}))")
+
+
+def _game_head(token: Token) -> tuple[Token, list[_Score]]:
+    """The number and scores of a GAME_HEAD token, as :meth:`_Records.game_line` and
+    :meth:`_Records.score_line` give them."""
+    head = cast(re.Match[str], _game_number().match(token))  # a GAME_HEAD token matches
+    end = head.end()
+    line = token.line + head["end"].count("\n")
+    column = end - head["end"].rindex("\n") - head.start("end")  # of the score line
+    number = Token("INT", head["number"], None, token.line, token.column + head.start("number"))
+    score_line = token[end:token.index("\n", end)]  # not the comment lines after it
+    return number, [_score([Token(kind, found[kind], None, line, column + found.start(kind))
+                            for kind in ("NAME", "INT") if found[kind]])
+                    for found in _score_token().finditer(score_line)]
+
+
+@lru_cache(maxsize=1)
+def _score_token() -> re.Pattern[str]:
+    """A name and score of a score line, with the blanks before it, from the grammar's own
+    terminals (NAME, WS, INT)."""
+    blank = _terminal("WS")
+    return re.compile(f"{blank}?(?:(?P<NAME>{_terminal('NAME')}){blank}?)?{_terminal('_COLON')}"
+                      f"{blank}?(?P<INT>{_terminal('INT')})")
+
+
+@lru_cache(maxsize=1)
+def _game_number() -> re.Pattern[str]:
+    """The "Game N" line of a GAME_HEAD token, from the grammar's own terminals: its number
+    and the line end after it."""
+    blank = _terminal("WS")
+    return re.compile(f"{_terminal('_GAME')}{blank}?(?P<number>{_terminal('INT')}){blank}?"
+                      f"(?P<end>{_terminal('_NL')})")
+
+
+def _place_results(actions: list[Action]) -> None:
+    """Give the results among a game's actions, placed by their columns, their players.
 
     One site writes the loser's "Losses" (in either column, or unnumbered at the left) and
     the winner's "Wins" (sometimes far to the right on the same line). A "Wins" on a line of
     its own is placed by its column; then every "Losses" is the other player's. On a line
     with both, the "Losses" is placed by its column and the "Wins" is the other player's."""
-    lines = {}  # line number: the results on it, as (index, wins, player by column)
-    for i in results:
-        entry, player, _ = actions[i]
-        lines.setdefault(entry[1], []).append((i, entry[4], player))
-    winners = [player for line in lines.values() if all(wins for _, wins, _ in line)
-               for _, _, player in line]
+    lines: dict[int, list[tuple[int, ResultRecord]]] = {}  # line number: its results
+    for i, action in enumerate(actions):
+        if type(action) is ResultRecord:
+            lines.setdefault(action.line, []).append((i, action))
+    winners = [result.player for line in lines.values()
+               if all(result.wins for _, result in line) for _, result in line]
     for line in lines.values():
-        losers = [player for _, wins, player in line if not wins]
-        for i, wins, _ in line:
-            entry, _, move = actions[i]
-            if wins and losers:
-                actions[i] = (entry, 1 - losers[0], move)
-            elif not wins and winners:
-                actions[i] = (entry, 1 - winners[0], move)
+        losers = [result.player for _, result in line if not result.wins]
+        for i, result in line:
+            if result.wins and losers:
+                actions[i] = result._replace(player=1 - losers[0])
+            elif not result.wins and winners:
+                actions[i] = result._replace(player=1 - winners[0])
 
 
-def _split_column(lines, scores) -> float:
+def _split_column(lines: list[_Line], scores: list[_Score]) -> float:
     """The column from which a lone entry is in the right-hand column."""
     pairs = [entries for _, entries in lines if len(entries) == 2]
     if pairs:
-        left = median(e[0][2] for e in pairs)
-        right = median(e[1][2] for e in pairs)
+        left = median(entries[0].column for entries in pairs)
+        right = median(entries[1].column for entries in pairs)
         return (left + right) / 2
     if len(scores) == 2:
-        first = scores[0][2].column
-        second = scores[1][2].column
-        return (first + second) / 2
+        return (scores[0].token.column + scores[1].token.column) / 2
     return _DEFAULT_SPLIT
 
 
-def _game_record(game, source_lines: list[str], shift: int = 0,
+def _game_record(game: _Game, source_lines: list[str], shift: int = 0,
                  cut_line: int | None = None) -> GameRecord:
     """The GameRecord of a parsed game whose token lines are ``shift`` lines before the
-    file's (a game parsed on its own; ``cut_line``: up to the syntax error at that line)."""
-    number, names, scores, entries, first, ratings = game
-    actions = tuple([_record(entry, player, move, source_lines, shift)
-                     for entry, player, move in entries])
-    return GameRecord(int(number), names, scores, actions, number.line + shift, number.column,
-                      first.line + shift, first.column, ratings=ratings, cut_line=cut_line)
+    file's (a game parsed on its own; ``cut_line``: up to the syntax error at that line).
+
+    The entries of a line with two are the left-hand and the right-hand player's; a lone
+    entry is placed by its column (:func:`_split_column`), a result as
+    :func:`_place_results` says."""
+    scores = game.scores
+    names = [s.name for s in scores] + ["", ""]
+    values = [s.score for s in scores] + [0, 0]
+    ratings = [s.rating for s in scores] + [None, None]
+    split = _split_column(game.lines, scores)
+    actions = []
+    for move, entries in game.lines:
+        if len(entries) == 2:
+            actions += (_record(entries[0], 0, move, source_lines, shift),
+                        _record(entries[1], 1, move, source_lines, shift))
+        else:
+            actions += [_record(entry, int(entry.column >= split), move, source_lines, shift)
+                        for entry in entries]
+    if ResultRecord in map(type, actions):
+        _place_results(actions)
+    number, first = game.number, scores[0].token
+    return GameRecord(int(number), (names[0], names[1]), (values[0], values[1]),
+                      tuple(actions), number.line + shift, number.column, first.line + shift,
+                      first.column, ratings=(ratings[0], ratings[1]), cut_line=cut_line)
 
 
-def _record(entry, player, move, source_lines, shift):
-    kind, line, column, end = entry[:4]
+def _record(entry: _Entry, player: int, move: int | None, source_lines: list[str],
+            shift: int) -> Action:
+    """The record of an entry, its line ``shift`` lines further down, with its text."""
+    if type(entry) is _Roll:
+        line, column, end, roll, play, play_column, recorded = entry
+        line += shift
+        return _new(TurnRecord, (player, roll, _moves(play, line, play_column) if play else
+                                 None if play is None else (), move, line, column,
+                                 source_lines[line - 1][column - 1:end - 1].rstrip(), (),
+                                 recorded))
+    if type(entry) is _Cube:
+        line, column, end, action, value = entry
+        line += shift
+        return _new(CubeRecord, (player, action, value, move, line, column,
+                                 source_lines[line - 1][column - 1:end - 1].rstrip(), ()))
+    line, column, end, wins, points, match_won = cast(_Result, entry)
     line += shift
-    text = source_lines[line - 1][column - 1:end - 1].rstrip()
-    if kind == "roll":
-        moves = entry[5]
-        if moves:
-            moves = _moves(*moves, line)
-        return _new(TurnRecord, (player, entry[4], moves, move, line, column, text, (),
-                                 entry[6]))
-    if kind == "cube":
-        return _new(CubeRecord, (player, entry[4], entry[5], move, line, column, text, ()))
-    return _new(ResultRecord, (player, entry[5], entry[4], entry[6], move, line, column, text))
+    return _new(ResultRecord, (player, points, wins, match_won, move, line, column,
+                               source_lines[line - 1][column - 1:end - 1].rstrip()))
 
 
 @lru_cache(maxsize=1)
@@ -333,90 +484,27 @@ def _parser() -> Lark:
                         start=["start", "game", "game_line", "match_line", "tag"])
 
 
-def _terminal(name: str) -> str:
-    """The regular expression of the grammar's terminal ``name``, as a group."""
-    return f"(?:{_parser().get_terminal(name).pattern.to_regexp()})"
-
-
-@lru_cache(maxsize=1)
-def _tag_line() -> re.Pattern:
-    """A comment line that is a tag, as the start rule "tag" reads it, from the grammar's own
-    terminals; the parser reads the lines it does not match (:func:`_tag`)."""
-    blank = _terminal("WS")
-    return re.compile(f"{blank}?{_terminal('TAG_START')}{blank}?(?P<key>{_terminal('TAG_KEY')})"
-                      f"{blank}?(?P<value>{_terminal('TAG_VALUE')}){blank}?\\]"
-                      f"(?:{blank}?{_terminal('TAG_REST')})?")
-
-
-@lru_cache(maxsize=1)
-def _line_token() -> re.Pattern:
-    """The tokens of a LINES token, from the grammar's own terminals (its MOVE_NUMBER,
-    _LINE_ENTRY and _NL), each with the blanks before it: one group per token, whose name
-    (the last group to match) tells its kind, with groups inside for the numbers
-    (``_Records._line_run``)."""
-    blank = _terminal("WS")
-    points = f"{blank}{_terminal('_POINTS')}"
-    return re.compile(
-        f"{blank}?(?:(?P<turn>{_terminal('TURN')})|(?P<end>{_terminal('_NL')})"
-        f"|(?P<number>{_terminal('MOVE_NUMBER')})"
-        f"|(?P<roll>{_terminal('ROLL')}(?:{blank}{_terminal('CANNOT_MOVE')})?)"
-        f"|(?P<double>{_terminal('DOUBLES')}{blank}?=>{blank}?(?P<value>{_terminal('INT')}))"
-        f"|(?P<take>{_terminal('TAKES')})|(?P<drop>{_terminal('DROPS')})"
-        f"|(?P<wins>{_terminal('WINS')}{blank}(?P<won>{_terminal('INT')}){points}"
-        f"(?:{blank}(?P<match_end>{_terminal('MATCH_END')}))?)"
-        f"|(?P<losses>{_terminal('LOSSES')}{blank}(?P<lost>{_terminal('INT')}){points}))")
-
-
-@lru_cache(maxsize=1)
-def _score_token() -> re.Pattern:
-    """A name and score of a score line, with the blanks before it, from the grammar's own
-    terminals (NAME, WS, INT)."""
-    blank = _terminal("WS")
-    return re.compile(f"{blank}?(?:(?P<NAME>{_terminal('NAME')}){blank}?)?{_terminal('COLON')}"
-                      f"{blank}?(?P<INT>{_terminal('INT')})")
-
-
-@lru_cache(maxsize=1)
-def _game_head() -> re.Pattern:
-    """The "Game N" line of a GAME_HEAD token, from the grammar's own terminals: its number
-    and the line end after it."""
-    blank = _terminal("WS")
-    return re.compile(f"{_terminal('GAME')}{blank}?(?P<number>{_terminal('INT')}){blank}?"
-                      f"(?P<end>{_terminal('_NL')})")
-
-
-def _scores(text: str) -> list[list[tuple[str, str, int]]]:
-    """The names and scores of the score line of a GAME_HEAD token (``alice : 0   bob : 0``
-    and the line end after it): for each score, its NAME (when written) and INT tokens, as
-    kind, text and offset in the line."""
-    line = text[:text.index("\n")]  # not the comment lines after it
-    return [[(kind, found[kind], found.start(kind)) for kind in ("NAME", "INT") if found[kind]]
-            for found in _score_token().finditer(line)]
-
-
-def _parse(text: str, start: str = "start"):
+def _parse(text: str, start: str = "start") -> Any:
+    """What the parser's start rule ``start`` gives for ``text`` (see :class:`_Records`)."""
     return _parser().parse(text, start=start)
 
 
 @lru_cache(maxsize=4096)
-def _tag(line: str) -> tuple[str, str] | None:
+def _tag(line: str) -> _Tag | None:
     """The key and value of a comment line that is a ``; [Key "value"]`` tag, else None."""
-    found = _tag_line().fullmatch(line)
-    if found:
-        return found["key"], found["value"][1:-1]
     try:
-        return _parse(line, "tag")
+        return cast(_Tag, _parse(line, "tag"))
     except UnexpectedInput:
         return None
 
 
-def _header(line: str) -> tuple[str, Token] | None:
-    """``("game", number)`` for a ``Game N`` line, ``("match", length)`` for an ``N point
-    match`` line (each alone on its line, but for blanks and a comment), else None."""
+def _header(line: str) -> _Header | None:
+    """The ``Game N`` line or ``N point match`` line ``line`` (each alone on its line, but
+    for blanks and a comment), else None."""
     for kind, word in (("game", "Game"), ("match", "match")):
         if word in line:
             try:
-                return kind, _parse(line, f"{kind}_line")
+                return _Header(kind, _parse(line, f"{kind}_line"))
             except UnexpectedInput:
                 pass
     return None
@@ -484,10 +572,11 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
         if strict:
             raise error
         return ParsedFile((), (error,), file=file)
-    found = []
+    found: list[NotationError] = []
     try:
-        matches = [(length, line, column, [_game_record(game, source_lines) for game in games])
-                   for length, line, column, games in _parse(text)]
+        parsed = cast(list[_Match], _parse(text))
+        matches = [(match, [_game_record(game, source_lines) for game in match.games])
+                   for match in parsed]
     except UnexpectedInput as exc:
         first = _notation_error(exc, source_lines, file)
         not_a_match = not _HEADER_LIKE.search(text)
@@ -501,35 +590,45 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
     return ParsedFile(tuple(records), tuple(found), tuple(warnings), file=file)
 
 
-def _match_records(matches, source_lines: list[str],
-                   file) -> tuple[list[MatchRecord], list[RecordWarning]]:
-    """MatchRecords of ``(length, line, column, games)``, each with the tags of the comment
-    lines before its header line (and after the previous match's), the players' tags on
-    the sides of the first score line that names both (:func:`tags_by_side`; a
+def _match_records(matches: list[tuple[_Match, list[GameRecord]]], source_lines: list[str],
+                   file: str | None) -> tuple[list[MatchRecord], list[RecordWarning]]:
+    """MatchRecords of the matches read and their games' records, each with the tags of the
+    comment lines before its header line (and after the previous match's), the players'
+    tags on the sides of the first score line that names both (:func:`tags_by_side`; a
     ``player_tags`` warning for each match whose tags had them the other way round)."""
-    comments = [(number, line) for number, line in enumerate(source_lines, 1)
-                if ";" in line and line.lstrip(" \t\f\ufeff").startswith(";")]
+    comments = [_Comment(number, line) for number, line in enumerate(source_lines, 1)
+                if ";" in line and line.lstrip(_BLANKS).startswith(";")]
     records, warnings = [], []
     next_comment = 0
-    for length, line, column, games in matches:
-        tags, lines = {}, {}
-        while next_comment < len(comments) and comments[next_comment][0] < line:
-            tag = _tag(comments[next_comment][1])
+    for match, games in matches:
+        tags: dict[str, str] = {}
+        lines: dict[str, _Comment] = {}
+        while next_comment < len(comments) and comments[next_comment].number < match.line:
+            comment = comments[next_comment]
+            tag = _tag(comment.text)
             if tag:
-                tags[tag[0]] = tag[1]
-                lines[tag[0]] = comments[next_comment]
+                tags[tag.key] = tag.value
+                lines[tag.key] = comment
             next_comment += 1
         named = next((game for game in games if all(game.names)), None)
         moved = tags_by_side(tags, named.names) if named else None
-        if moved is not None:
+        if named and moved is not None:
             warnings.append(_player_tags(tags, named, lines, file))
             tags = moved
-        records.append(MatchRecord(length, tags, tuple(games), line, column, file))
+        records.append(MatchRecord(match.length, tags, tuple(games), match.line, match.column,
+                                   file))
     return records, warnings
 
 
-def _player_tags(tags: dict[str, str], game: GameRecord, lines: dict[str, tuple[int, str]],
-                 file) -> RecordWarning:
+class _Comment(NamedTuple):
+    """A comment line: its line number and text."""
+
+    number: int
+    text: str
+
+
+def _player_tags(tags: dict[str, str], game: GameRecord, lines: dict[str, _Comment],
+                 file: str | None) -> RecordWarning:
     """The ``player_tags`` warning of tags that name ``game``'s players the other way round,
     at the ``Player 1`` tag (else ``Player 2``); ``lines`` give each tag's line number and
     text."""
@@ -545,25 +644,37 @@ def _player_tags(tags: dict[str, str], game: GameRecord, lines: dict[str, tuple[
         file=file, line=number, column=text.index(key) + 1, text=text.strip())
 
 
-def _parse_games(text: str, source_lines: list[str], file):
+class _Part(NamedTuple):
+    """A part of a file parsed on its own: its first line, its offset in the text and the
+    header it starts with (None: the text before the first header)."""
+
+    line: int
+    start: int
+    header: _Header | None
+
+
+def _parse_games(text: str, source_lines: list[str], file: str | None
+                 ) -> tuple[list[tuple[_Match, list[GameRecord]]], list[NotationError]]:
     """Parse ``text`` part by part: what comes before the first header, each ``N point
     match`` line with what follows it up to the first game, each game. Returns the matches
-    as ``(length, line, column, games)`` and a NotationError for each part that fails."""
-    parts = [(1, 0, None)]  # (first line, offset in text, header or None)
+    with their games' records, and a NotationError for each part that fails."""
+    parts = [_Part(1, 0, None)]
     offsets = []  # of each line in text
     offset = 0
     for number, line in enumerate(source_lines, 1):
         header = _header(line)
         if header:
-            parts.append((number, offset, header))
+            parts.append(_Part(number, offset, header))
         offsets.append(offset)
         offset += len(line) + 1
-    ends = [start for _, start, _ in parts[1:]] + [len(text)]
-    matches, found = [], []
+    ends = [part.start for part in parts[1:]] + [len(text)]
+    matches: list[tuple[_Match, list[GameRecord]]] = []
+    found: list[NotationError] = []
+    games: list[GameRecord] = []  # of the last match
     for (line, start, header), end in zip(parts, ends):
         if start == end:
             continue
-        game = int(header[1]) if header and header[0] == "game" else None
+        game = int(header.number) if header and header.kind == "game" else None
         if game is not None and not matches:
             found.append(_error(f"'Game {game}' comes before any 'N point match' line; "
                                 f"game {game} is skipped", line,
@@ -571,31 +682,33 @@ def _parse_games(text: str, source_lines: list[str], file):
                                 game))
             continue
         if header and game is None:
-            matches.append((int(header[1]), line, header[1].column, []))
+            games = []
+            matches.append((_Match(int(header.number), line, header.number.column, []), games))
         try:
             parsed = _parse(text[start:end], "start" if game is None else "game")
         except UnexpectedInput as exc:
             last = line + text.count("\n", start, end) - 1
             error = _notation_error(exc, source_lines, file, game, last, line - 1)
-            cut = game is not None and _game_before(text[start:offsets[error.line - 1]])
+            cut = _game_before(text[start:offsets[error.line - 1]]) if game is not None \
+                else None
             if cut:
                 error = _notation_error(exc, source_lines, file, game, last, line - 1, cut=True)
-                matches[-1][3].append(_game_record(cut, source_lines, line - 1, error.line))
+                games.append(_game_record(cut, source_lines, line - 1, error.line))
             found.append(error)
             continue
         if game is not None:
-            matches[-1][3].append(_game_record(parsed, source_lines, line - 1))
+            games.append(_game_record(parsed, source_lines, line - 1))
     return matches, found
 
 
-def _game_before(text: str):
+def _game_before(text: str) -> _Game | None:
     """The parsed game of ``text``, the lines of a game before one with a syntax error, when
     they parse and hold an action (a roll, a cube action or a result), else None."""
     try:
-        parsed = _parse(text, "game")
+        parsed = cast(_Game, _parse(text, "game"))
     except UnexpectedInput:
         return None
-    return parsed if parsed[3] else None
+    return parsed if any(line.entries for line in parsed.lines) else None
 
 
 def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
@@ -643,21 +756,22 @@ def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
     return parse_mat(text, name, strict=strict)
 
 
+# What a message calls each terminal of the grammar it expected (others: the name in lower
+# case, "_" as a blank).
 _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dice 1..6)",
-          "TURN": "a roll such as 52: (dice 1..6)",
           "MOVE_NUMBER": "a move number such as 12)",
           "LINES": "a move number such as 12)", "INT": "a number (at most 9 digits)",
-          "_NL": "end of line",
-          "NAME": "a player name", "COLON": "':'", "CANNOT_MOVE": "'Cannot Move'",
-          "UNKNOWN": "'???'", "SIGNED": "a number", "SNOWIE_NAME": "a player name",
-          "SNOWIE_END": "')'", "_SEMI": "';'", "LPAR": "'('", "ILLEGAL_PLAY": "'Illegal play'", "$END": "end of file", "DOUBLES": "'Doubles'",
+          "_NL": "end of line", "NAME": "a player name", "_COLON": "':'",
+          "CANNOT_MOVE": "'Cannot Move'", "UNKNOWN": "'???'", "SIGNED": "a number",
+          "SNOWIE_NAME": "a player name", "SNOWIE_END": "')'", "_SEMI": "';'", "_LPAR": "'('",
+          "ILLEGAL_PLAY": "'Illegal play'", "$END": "end of file", "DOUBLES": "'Doubles'",
           "TAKES": "'Takes'", "DROPS": "'Drops'", "BEAVERS": "'Beavers'",
           "RACCOONS": "'Raccoons'", "WINS": "'Wins'", "LOSSES": "'Losses'",
-          "_POINTS": "'point'", "MATCH_END": "'and the match'", "GAME": "'Game'",
-          "POINT": "'point'", "MATCH": "'match'", "__ANON_0": "'=>'"}
+          "_POINTS": "'point'", "MATCH_END": "'and the match'", "_GAME": "'Game'",
+          "_POINT": "'point'", "_MATCH": "'match'", "_ARROW": "'=>'"}
 
 
-def _notation_error(exc: UnexpectedInput, source_lines: list[str], file,
+def _notation_error(exc: UnexpectedInput, source_lines: list[str], file: str | None,
                     game: int | None = None, last_line: int | None = None,
                     shift: int = 0, cut: bool = False) -> NotationError:
     """The NotationError of a Lark error; ``game`` is the number of the game being parsed
@@ -677,8 +791,6 @@ def _notation_error(exc: UnexpectedInput, source_lines: list[str], file,
         expected = exc.allowed
     else:
         expected = exc.expected
-    if "CANNOT_MOVE" in expected:  # after a roll: a play is part of the TURN token
-        expected = {*expected, "PLAY"}
     names = sorted({_NAMES.get(name, name.strip('"').lower() if name.startswith('"')
                                else name.replace("_", " ").lower()) for name in expected or ()})
     if found:
@@ -704,7 +816,7 @@ def _quote(text: str, limit: int = 40) -> str:
     return f"'{shown}{'...' if len(text) > limit else ''}'"
 
 
-def _error(message: str, line: int, column: int, source_lines: list[str], file,
+def _error(message: str, line: int, column: int, source_lines: list[str], file: str | None,
            game: int | None) -> NotationError:
     """A NotationError at ``line``:``column``; its ``game`` attribute is the game number
     (None outside a game)."""

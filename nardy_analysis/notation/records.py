@@ -217,7 +217,10 @@ class GameRecord:
     the name (``alice,1635 : 3``, as FIBS and GridGammon write it; ``names`` hold the bare
     names), else None. ``cut_line`` is the line of a syntax error inside the game, whose
     actions are then those of the lines before it (the rest of the game is not read), else
-    None."""
+    None. ``ending`` is how the game ended where a replay found it, in a record written from
+    the board (:func:`~nardy_analysis.replay.written_record`; the values of
+    :attr:`~nardy_analysis.replay.ReplayedGame.ending`: ``single``, ``drop``, ``resign``,
+    ...), else None (a record as read: a ``.mat`` result does not say)."""
 
     number: int
     names: tuple[str, str]
@@ -232,6 +235,7 @@ class GameRecord:
     properties: tuple[tuple[str, tuple[str, ...]], ...] = ()
     ratings: tuple[float | None, float | None] = (None, None)
     cut_line: int | None = None
+    ending: str | None = None
 
     def __repr__(self) -> str:
         return (f"GameRecord(number={self.number}, names={self.names!r}, scores={self.scores!r}, "

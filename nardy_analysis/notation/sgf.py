@@ -44,17 +44,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from os import PathLike
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator, NamedTuple
 
-from lark import Lark, UnexpectedInput
+from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
 from ..errors import DecodeError, NotAMatch, NotationError, path_text
-from ..game.position import Play, Roll
-from ..game.rules import BAR, OFF, STANDARD
+from ..game.position import Roll
+from ..game.rules import BAR, OFF, STANDARD, variant
 from . import open_grammar
 from .decoding import binary_data, binary_error, decode_error, text_position
 from .records import (
+    Action,
     CubeRecord,
     GameRecord,
     MatchRecord,
@@ -65,9 +66,6 @@ from .records import (
     WrittenMove,
     variation_tag,
 )
-
-_Game = tuple[int, GameRecord, dict[str, "_Property"], int]
-"""A game tree read (:func:`_game`): its index, record, root properties and match length."""
 
 _CUBE = ("double", "take", "drop")
 _CHARSET = re.compile(rb"CA\[([^\]]*)\]")
@@ -87,10 +85,54 @@ _TAGS = {"PW": "Player 1", "PB": "Player 2", "WR": "Player 1 Elo", "BR": "Player
 _READ = {"MI", "PW", "PB", "RE", "FF", "GM", "CA"}
 
 
+class _Written(NamedTuple):
+    """A property as the parser reads it: its identifier's token and its values' tokens."""
+
+    ident: Token
+    values: list[Token]
+
+
+class _Node(NamedTuple):
+    """A node as the parser reads it: its ``;`` token and its properties."""
+
+    start: Token
+    properties: list[_Written]
+
+
+class _Trees(Transformer[Token, Any]):
+    """Gathers the game trees while the LALR parser runs (no parse tree is kept): a
+    ``gametree`` gives the nodes of its main line (its sequence, then its first variation's:
+    a variation is not part of the game, as gnubg reads it), a ``collection`` the list of
+    them."""
+
+    def property(self, children: list[Token]) -> _Written:
+        return _Written(children[0], children[1:])
+
+    def node(self, children: list[Any]) -> _Node:
+        return _Node(children[0], children[1:])
+
+    def sequence(self, children: list[_Node]) -> list[_Node]:
+        return children
+
+    def gametree(self, children: list[list[_Node]]) -> list[_Node]:
+        sequence, *variations = children
+        return sequence + variations[0] if variations else sequence
+
+    def collection(self, children: list[list[_Node]]) -> list[list[_Node]]:
+        return children
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    """The LALR parser (built once; it keeps no state between parses)."""
-    return open_grammar("sgf.lark", parser="lalr", start=["collection", "gametree"])
+    """The LALR parser with its game tree builder (built once; it keeps no state between
+    parses)."""
+    return open_grammar("sgf.lark", parser="lalr", transformer=_Trees(),
+                        start=["collection", "gametree"])
+
+
+def _parse(text: str, start: str) -> Any:
+    """What the parser's start rule ``start`` gives for ``text`` (see :class:`_Trees`)."""
+    return _parser().parse(text, start=start)
 
 
 def decode_sgf(data: bytes, file: str | None = None) -> str:
@@ -130,14 +172,31 @@ def decode_sgf(data: bytes, file: str | None = None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Property:
-    """One property as read: identifier, unescaped values, where it is, its source text."""
+    """One property as read: identifier, unescaped values, where it and its first value's
+    text (after the ``[``) are, its source text."""
 
     ident: str
     values: tuple[str, ...]
-    tokens: tuple[Any, ...]  # the identifier, then each value (lark Tokens)
     line: int
     column: int
+    value_line: int
+    value_column: int
     text: str
+
+    @property
+    def value(self) -> str:
+        """The first value (most properties have one)."""
+        return self.values[0]
+
+
+class _Game(NamedTuple):
+    """A game tree read (:func:`_game`): its index in its match, its record, its root
+    node's properties and the match length."""
+
+    index: int
+    record: GameRecord
+    root: dict[str, _Property]
+    length: int
 
 
 def parse_sgf(text: str, file: str | None = None, *, strict: bool = False) -> ParsedFile:
@@ -180,8 +239,9 @@ def parse_sgf(text: str, file: str | None = None, *, strict: bool = False) -> Pa
         return ParsedFile((), (), file=file)
     lines = text.split("\n")
     errors: list[NotationError] = []
+    trees: list[tuple[list[_Node], str, int]]  # each game tree's main line, text, offset
     try:
-        trees = [(tree, text, 0) for tree in _parser().parse(text, start="collection").children]
+        trees = [(nodes, text, 0) for nodes in _parse(text, "collection")]
     except UnexpectedInput as exc:
         first = _syntax_error(exc, lines, file, 0)
         if strict:
@@ -191,21 +251,21 @@ def parse_sgf(text: str, file: str | None = None, *, strict: bool = False) -> Pa
         for start, end in zip(starts, starts[1:]):
             part, offset = text[start:end], text.count("\n", 0, start)
             try:
-                trees.append((_parser().parse(part, start="gametree"), part, offset))
+                trees.append((_parse(part, "gametree"), part, offset))
             except UnexpectedInput as part_exc:
                 errors.append(_syntax_error(part_exc, lines, file, offset))
         if not trees and not errors:
             errors.append(first)
     matches: list[list[_Game]] = []  # per match, its games
-    for tree, source, offset in trees:
+    for nodes, source, offset in trees:
         try:
-            game = _game(tree, source, offset, lines, file, len(matches[-1]) if matches else 0)
+            game = _game(nodes, source, offset, lines, file, len(matches[-1]) if matches else 0)
         except NotationError as error:
             if strict:
                 raise
             errors.append(error)
             continue
-        if game[0] == 0 or not matches:
+        if game.index == 0 or not matches:
             matches.append([])
         matches[-1].append(game)
     return ParsedFile(tuple(_match(games, file) for games in matches), tuple(errors), file=file)
@@ -253,14 +313,13 @@ def _match(games: list[_Game], file: str | None) -> MatchRecord:
     """The MatchRecord of a match's games, its tags from the first game's root node (each on
     one line, as a ``.mat`` tag is; the property as written stays in the game's
     ``properties``)."""
-    first, root, length = games[0][1], games[0][2], games[0][3]
-    tags = {tag: _LINE_ENDS.sub(" ", _value(root, ident)).strip()
+    first, root, length = games[0].record, games[0].root, games[0].length
+    tags = {tag: _LINE_ENDS.sub(" ", root[ident].value).strip()
             for ident, tag in _TAGS.items() if ident in root}
     if "EventDate" in tags:
         tags["EventDate"] = tags["EventDate"].replace("-", ".")
-    rules = _value(root, "RU").split(":") if "RU" in root else []
-    named = [rule for rule in rules if STANDARD.with_tags({"Variation": rule}).name
-             != STANDARD.name]
+    rules = root["RU"].value.split(":") if "RU" in root else []
+    named = [rule for rule in rules if variant(rule) not in (None, STANDARD)]
     if named:
         tags["Variation"] = named[0]
     if length:
@@ -269,19 +328,15 @@ def _match(games: list[_Game], file: str | None) -> MatchRecord:
         tags["Jacoby"] = "On" if "Jacoby" in rules else "Off"
     line, column = (root["MI"].line, root["MI"].column) if "MI" in root else \
         (first.line, first.column)
-    return MatchRecord(length, tags, tuple(g[1] for g in games), line, column, file)
+    return MatchRecord(length, tags, tuple(game.record for game in games), line, column, file)
 
 
-def _value(root: dict[str, _Property], ident: str) -> str:
-    return root[ident].values[0]
-
-
-def _game(tree: Any, source: str, offset: int, lines: list[str], file: str | None,
+def _game(nodes: list[_Node], source: str, offset: int, lines: list[str], file: str | None,
           played: int) -> _Game:
-    """``(game index, GameRecord, root properties, match length)`` of a game tree;
-    ``played`` is the number of games of the current match before it."""
-    nodes = _main_line(tree)
-    start = nodes[0].children[0]
+    """The game of a game tree's main line, ``nodes`` (of ``source``, which starts
+    ``offset`` lines into the file); ``played`` is the number of games of the current match
+    before it."""
+    start = nodes[0].start
     root_line, root_column = start.line + offset, start.column
     root: dict[str, _Property] = {}
     for prop in _properties(nodes[0], source, offset):
@@ -296,24 +351,24 @@ def _game(tree: Any, source: str, offset: int, lines: list[str], file: str | Non
         numbers[key] = int(value)
     index = numbers["game"] if "game" in info else played
     number = index + 1
-    if "GM" not in root or _value(root, "GM").strip() != "6":
-        where = root.get("GM")
-        game = f"GM[{_value(root, 'GM')}]" if where else "no GM property"
+    where = root.get("GM")
+    if where is None or where.value.strip() != "6":
+        game = f"GM[{where.value}]" if where else "no GM property"
         raise NotationError(f"not a backgammon game tree ({game}, backgammon is GM[6]); "
                             f"game {number} is skipped", where.line if where else root_line,
                             where.column if where else root_column,
                             lines[(where.line if where else root_line) - 1], file, number)
-    for variant in _value(root, "RU").split(":") if "RU" in root else ():
-        if variant in _VARIANTS:
-            raise _error(f"the variant {variant} is not supported", root["RU"], lines, file,
+    for rule in root["RU"].value.split(":") if "RU" in root else ():
+        if rule in _VARIANTS:
+            raise _error(f"the variant {rule} is not supported", root["RU"], lines, file,
                          number)
     if "CV" in root:
         raise _error("automatic doubles (CV in the root node) are not supported", root["CV"],
                      lines, file, number)
-    names = (_value(root, "PW") if "PW" in root else "", _value(root, "PB") if "PB" in root
+    names = (root["PW"].value if "PW" in root else "", root["PB"].value if "PB" in root
              else "")
     scores = (numbers["ws"], numbers["bs"])
-    actions: list[TurnRecord | CubeRecord | ResultRecord] = []
+    actions: list[Action] = []
     cube, owner = 1, None  # the cube's value and owner (0 W, 1 B, None: centred)
     for node in nodes[1:]:
         props = list(_properties(node, source, offset))
@@ -340,10 +395,10 @@ def _game(tree: Any, source: str, offset: int, lines: list[str], file: str | Non
     record = GameRecord(number, names, scores, tuple(actions), root_line, root_column,
                         mi.line if mi else root_line, mi.column if mi else root_column,
                         properties)
-    return index, record, root, numbers["length"]
+    return _Game(index, record, root, numbers["length"])
 
 
-def _double_after_drop(action: Any, actions: list[Any]) -> bool:
+def _double_after_drop(action: TurnRecord | CubeRecord | None, actions: list[Action]) -> bool:
     """Whether ``action`` is a double right after the drop that ended the game: gnubg
     (1.07.001 and 1.1.0a16) imports some ``.mat`` games that go on from an ``Illegal play``
     position and end in a dropped double as double, drop, double and writes all three; read
@@ -352,26 +407,14 @@ def _double_after_drop(action: Any, actions: list[Any]) -> bool:
             and isinstance(actions[-1], CubeRecord) and actions[-1].action == "drop")
 
 
-def _main_line(tree: Any) -> list[Any]:
-    """The nodes of a game tree's main line: its sequence, then its first variation's.
-
-    The trees here (and their tokens) are typed ``Any``: the grammar gives each rule's
-    children, which lark's types leave as tokens or trees."""
-    nodes: list[Any] = []
-    while tree is not None:
-        sequence, *variations = tree.children[1:]
-        nodes += sequence.children
-        tree = variations[0] if variations else None
-    return nodes
-
-
-def _properties(node: Any, source: str, offset: int) -> Iterator[_Property]:
-    """The properties of a node, values unescaped."""
-    for prop in node.children[1:]:
-        ident, *values = prop.children
+def _properties(node: _Node, source: str, offset: int) -> Iterator[_Property]:
+    """The properties of a node of ``source`` (which starts ``offset`` lines into the file),
+    values unescaped."""
+    for ident, values in node.properties:
+        first = values[0]
         yield _Property(str(ident), tuple(_unescape(v[1:-1]) for v in values),
-                        tuple(prop.children), ident.line + offset, ident.column,
-                        source[ident.start_pos:values[-1].end_pos])
+                        ident.line + offset, ident.column, first.line + offset,
+                        first.column + 1, source[ident.start_pos:values[-1].end_pos])
 
 
 def _unescape(value: str) -> str:
@@ -389,7 +432,7 @@ def _action(props: list[_Property], lines: list[str], file: str | None,
         prop = moves[0]
         rest = tuple((p.ident, p.values) for p in props if p is not prop)
         player = "WB".index(prop.ident)
-        value = prop.values[0]
+        value = prop.value
         if value in _CUBE:
             return CubeRecord(player, value, None, None, prop.line, prop.column, prop.text,
                               rest)
@@ -397,14 +440,14 @@ def _action(props: list[_Property], lines: list[str], file: str | None,
         return TurnRecord(player, roll, steps, None, prop.line, prop.column, prop.text, rest)
     if "DI" in by_ident and "PL" in by_ident:
         dice, turn = by_ident["DI"], by_ident["PL"]
-        if turn.values[0] not in ("W", "B"):
-            raise _error(f"PL[{turn.values[0]}]: the player is W or B", turn, lines, file,
+        if turn.value not in ("W", "B"):
+            raise _error(f"PL[{turn.value}]: the player is W or B", turn, lines, file,
                          number)
-        roll, steps = _move(dice, "WB".index(turn.values[0]), lines, file, number)
+        roll, steps = _move(dice, "WB".index(turn.value), lines, file, number)
         if steps:
             raise _error(f"{dice.text}: DI holds only the dice", dice, lines, file, number)
         rest = tuple((p.ident, p.values) for p in props if p not in (dice, turn))
-        return TurnRecord("WB".index(turn.values[0]), roll, (), None, turn.line, turn.column,
+        return TurnRecord("WB".index(turn.value), roll, (), None, turn.line, turn.column,
                           f"{turn.text}{dice.text}", rest)
     for prop in props:
         if prop.ident in _UNSUPPORTED:
@@ -442,8 +485,8 @@ def _set_up(props: list[_Property], previous: list[TurnRecord | CubeRecord | Res
         if prop.ident in ("CV", "CP"):
             raise _error(f"{prop.text}: {_UNSUPPORTED[prop.ident]} is not supported", prop,
                          lines, file, number)
-        if prop.ident == "PL" and prop.values[0] not in ("W", "B"):
-            raise _error(f"PL[{prop.values[0]}]: the player is W or B", prop, lines, file,
+        if prop.ident == "PL" and prop.value not in ("W", "B"):
+            raise _error(f"PL[{prop.value}]: the player is W or B", prop, lines, file,
                          number)
     clear = by_ident.get("AE")
     if clear is None or clear.values != ("a:y",):
@@ -471,8 +514,7 @@ def _set_up(props: list[_Property], previous: list[TurnRecord | CubeRecord | Res
 def _move(prop: _Property, player: int, lines: list[str], file: str | None,
           number: int) -> tuple[Roll, tuple[WrittenMove, ...]]:
     """The roll and checker steps of a move value such as ``42hdfd`` (player 0 = W)."""
-    value, token = prop.values[0], prop.tokens[1]
-    line, column = token.line + prop.line - prop.tokens[0].line, token.column + 1
+    value, line, column = prop.value, prop.value_line, prop.value_column
     if len(value) < 2 or not all(c in "123456" for c in value[:2]):
         bad = next((i for i, c in enumerate(value[:2]) if c not in "123456"), len(value))
         raise _error(f"{prop.text}: unknown dice {value[:2]!r} (two dice, each 1..6)", prop,
@@ -518,7 +560,7 @@ def _letter(point: int, player: int) -> str:
 
 def _result(prop: _Property, scores: tuple[int, int], length: int, lines: list[str],
             file: str | None, number: int) -> ResultRecord:
-    found = _RESULT.fullmatch(prop.values[0].strip())
+    found = _RESULT.fullmatch(prop.value.strip())
     if found is None:
         raise _error(f"{prop.text}: the result is W+N or B+N (N points, R if resigned)", prop,
                      lines, file, number)
@@ -562,23 +604,28 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], file: str | None,
     return NotationError(message, line, column, source, file)
 
 
-def format_sgf(matches: Any, left_out: list[NotationError] | None = None) -> str:
-    """The SGF text of one or more matches, in gnubg's style.
+def format_sgf(matches: MatchRecord | Iterable[MatchRecord], *,
+               left_out: list[NotationError] | None = None) -> str:
+    """The SGF text of one or more match records, in gnubg's style.
 
     Parameters
     ----------
-    matches : MatchRecord or ReplayedMatch, or an iterable of them
-        A replayed match is written from the board: each play one step per die, as gnubg
-        writes it; a resignation ``RE[W+2R]`` for a game the replay ended as ``resign`` or
-        ``forfeit``. A record is written as recorded: one step per hop of each written move
-        (``13/7*/5`` is two steps, ``8/4(2)`` two steps of one hop; gnubg reads a step of two
-        dice as one), ``R`` on every result that does not follow a drop (gnubg reads ``R``
-        on a game borne off as the same result, and drops the result of an unfinished game
+    matches : MatchRecord, or an iterable of them
+        Written one after the other. Each play as recorded: one step per hop of each written
+        move (``13/7*/5`` is two steps, ``8/4(2)`` two steps of one hop; gnubg reads a step
+        of two dice as one). To write a replayed match from the board, one step per die as
+        gnubg writes it, write ``written_record(match, merge=False)``
+        (:func:`~nardy_analysis.replay.written_record`). A result has ``R``, a resignation,
+        when its game's :attr:`~nardy_analysis.notation.records.GameRecord.ending` is
+        ``resign`` or ``forfeit``; a game whose record does not say how it ended (a record
+        as read) has ``R`` on every result that does not follow a drop (gnubg reads ``R`` on
+        a game borne off as the same result, and drops the result of an unfinished game
         without it). A roll with no play or an unknown play (``???``) just before the
         result of a resigned game is written ``PL[W]DI[42]``, a roll after which the player
         resigned. An illegal play with the position recorded after it (``Illegal play
         (...)``) is written as gnubg writes it: ``PL[W]DI[11]``, then that position set up,
-        ``PL[B]AE[a:y]AW[..]AB[..]``.
+        ``PL[B]AE[a:y]AW[..]AB[..]``. The rules of the root node's ``RU`` are those of the
+        match's tags (:meth:`~nardy_analysis.game.rules.Rules.with_tags`).
     left_out : list, optional
         When given, a record SGF cannot hold (below) does not raise: its game is written up
         to the roll before it, without its result (gnubg reads such a game as unfinished and
@@ -597,28 +644,37 @@ def format_sgf(matches: Any, left_out: list[NotationError] | None = None) -> str
         Without ``left_out``, a record SGF cannot hold: any other unknown play, a beaver or
         raccoon, a point outside 0..25. The error is at the record's line and column.
     """
-    if isinstance(matches, MatchRecord) or hasattr(matches, "record"):
+    if isinstance(matches, MatchRecord):
         matches = [matches]
     return "".join(_match_text(match, left_out) for match in matches)
 
 
-def _match_text(match: Any, left_out: list[NotationError] | None) -> str:
-    replayed = None if isinstance(match, MatchRecord) else match
-    record = match.record if replayed else match
-    crawford = replayed.rules.crawford if replayed else \
-        record.tags.get("Crawford", "On").strip().lower() not in ("off", "no", "false", "0")
-    jacoby = replayed.rules.jacoby if replayed else \
-        record.tags.get("Jacoby", "").strip().lower() in ("on", "yes", "true", "1")
-    rules = "Crawford" if record.length and crawford else \
-        "Jacoby" if not record.length and jacoby else ""
-    variant = replayed.rules if replayed else STANDARD.with_tags(record.tags)
-    if variant.game == "long":  # no cube: no Crawford or Jacoby rule
-        rules = variation_tag(variant)
-    elif variant.name != STANDARD.name:  # RU[Crawford:Caucasian]; gnubg skips what it lacks
-        rules = ":".join(filter(None, (rules, variation_tag(variant))))
-    plays = {turn.record: turn.play for game in replayed.games for turn in game.turns
-             if turn.play is not None} if replayed else {}
-    endings = {game.record: game.ending for game in replayed.games} if replayed else {}
+def write_sgf(matches: MatchRecord | Iterable[MatchRecord], path: str | PathLike[str], *,
+              left_out: list[NotationError] | None = None) -> None:
+    """Write :func:`format_sgf` text to a file, in UTF-8 (its ``CA[UTF-8]``) with LF line
+    ends.
+
+    Raises
+    ------
+    NotationError
+        As for :func:`format_sgf` (nothing is written then).
+    OSError
+        The file cannot be written.
+    """
+    text = format_sgf(matches, left_out=left_out)
+    Path(path).write_text(text, encoding="utf-8", newline="\n")
+
+
+def _match_text(record: MatchRecord, left_out: list[NotationError] | None) -> str:
+    rules = STANDARD.with_tags(record.tags)
+    if rules.game == "long":  # no cube: no Crawford or Jacoby rule
+        ru = variation_tag(rules)
+    else:
+        cube = "Crawford" if record.length and rules.crawford else \
+            "Jacoby" if not record.length and rules.jacoby else ""
+        # RU[Crawford:Caucasian]: gnubg skips what it does not know
+        ru = ":".join(filter(None, (cube, variation_tag(rules) if rules.name != STANDARD.name
+                                    else "")))
     texts = []
     for index, game in enumerate(record.games):
         head = (f"(;FF[4]GM[6]CA[UTF-8]AP[nardy_analysis]MI[length:{record.length}]"
@@ -626,9 +682,9 @@ def _match_text(match: Any, left_out: list[NotationError] | None) -> str:
                 f"PW[{_escape(game.names[0])}]PB[{_escape(game.names[1])}]")
         if index == 0:
             head += _tag_properties(record.tags)
-        if rules:
-            head += f"RU[{rules}]"
-        body, result = _game_nodes(game, plays, endings, left_out)
+        if ru:
+            head += f"RU[{ru}]"
+        body, result = _game_nodes(game, left_out)
         texts.append(head + result + body + ")\n")
     return "".join(texts)
 
@@ -646,9 +702,7 @@ def _tag_properties(tags: dict[str, str]) -> str:
     return text
 
 
-def _game_nodes(game: GameRecord, plays: dict[TurnRecord, Play],
-                endings: dict[GameRecord, str | None],
-                left_out: list[NotationError] | None) -> tuple[str, str]:
+def _game_nodes(game: GameRecord, left_out: list[NotationError] | None) -> tuple[str, str]:
     """The move nodes of a game and its ``RE`` property; an action SGF cannot hold raises,
     or, with ``left_out``, ends the game there (no ``RE``: gnubg reads it as unfinished)
     with a NotationError appended that says what was left out."""
@@ -658,8 +712,7 @@ def _game_nodes(game: GameRecord, plays: dict[TurnRecord, Play],
     text, resigned_roll = "", None
     if result is not None:
         winner = result.player if result.wins else 1 - result.player
-        ending = endings.get(game)
-        resigned = ending in ("resign", "forfeit") if ending else \
+        resigned = game.ending in ("resign", "forfeit") if game.ending else \
             not (isinstance(last, CubeRecord) and last.action == "drop")
         text = f"RE[{'WB'[winner]}+{result.points}{'R' * resigned}]"
         if resigned and isinstance(last, TurnRecord) and not last.moves \
@@ -679,8 +732,7 @@ def _game_nodes(game: GameRecord, plays: dict[TurnRecord, Play],
             elif action.recorded_position is not None:
                 nodes.append(_set_up_nodes(action, action.recorded_position))
             else:
-                nodes.append(f"\n;{color}[{action.roll.high}{action.roll.low}"
-                             f"{_steps(action, plays.get(action))}]")
+                nodes.append(f"\n;{color}[{action.roll.high}{action.roll.low}{_steps(action)}]")
         except NotationError as error:
             if left_out is None:
                 raise
@@ -705,16 +757,13 @@ def _set_up_nodes(turn: TurnRecord, position: SnowiePosition) -> str:
             + "".join(f"{ident}{text}" for ident, text in zip(("AW", "AB"), checkers) if text))
 
 
-def _steps(turn: TurnRecord, play: Play | None) -> str:
-    """The letters of a turn's checker steps: the replayed play's, else the written hops'."""
-    if play is not None:
-        hops = [(move.start, move.end) for move in play.moves]
-    elif turn.moves is None:
+def _steps(turn: TurnRecord) -> str:
+    """The letters of a turn's checker steps: one per hop of each written move."""
+    if turn.moves is None:
         raise NotationError(f"{turn.text!r}: an unknown play cannot be written in SGF",
                             turn.line, turn.column)
-    else:
-        hops = [(a, b) for move in turn.moves for _ in range(move.count)
-                for a, b in zip(move.points, move.points[1:])]
+    hops = [(a, b) for move in turn.moves for _ in range(move.count)
+            for a, b in zip(move.points, move.points[1:])]
     for start, end in hops:
         if not (0 < start <= BAR and 0 <= end < BAR):
             raise NotationError(f"{turn.text!r}: no point {start}/{end} in SGF", turn.line,

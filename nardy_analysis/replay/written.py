@@ -16,28 +16,36 @@ from .results import ReplayedMatch, ReplayedTurn
 __all__ = ["written_play", "written_record"]
 
 
-def written_record(match: ReplayedMatch) -> MatchRecord:
+def written_record(match: ReplayedMatch, *, merge: bool = True) -> MatchRecord:
     """The record of a replayed match with each replayed play written from the board.
 
-    Hits are marked ``*`` where the board says a checker was hit; the steps of one checker
-    are merged (``24/13``, ``13/7*/5``, GNU Backgammon's style) unless the merged text could
-    be read as another play (with ``*`` marks trusted when the text written marks any hit),
-    and equal journeys are written once with ``(n)``, highest start first. Turns the replay
-    could not follow keep their moves as recorded. A long nardy match (nothing is hit, so
-    every reading of a journey is the same play) has its steps always merged. A match
-    replayed under rules its tags do not select (``--rules caucasian``, ``--rules long``)
-    gets their ``Variation`` tag (:func:`~nardy_analysis.notation.records.variation_tag`).
+    Hits are marked ``*`` where the board says a checker was hit. With ``merge`` the steps
+    of one checker are merged (``24/13``, ``13/7*/5``, GNU Backgammon's ``.mat`` style)
+    unless the merged text could be read as another play (with ``*`` marks trusted when
+    the text written marks any hit), and equal journeys are written once with ``(n)``,
+    highest start first; a long nardy match (nothing is hit, so every reading of a journey
+    is the same play) has its steps always merged. Without ``merge`` each play is one move
+    per die in the order played (``24/18 18/13``), as GNU Backgammon's SGF writes it. Turns
+    the replay could not follow keep their moves as recorded. A match replayed under rules
+    its tags do not select (``--rules caucasian``, ``--rules long``) gets their
+    ``Variation`` tag (:func:`~nardy_analysis.notation.records.variation_tag`). Each game
+    says how it ended (:attr:`~nardy_analysis.notation.records.GameRecord.ending`).
 
     Parameters
     ----------
     match : ReplayedMatch
+    merge : bool
+        Merge each checker's steps (True, the default; for
+        :func:`~nardy_analysis.notation.writer.format_mat`), or write one move per die (for
+        :func:`~nardy_analysis.notation.sgf.format_sgf`).
 
     Returns
     -------
     MatchRecord
         ``match.record`` with new moves for the replayed plays (each WrittenMove with the
-        line and column of its turn's record and its text in ``bar``/``off`` notation).
-        :func:`~nardy_analysis.notation.writer.format_mat` writes it.
+        line and column of its turn's record and its text in ``bar``/``off`` notation) and
+        each game's ending. :func:`~nardy_analysis.notation.writer.format_mat` and
+        :func:`~nardy_analysis.notation.sgf.format_sgf` write it.
     """
     turns = {turn.record: turn for game in match.games for turn in game.turns
              if turn.play is not None}
@@ -45,8 +53,10 @@ def written_record(match: ReplayedMatch) -> MatchRecord:
                 for move in turn.play.moves) or any(
         any(written.hits) for game in match.record.games for action in game.turns
         if action not in turns for written in action.moves or ())
-    games = tuple(replace(game, actions=tuple(
-        action._replace(moves=written_play(turns[action], match.rules, marks))
+    endings = {game.record: game.ending for game in match.games}
+    games = tuple(replace(game, ending=endings.get(game), actions=tuple(
+        action._replace(moves=written_play(turns[action], match.rules, marks) if merge
+                        else _die_by_die(turns[action]))
         if action in turns else action for action in game.actions))
         for game in match.record.games)
     tags = match.record.tags
@@ -90,6 +100,15 @@ def written_play(turn: ReplayedTurn, rules: Rules, marks: bool) -> tuple[Written
     return _written_moves([_Journey((m.start, m.end), (m.hit,)) for m in steps], line, column)
 
 
+def _die_by_die(turn: ReplayedTurn) -> tuple[WrittenMove, ...]:
+    """A replayed play's moves one per die, in the order played, each with the line and
+    column of the turn's record and its text."""
+    line, column = turn.record.line, turn.record.column
+    steps = turn.play.moves if turn.play is not None else ()
+    return _with_text([WrittenMove((m.start, m.end), (m.hit,), 1, line, column, "")
+                       for m in steps])
+
+
 class _Journey(NamedTuple):
     """One checker's journey in a play."""
 
@@ -130,6 +149,10 @@ def _written_moves(journeys: list[_Journey], line: int, column: int) -> tuple[Wr
     """WrittenMoves of journeys: highest start first, equal journeys once with their count."""
     counts = Counter(journeys)
     order = sorted(counts, key=lambda j: (-j.points[0], -j.points[-1]))
-    moves = [WrittenMove(points, hits, counts[_Journey(points, hits)], line, column, "")
-             for points, hits in order]
+    return _with_text([WrittenMove(points, hits, counts[_Journey(points, hits)], line, column,
+                                   "") for points, hits in order])
+
+
+def _with_text(moves: list[WrittenMove]) -> tuple[WrittenMove, ...]:
+    """The moves, each with its text in ``bar``/``off`` notation."""
     return tuple(move._replace(text=str(move)) for move in moves)
