@@ -1,9 +1,11 @@
 """Read Jellyfish ``.mat`` match text into records.
 
 The grammar is ``grammars/mat.lark`` (Lark, LALR with the contextual lexer); the syntax is
-there and nowhere else. This module runs the parser on the text (:mod:`.decoding` turns a file's
-bytes into text) and turns its output into the plain records of
-:mod:`nardy_analysis.notation.records`; it knows nothing of the rules.
+there. This module runs the parser on the text (:mod:`.decoding` turns a file's bytes into
+text), with a Transformer that gathers what it reads (no parse tree), and turns that into the
+plain records of :mod:`nardy_analysis.notation.records`; it knows nothing of the rules. Two
+tokens of the grammar, GAME_HEAD and LINES, stand for many of its tokens, for speed; they are
+split here with regular expressions made of the grammar's own terminals.
 
 Both readers return a :class:`~nardy_analysis.notation.records.ParsedFile`. By default they
 keep every game they can and list what they skipped (each game with a syntax error, any
