@@ -1,9 +1,11 @@
 """Read Jellyfish ``.mat`` match text into records.
 
 The grammar is ``grammars/mat.lark`` (Lark, LALR with the contextual lexer); the syntax is
-there and nowhere else. This module runs the parser on the text (:mod:`.decoding` turns a file's
-bytes into text) and turns its output into the plain records of
-:mod:`nardy_analysis.notation.records`; it knows nothing of the rules.
+there. This module runs the parser on the text (:mod:`.decoding` turns a file's bytes into
+text), with a Transformer that gathers what it reads (no parse tree), and turns that into the
+plain records of :mod:`nardy_analysis.notation.records`; it knows nothing of the rules. Two
+tokens of the grammar, GAME_HEAD and LINES, stand for many of its tokens, for speed; they are
+split here with regular expressions made of the grammar's own terminals.
 
 Both readers return a :class:`~nardy_analysis.notation.records.ParsedFile`. By default they
 keep every game they can and list what they skipped (each game with a syntax error, any
@@ -22,7 +24,7 @@ from statistics import median
 from typing import Any, NamedTuple, cast
 
 from lark import Lark, Token, Transformer, UnexpectedInput
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
 from ..errors import DecodeError, NotAMatch, NotationError, RecordWarning, path_text
 from ..game.position import Roll, point_from_str
@@ -114,13 +116,22 @@ class _Line(NamedTuple):
     entries: list[_Entry]
 
 
+class _Number(NamedTuple):
+    """A number (a game's, a match's length) and where it is."""
+
+    value: int
+    line: int
+    column: int
+
+
 class _Score(NamedTuple):
-    """One name and score of a score line; ``token`` is its first token (the name's, else the
-    score's), ``rating`` the rating written after the name (``alice,1635``)."""
+    """One name and score of a score line, where it is (its name, else its score), and the
+    rating written after the name (``alice,1635``)."""
 
     name: str
     score: int
-    token: Token
+    line: int
+    column: int
     rating: float | None
 
 
@@ -128,7 +139,7 @@ class _Game(NamedTuple):
     """A game as the parser reads it: the number of its ``Game N`` line, the names and
     scores of its score line, its move lines."""
 
-    number: Token
+    number: _Number
     scores: list[_Score]
     lines: list[_Line]
 
@@ -151,10 +162,10 @@ class _Tag(NamedTuple):
 
 class _Header(NamedTuple):
     """A ``Game N`` line (``kind`` "game") or ``N point match`` line (``kind`` "match"), and
-    its number's token."""
+    its number."""
 
     kind: str
-    number: Token
+    number: _Number
 
 
 def _moves(play: str, line: int, column: int) -> tuple[WrittenMove, ...]:
@@ -192,12 +203,12 @@ def _move(text: str) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
 _roll = lru_cache(maxsize=None)(Roll.from_str)
 
 
-def _score(tokens: list[Token]) -> _Score:
-    """The name (if written) and score of a score line (``alice : 0``, ``alice,1635 : 0``)."""
-    name = str(tokens[0]) if len(tokens) > 1 else ""
+def _score(name: str, score: str, line: int, column: int) -> _Score:
+    """A name (``""`` when none is written) and score of a score line (``alice : 0``,
+    ``alice,1635 : 0``) that start at ``line``:``column``."""
     rated = _RATED.fullmatch(name)
     rating = float(rated[2]) if rated else None
-    return _Score(rated[1] if rated else name, int(tokens[-1]), tokens[0], rating)
+    return _Score(rated[1] if rated else name, int(score), line, column, rating)
 
 
 class _Records(Transformer[Token, Any]):
@@ -206,32 +217,31 @@ class _Records(Transformer[Token, Any]):
     It holds no state: each rule gives the named tuple of its part (a ``start`` the list of
     :class:`_Match`, a ``game`` a :class:`_Game`, a ``tag`` a :class:`_Tag`, ...), and
     :func:`_game_record` makes the records, with their text, from a game and the file's
-    lines."""
+    lines. The tokens a callback is given are typed ``Any``: lark's types leave their
+    positions optional, and the lexer sets them all."""
 
     def roll(self, children: list[Any]) -> _Roll:
         roll_token, *rest = children
-        first = rest[0] if rest else None
-        recorded = None
-        play: str | None = None  # ??? and Illegal play (...)
-        if isinstance(first, tuple):
-            recorded, first = first
-        elif first is None or first.type == "CANNOT_MOVE":
+        last = rest[0] if rest else roll_token  # the roll's last token
+        recorded, play, play_column = None, None, 0  # ??? and Illegal play (...)
+        if isinstance(last, tuple):  # Illegal play (...): the position, the ")"
+            recorded, last = last
+        elif last is roll_token or last.type == "CANNOT_MOVE":
             play = ""
-        elif first.type == "PLAY":
-            play = str(first)
-        end = first.end_column if first is not None else roll_token.end_column
-        return _Roll(roll_token.line, roll_token.column, end, _roll(roll_token[:3]), play,
-                     first.column if play else 0, recorded)
+        elif last.type == "PLAY":
+            play, play_column = str(last), last.column
+        return _Roll(roll_token.line, roll_token.column, last.end_column, _roll(roll_token[:3]),
+                     play, play_column, recorded)
 
-    def illegal_play(self, children: list[Any]) -> tuple[SnowiePosition, Token]:
+    def illegal_play(self, children: list[Any]) -> tuple[SnowiePosition, Any]:
         fields = tuple(c if isinstance(c, str) and not isinstance(c, Token) else int(c)
                        for c in children[1:-1])
         return SnowiePosition(fields), children[-1]
 
-    def snowie_name(self, children: list[Token]) -> str:
+    def snowie_name(self, children: list[Any]) -> str:
         return str(children[0]) if children else ""
 
-    def cube(self, children: list[Token]) -> _Cube:
+    def cube(self, children: list[Any]) -> _Cube:
         first, last = children[0], children[-1]
         value = int(last) if len(children) > 1 else None
         return _Cube(first.line, first.column, last.end_column, _CUBE_ACTIONS[first.type],
@@ -239,33 +249,37 @@ class _Records(Transformer[Token, Any]):
 
     double = take = drop = beaver = raccoon = cube
 
-    def result(self, children: list[Token]) -> _Result:
+    def result(self, children: list[Any]) -> _Result:
         word, points, *rest = children
         end = rest[-1].end_column if rest else points.end_column + len(" points")
         return _Result(word.line, word.column, end, word == "Wins", int(points), bool(rest))
 
     def line(self, children: list[Any]) -> _Line | list[_Line]:
         first = children[0]
-        if isinstance(first, Token) and first.type == "LINES":
-            return _lines(first)
+        if not isinstance(first, tuple) and first.type == "LINES":  # not an entry
+            return _lines(first, first.line, first.column)
         numbers = [c for c in children if isinstance(c, Token)]
         return _Line(int(numbers[0][:-1]) if numbers else None,
                      [c for c in children if not isinstance(c, Token)])
 
-    player_score = staticmethod(_score)
+    def player_score(self, children: list[Any]) -> _Score:
+        first = children[0]
+        return _score(str(first) if len(children) > 1 else "", children[-1], first.line,
+                      first.column)
 
     def score_line(self, children: list[_Score]) -> list[_Score]:
         return children
 
-    def game_line(self, children: list[Token]) -> Token:
-        return children[0]
+    def game_line(self, children: list[Any]) -> _Number:
+        number = children[0]
+        return _Number(int(number), number.line, number.column)
 
     match_line = game_line
 
     def game(self, children: list[Any]) -> _Game:
         first = children[0]
-        if first.type == "GAME_HEAD":
-            number, scores = _game_head(first)
+        if not isinstance(first, _Number):  # a GAME_HEAD token
+            number, scores = _game_head(first, first.line, first.column)
             parts = children[1:]
         else:
             number, scores, *parts = children
@@ -274,12 +288,12 @@ class _Records(Transformer[Token, Any]):
 
     def match(self, children: list[Any]) -> _Match:
         length, *games = children
-        return _Match(int(length), length.line, length.column, games)
+        return _Match(length.value, length.line, length.column, games)
 
     def start(self, children: list[_Match]) -> list[_Match]:
         return children
 
-    def tag(self, children: list[Token]) -> _Tag:
+    def tag(self, children: list[Any]) -> _Tag:
         return _Tag(str(children[1]), children[2][1:-1])
 
 
@@ -296,14 +310,17 @@ def _terminal(name: str) -> str:
     return f"(?:{_parser().get_terminal(name).pattern.to_regexp()})"
 
 
-def _lines(token: Token) -> list[_Line]:
-    """The lines of a LINES token, each as :meth:`_Records.line` gives it: its tokens found in
-    turn by one scan (the token is known to be lines of them, separated by blanks)."""
-    lines, number, entries = [], None, []
-    line, base = token.line, -token.column  # a column is an offset less ``base``
+def _lines(token: str, line: int, column: int) -> list[_Line]:
+    """The lines of a LINES token at ``line``:``column``, each as :meth:`_Records.line` gives
+    it: its tokens found in turn by one scan (the token is known to be lines of them,
+    separated by blanks)."""
+    lines: list[_Line] = []
+    number: int | None = None
+    entries: list[_Entry] = []
+    base = -column  # a column is an offset less ``base``
     entry: _Entry
     for found in _line_token().finditer(token):
-        kind = found.lastgroup
+        kind = found.lastgroup or ""  # each token is a named group
         column, end = found.span(kind)
         column, end = column - base, end - base
         if kind == "turn":
@@ -360,17 +377,17 @@ def _line_token() -> re.Pattern[str]:
         f"|(?P<losses>{_terminal('LOSSES')}{blank}(?P<lost>{_terminal('INT')}){points}))")
 
 
-def _game_head(token: Token) -> tuple[Token, list[_Score]]:
-    """The number and scores of a GAME_HEAD token, as :meth:`_Records.game_line` and
-    :meth:`_Records.score_line` give them."""
+def _game_head(token: str, line: int, column: int) -> tuple[_Number, list[_Score]]:
+    """The number and scores of a GAME_HEAD token at ``line``:``column``, as
+    :meth:`_Records.game_line` and :meth:`_Records.score_line` give them."""
     head = cast(re.Match[str], _game_number().match(token))  # a GAME_HEAD token matches
     end = head.end()
-    line = token.line + head["end"].count("\n")
+    number = _Number(int(head["number"]), line, column + head.start("number"))
+    line += head["end"].count("\n")
     column = end - head["end"].rindex("\n") - head.start("end")  # of the score line
-    number = Token("INT", head["number"], None, token.line, token.column + head.start("number"))
     score_line = token[end:token.index("\n", end)]  # not the comment lines after it
-    return number, [_score([Token(kind, found[kind], None, line, column + found.start(kind))
-                            for kind in ("NAME", "INT") if found[kind]])
+    return number, [_score(found["NAME"] or "", found["INT"], line,
+                           column + found.start("NAME" if found["NAME"] else "INT"))
                     for found in _score_token().finditer(score_line)]
 
 
@@ -422,7 +439,7 @@ def _split_column(lines: list[_Line], scores: list[_Score]) -> float:
         right = median(entries[1].column for entries in pairs)
         return (left + right) / 2
     if len(scores) == 2:
-        return (scores[0].token.column + scores[1].token.column) / 2
+        return (scores[0].column + scores[1].column) / 2
     return _DEFAULT_SPLIT
 
 
@@ -439,7 +456,7 @@ def _game_record(game: _Game, source_lines: list[str], shift: int = 0,
     values = [s.score for s in scores] + [0, 0]
     ratings = [s.rating for s in scores] + [None, None]
     split = _split_column(game.lines, scores)
-    actions = []
+    actions: list[Action] = []
     for move, entries in game.lines:
         if len(entries) == 2:
             actions += (_record(entries[0], 0, move, source_lines, shift),
@@ -449,8 +466,8 @@ def _game_record(game: _Game, source_lines: list[str], shift: int = 0,
                         for entry in entries]
     if ResultRecord in map(type, actions):
         _place_results(actions)
-    number, first = game.number, scores[0].token
-    return GameRecord(int(number), (names[0], names[1]), (values[0], values[1]),
+    number, first = game.number, scores[0]
+    return GameRecord(number.value, (names[0], names[1]), (values[0], values[1]),
                       tuple(actions), number.line + shift, number.column, first.line + shift,
                       first.column, ratings=(ratings[0], ratings[1]), cut_line=cut_line)
 
@@ -661,12 +678,12 @@ def _parse_games(text: str, source_lines: list[str], file: str | None
     parts = [_Part(1, 0, None)]
     offsets = []  # of each line in text
     offset = 0
-    for number, line in enumerate(source_lines, 1):
-        header = _header(line)
+    for number, source_line in enumerate(source_lines, 1):
+        header = _header(source_line)
         if header:
             parts.append(_Part(number, offset, header))
         offsets.append(offset)
-        offset += len(line) + 1
+        offset += len(source_line) + 1
     ends = [part.start for part in parts[1:]] + [len(text)]
     matches: list[tuple[_Match, list[GameRecord]]] = []
     found: list[NotationError] = []
@@ -674,7 +691,7 @@ def _parse_games(text: str, source_lines: list[str], file: str | None
     for (line, start, header), end in zip(parts, ends):
         if start == end:
             continue
-        game = int(header.number) if header and header.kind == "game" else None
+        game = header.number.value if header and header.kind == "game" else None
         if game is not None and not matches:
             found.append(_error(f"'Game {game}' comes before any 'N point match' line; "
                                 f"game {game} is skipped", line,
@@ -683,7 +700,7 @@ def _parse_games(text: str, source_lines: list[str], file: str | None
             continue
         if header and game is None:
             games = []
-            matches.append((_Match(int(header.number), line, header.number.column, []), games))
+            matches.append((_Match(header.number.value, line, header.number.column, []), games))
         try:
             parsed = _parse(text[start:end], "start" if game is None else "game")
         except UnexpectedInput as exc:
@@ -711,7 +728,7 @@ def _game_before(text: str) -> _Game | None:
     return parsed if any(line.entries for line in parsed.lines) else None
 
 
-def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
+def read_mat(path: str | PathLike[str], *, strict: bool = False) -> ParsedFile:
     """Read and parse a ``.mat`` file (see :func:`~.decoding.decode` and :func:`parse_mat`).
 
     Parameters
@@ -748,11 +765,12 @@ def read_mat(path: str | PathLike, *, strict: bool = False) -> ParsedFile:
         text = decode(data, name)
     except DecodeError as error:
         bom = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+        problem: NotationError = error
         if not _HEADER_LIKE.search(data.decode("utf-16" if bom else "latin-1", "replace")):
-            error = _not_a_match(error, True)
+            problem = _not_a_match(error, True)
         if strict:
-            raise error from None
-        return ParsedFile((), (error,), file=name)
+            raise problem from None
+        return ParsedFile((), (problem,), file=name)
     return parse_mat(text, name, strict=strict)
 
 
@@ -774,25 +792,25 @@ _NAMES = {"PLAY": "a play such as 24/18 13/11", "ROLL": "a roll such as 52: (dic
 def _notation_error(exc: UnexpectedInput, source_lines: list[str], file: str | None,
                     game: int | None = None, last_line: int | None = None,
                     shift: int = 0, cut: bool = False) -> NotationError:
-    """The NotationError of a Lark error; ``game`` is the number of the game being parsed
-    on its own, ``last_line`` its last line and ``shift`` the number of lines before it
-    (None and 0: the whole file was being parsed); ``cut``: the game is kept up to the
-    line before the error."""
+    """The NotationError of a Lark error (the LALR parser's: UnexpectedToken, the token
+    ``$END`` at the end of the text, or UnexpectedCharacters); ``game`` is the number of the
+    game being parsed on its own, ``last_line`` its last line and ``shift`` the number of
+    lines before it (None and 0: the whole file was being parsed); ``cut``: the game is kept
+    up to the line before the error."""
     line, column = exc.line + shift, exc.column
-    end = isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken)
-                                             and exc.token.type == "$END")
-    if exc.line < 1 or isinstance(exc, UnexpectedEOF):
+    end = isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
+    if exc.line < 1:
         line, column = last_line or len(source_lines), 1
-    found = re.match(r";|[^ ;]*", source_lines[line - 1][column - 1:])[0] \
-        if line <= len(source_lines) else ""
+    rest = source_lines[line - 1][column - 1:] if line <= len(source_lines) else ""
+    found = ";" if rest.startswith(";") else re.split("[ ;]", rest, maxsplit=1)[0]
+    expected: set[str] = set()
     if isinstance(exc, UnexpectedToken):
         expected = exc.accepts or exc.expected
     elif isinstance(exc, UnexpectedCharacters):
         expected = exc.allowed
-    else:
-        expected = exc.expected
     names = sorted({_NAMES.get(name, name.strip('"').lower() if name.startswith('"')
-                               else name.replace("_", " ").lower()) for name in expected or ()})
+                               else name.replace("_", " ").lower())
+                    for name in expected or ()})
     if found:
         message = f"unexpected {_quote(found)}"
     elif end:

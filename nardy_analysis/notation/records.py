@@ -79,6 +79,11 @@ class WrittenMove(NamedTuple):
         return name(self.points[0]) + hops + (f"({self.count})" if self.count != 1 else "")
 
 
+# Fields of a Snowie position (SnowiePosition): the player whose checkers are the negative
+# numbers, that player's checkers on the bar, the points 1..24, the other player's bar.
+_SNOWIE_PLAYER, _SNOWIE_BAR, _SNOWIE_POINTS, _SNOWIE_OTHER_BAR = 4, 12, slice(13, 37), 37
+
+
 @dataclass(frozen=True, slots=True)
 class SnowiePosition:
     """A position in Snowie's text format, as XG and Snowie write it after ``Illegal play``:
@@ -134,7 +139,7 @@ class SnowiePosition:
     @property
     def player(self) -> int:
         """The player (0 or 1) of the negative numbers and of the first name and score."""
-        return int(self.fields[4])
+        return int(self.fields[_SNOWIE_PLAYER])
 
     @property
     def board(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -144,12 +149,13 @@ class SnowiePosition:
         sides = [[0] * 26, [0] * 26]
         negative = sides[self.player]
         positive = sides[1 - self.player]
-        for point, count in enumerate(map(int, self.fields[13:37]), 1):
+        for point, count in enumerate(map(int, self.fields[_SNOWIE_POINTS]), 1):
             if count > 0:
                 positive[point] = count
             elif count < 0:
                 negative[25 - point] = -count
-        negative[25], positive[25] = abs(int(self.fields[12])), abs(int(self.fields[37]))
+        negative[25] = abs(int(self.fields[_SNOWIE_BAR]))
+        positive[25] = abs(int(self.fields[_SNOWIE_OTHER_BAR]))
         return tuple(sides[0]), tuple(sides[1])
 
 

@@ -86,16 +86,25 @@ _READ = {"MI", "PW", "PB", "RE", "FF", "GM", "CA"}
 
 
 class _Written(NamedTuple):
-    """A property as the parser reads it: its identifier's token and its values' tokens."""
+    """A property as the parser reads it: its identifier, its values as written (in their
+    brackets), where the identifier and the first value are, and the offsets of the start
+    and the end of its text."""
 
-    ident: Token
-    values: list[Token]
+    ident: str
+    values: list[str]
+    line: int
+    column: int
+    value_line: int
+    value_column: int
+    start: int
+    end: int
 
 
 class _Node(NamedTuple):
-    """A node as the parser reads it: its ``;`` token and its properties."""
+    """A node as the parser reads it: where its ``;`` is, and its properties."""
 
-    start: Token
+    line: int
+    column: int
     properties: list[_Written]
 
 
@@ -103,13 +112,17 @@ class _Trees(Transformer[Token, Any]):
     """Gathers the game trees while the LALR parser runs (no parse tree is kept): a
     ``gametree`` gives the nodes of its main line (its sequence, then its first variation's:
     a variation is not part of the game, as gnubg reads it), a ``collection`` the list of
-    them."""
+    them. The tokens a callback is given are typed ``Any``: lark's types leave their
+    positions optional, and the lexer sets them all."""
 
-    def property(self, children: list[Token]) -> _Written:
-        return _Written(children[0], children[1:])
+    def property(self, children: list[Any]) -> _Written:
+        ident, first, last = children[0], children[1], children[-1]
+        return _Written(str(ident), [str(value) for value in children[1:]], ident.line,
+                        ident.column, first.line, first.column, ident.start_pos, last.end_pos)
 
     def node(self, children: list[Any]) -> _Node:
-        return _Node(children[0], children[1:])
+        start = children[0]
+        return _Node(start.line, start.column, children[1:])
 
     def sequence(self, children: list[_Node]) -> list[_Node]:
         return children
@@ -189,7 +202,8 @@ class _Property:
         return self.values[0]
 
 
-class _Game(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Game:
     """A game tree read (:func:`_game`): its index in its match, its record, its root
     node's properties and the match length."""
 
@@ -336,8 +350,7 @@ def _game(nodes: list[_Node], source: str, offset: int, lines: list[str], file: 
     """The game of a game tree's main line, ``nodes`` (of ``source``, which starts
     ``offset`` lines into the file); ``played`` is the number of games of the current match
     before it."""
-    start = nodes[0].start
-    root_line, root_column = start.line + offset, start.column
+    root_line, root_column = nodes[0].line + offset, nodes[0].column
     root: dict[str, _Property] = {}
     for prop in _properties(nodes[0], source, offset):
         root.setdefault(prop.ident, prop)
@@ -410,11 +423,10 @@ def _double_after_drop(action: TurnRecord | CubeRecord | None, actions: list[Act
 def _properties(node: _Node, source: str, offset: int) -> Iterator[_Property]:
     """The properties of a node of ``source`` (which starts ``offset`` lines into the file),
     values unescaped."""
-    for ident, values in node.properties:
-        first = values[0]
-        yield _Property(str(ident), tuple(_unescape(v[1:-1]) for v in values),
-                        ident.line + offset, ident.column, first.line + offset,
-                        first.column + 1, source[ident.start_pos:values[-1].end_pos])
+    for written in node.properties:
+        yield _Property(written.ident, tuple(_unescape(v[1:-1]) for v in written.values),
+                        written.line + offset, written.column, written.value_line + offset,
+                        written.value_column + 1, source[written.start:written.end])
 
 
 def _unescape(value: str) -> str:

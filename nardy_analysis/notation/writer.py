@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 from os import PathLike
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable, NamedTuple
 
 from ..errors import NardyError
 from .mat import parse_mat
@@ -127,30 +127,38 @@ def _columns(left: str, right: str, column: int) -> str:
     return f"{left:<{column - 1}} {right}"
 
 
+class _Won(NamedTuple):
+    """A result line: who wins, how many points, whether it says ``and the match``."""
+
+    winner: int
+    points: int
+    match_won: bool
+
+
 def _action_lines(game: GameRecord, length: int, bar_off: bool, right: int) -> list[str]:
     """The numbered lines (two columns) and result lines of a game's actions, in order.
 
     Results next to each other that agree on winner and points (a site's ``Losses`` beside
     ``Wins``) become one line; ``and the match`` is kept when either says it and the winner
     does reach the match length (else both lines are written, as the file has them)."""
-    lines: list[Any] = []  # a line, or the [left entry, right entry] of a numbered one
+    lines: list[str | list[str]] = []  # a line, or the [left, right] entries of a numbered one
     row: list[str] | None = None  # [left entry, right entry] of the line being filled
-    # (winner, points, and the match) of the last result lines
-    results: list[tuple[int, int, bool]] = []
+    last: _Won | None = None  # the result of the line before, if it is a result line
     for action in game.actions:
         if isinstance(action, ResultRecord):
-            winner = action.player if action.wins else 1 - action.player
-            if row is None and results and results[-1][:2] == (winner, action.points) and (
-                    results[-1][2] == action.match_won
-                    or 0 < length <= game.scores[winner] + action.points):
-                results[-1] = (winner, action.points, results[-1][2] or action.match_won)
-                lines[-1] = _result_line(*results[-1], right)
+            won = _Won(action.player if action.wins else 1 - action.player, action.points,
+                       action.match_won)
+            if row is None and last and (last.winner, last.points) == (won.winner, won.points) \
+                    and (last.match_won == won.match_won
+                         or 0 < length <= game.scores[won.winner] + won.points):
+                last = won._replace(match_won=last.match_won or won.match_won)
+                lines[-1] = _result_line(last, right)
                 continue
-            results.append((winner, action.points, action.match_won))
-            lines.append(_result_line(*results[-1], right))
+            last = won
+            lines.append(_result_line(won, right))
             row = None
             continue
-        results = []
+        last = None
         player = action.player
         if row is None or (player == 0 and any(row)) or (player == 1 and row[1]):
             row = ["", ""]
@@ -161,18 +169,21 @@ def _action_lines(game: GameRecord, length: int, bar_off: bool, right: int) -> l
             value = f" => {action.value}" if action.value is not None else ""
             row[player] = f" {_CUBE_WORDS[action.action]}{value}"
     number = 0
-    for index, line in enumerate(lines):
+    texts = []
+    for line in lines:
         if isinstance(line, list):
             number += 1
-            lines[index] = _columns(f"{number:>{_NUMBER - 2}}) {line[0]}", line[1], right)
-    return lines
+            left, right_entry = line
+            line = _columns(f"{number:>{_NUMBER - 2}}) {left}", right_entry, right)
+        texts.append(line)
+    return texts
 
 
-def _result_line(winner: int, points: int, match_won: bool, right: int) -> str:
+def _result_line(won: _Won, right: int) -> str:
     """A result on a line of its own, unnumbered, in the winner's column."""
-    text = f" Wins {points} point{'s' if points != 1 else ''}"
-    text += " and the match" if match_won else ""
-    return _columns(" " * _NUMBER, text, right) if winner else " " * _NUMBER + text
+    text = f" Wins {won.points} point{'s' if won.points != 1 else ''}"
+    text += " and the match" if won.match_won else ""
+    return _columns(" " * _NUMBER, text, right) if won.winner else " " * _NUMBER + text
 
 
 def _turn_text(record: TurnRecord, bar_off: bool) -> str:
