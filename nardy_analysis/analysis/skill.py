@@ -41,8 +41,8 @@ of the 2,671 moves of the 14 real matches of tests/data/skill (``KNOWN_DIFFERENC
 there lists the rest: float precision, and one crashed-class position).
 
 At 2 plies (``skill_frame(..., ply=2)``, ``nardy skill --ply 2``), as GNU Backgammon's
-"World class" analysis: each play within :data:`FILTER_WIDTH` of the 0-ply best (at most
-:data:`FILTER_MOVES`), then each further play whose 0-ply equity is above the lowest 2-ply
+"World class" analysis: each play within 0.16 of the 0-ply best (at most
+:data:`FILTER_PLAYS`), then each further play whose 0-ply equity is above the lowest 2-ply
 one so far, and the play made, are valued by a cubeful 2-ply search
 (:class:`~nardy_analysis.analysis.cubeful.CubefulSearch`: the roller's best play of each of
 the 21 rolls by 0-ply cubeful equity among those gnubg's pruning nets keep, both players'
@@ -84,7 +84,7 @@ from .cubeful import (
     normalised_cube_decision,
     position_chances,
 )
-from .engine import Evaluator, GnubgNN, match_evaluator
+from .engine import FILTER_WIDTH, Evaluator, GnubgNN, match_evaluator
 from .luck import OPENING_ROLLS, luck_adjusted, mean_equity
 from .match_equity import game_results
 from .turns import MatchId, Source, identified_matches
@@ -384,11 +384,10 @@ def _match_decisions(match: ReplayedMatch) -> Iterator[_CubeDecision | _MoveDeci
 
 
 
-FILTER_WIDTH = 0.16
+FILTER_PLAYS = 8
 """The move filter of an analysis at more than 0 plies (GNU Backgammon's "Normal" filter, that
-of its "World class" preset): the plays within this (EMG) of the 0-ply best ..."""
-FILTER_MOVES = 8
-"""... at most this many, are evaluated again at the analysis' ply."""
+of its "World class" preset): the plays within the engine's ``FILTER_WIDTH`` (0.16 EMG) of
+the 0-ply best, at most this many in all, are evaluated again at the analysis' ply."""
 RETRY = 0.03
 """When the filter keeps one play only and the play made is worse than it by more than this
 at 0-ply (gnubg's doubtful mark), both are evaluated again at the analysis' ply."""
@@ -399,14 +398,14 @@ def _searched(search: CubefulSearch, evaluator: Evaluator, turn: ReplayedTurn,
     """The mover's equity after each play as GNU Backgammon's analysis at ``search.plies``
     has it (eval.c, ``FindnSaveBestMoves``, read, not copied; the rule that extends the
     filter measured from gnubg 1.1.0a16's analyses): from the 0-ply equities ``shallow``
-    (deep cube life indices), the plays the move filter keeps (:data:`FILTER_WIDTH`,
-    :data:`FILTER_MOVES`) valued at ``search.plies``, then, in 0-ply order, each further play
+    (deep cube life indices), the plays the move filter keeps (:data:`FILTER_PLAYS`) valued
+    at ``search.plies``, then, in 0-ply order, each further play
     whose 0-ply equity is above the lowest of those so far, and the play made; ``-inf`` for
     the plays not valued again. When the filter keeps one play only, the 0-ply equities
     stand, unless the play made is worse than it by more than :data:`RETRY`: both are then
     valued again."""
     order = np.argsort(-shallow, kind="stable")
-    kept = [int(i) for i in order[:FILTER_MOVES] if shallow[i] >= shallow[order[0]] - FILTER_WIDTH]
+    kept = [int(i) for i in order[:FILTER_PLAYS] if shallow[i] >= shallow[order[0]] - FILTER_WIDTH]
     played = evaluator.play_index(keys, cast(Position, turn.after), turn.player)
     if played is None:
         return shallow
