@@ -113,9 +113,10 @@ def test_world_class_statistics_as_gnubg(reference):
     moves = frame[frame["kind"] == "move"]
     theirs = pd.read_csv(DATA / f"{reference.name.split('.')[0]}.moves.tsv", sep="\t",
                          comment="#", dtype={"dice": str})
-    both = moves.merge(theirs, left_on=["game", "turn"], right_on=["game", "roll"])
+    both = moves.merge(theirs, left_on=["game", "turn"], right_on=["game", "roll"],
+                       suffixes=("", "_gnubg"))
     assert len(both) == len(theirs)
-    error = (both["equity"] - both["best_equity"]) - (both["played"] - both["best"])
+    error = (both["equity"] - both["best_equity"]) - (both["played"] - both["best_gnubg"])
     assert (error.abs() < 0.01).mean() > 0.95
 
 
