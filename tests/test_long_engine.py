@@ -155,6 +155,23 @@ def test_widened_net_plays_as_before(native, tmp_path):
                      tmp_path, "test", start=train.EXPORT)
     assert done["games"] == meta["games"] + 10 and done["widened_from"]["games"] == meta["games"]
     assert done["hidden"] == meta["hidden"] + 16 and len(train.checkpoints(tmp_path)) == 2
+    towards = train.run(meta["games"] + 4, False, 2, meta["hidden"], 0.001, 0.001, 0.7, 2,
+                        tmp_path / "ply1", "test", start=train.EXPORT, one_ply=0.2)
+    assert towards["one_ply"] == 0.2 and towards["games"] == meta["games"] + 4
+
+
+@needs_gcc
+def test_compiled_one_ply_is_the_evaluators(native):
+    """The trainer's 1-ply targets are the package's 1-ply chances (float32) on self-play
+    positions far from a race (where the package's tables take over from the net)."""
+    import train
+    weights, _ = train.load(train.EXPORT)
+    boards = native.random_positions(400, 9)
+    boards = boards[(boards[:, :, 13:].sum(axis=2) >= 6).all(axis=1)][:40]
+    one = LongEvaluator(ply=1)
+    want = [tuple(one.evaluate(position(b))) for b in boards]
+    assert len(boards) == 40
+    np.testing.assert_allclose(native.one_ply(weights, boards), want, atol=2e-6)
 
 
 def test_weights_file():

@@ -350,6 +350,7 @@ static float money(const float *y) { /* equity of the side the chances belong to
 typedef struct {
     uint8_t sides[2][25];       /* [mover, other] */
     float x[NFEAT], y[NOUT];
+    float ply1[NOUT];           /* 1-ply chances (training towards them) */
     int over;
 } Ply;
 
@@ -403,24 +404,53 @@ static void start_ply(const Net *net, Ply *p) {
     forward(net, p->x, h, p->y);
 }
 
-/* Self-play TD(lambda) training of `games` games; the weights are updated in place after
- * each game towards the lambda-returns of its positions (the forward view: G_t = swap((1 -
- * lambda) V_{t+1} + lambda G_{t+1}), the last G the certain outcome).  stats: [0] plies,
- * [1] games player 0 (the starter) won, [2] mars, [3] home mars, [4] games dropped (too
- * long or overflow).  Returns the games played. */
+/* the 1-ply chances of the side on roll (`mover` against `other`): over the 21 rolls
+ * (doubles 1/36, others 2/36) the chances after the mover's best 0-ply play, turned round
+ * to the mover; returns -1 on overflow */
+static int one_ply(const Net *net, const uint8_t *mover, const uint8_t *other, float *out) {
+    Ply next;
+    uint64_t unused = 0;
+    float turned[NOUT];
+    memset(out, 0, NOUT * sizeof(float));
+    for (int d1 = 1; d1 <= 6; d1++)
+        for (int d2 = d1; d2 <= 6; d2++) {
+            if (choose(net, mover, other, d1, d2, &unused, 0, &next)) return -1;
+            swap_chances(next.y, turned);
+            float w = d1 == d2 ? 1.0f / 36.0f : 2.0f / 36.0f;
+            for (int k = 0; k < NOUT; k++) out[k] += w * turned[k];
+        }
+    return 0;
+}
+
+/* the 1-ply chances of a batch of positions (sides: n x 2 x 25, the side on roll first) */
+int one_ply_many(float *w1t, float *b1, float *w2, float *b2, int nh, const uint8_t *sides,
+                 int n, float *out) {
+    Net net = {nh, w1t, b1, w2, b2};
+    for (int i = 0; i < n; i++)
+        if (one_ply(&net, sides + 50 * i, sides + 50 * i + 25, out + NOUT * i)) return -1;
+    return n;
+}
+
+/* Self-play training of `games` games; the weights are updated in place after each game,
+ * each position's chances towards `outcome` times its lambda-return (the forward view: G_t =
+ * swap((1 - lambda) V_{t+1} + lambda G_{t+1}), the last G the certain outcome) plus (1 -
+ * `outcome`) times its 1-ply chances (one_ply, by the net as it was at the game's start);
+ * `outcome` 1 is TD(lambda).  stats: [0] plies, [1] games player 0 (the starter) won, [2]
+ * mars, [3] home mars, [4] games dropped (too long or overflow).  Returns the games played. */
 int train(float *w1t, float *b1, float *w2, float *b2, int nh, int games, uint64_t seed,
-          float alpha, float lambda, double *stats) {
+          float alpha, float lambda, float outcome, double *stats) {
     Net net = {nh, w1t, b1, w2, b2};
     uint64_t rng = seed;
-    float h[1024], dh[1024], target[NOUT], mixed[NOUT];
+    float h[1024], dh[1024], target[NOUT], mixed[NOUT], goal[NOUT];
     for (int g = 0; g < games; g++) {
         start_ply(&net, &game[0]);
         int t = 0, bad = 0;
         while (!game[t].over) {
             if (t == MAXPLIES) { bad = 1; break; }
+            if (outcome < 1.0f && one_ply(&net, game[t].sides[0], game[t].sides[1],
+                                          game[t].ply1)) { bad = 1; break; }
             if (choose(&net, game[t].sides[0], game[t].sides[1], die(&rng), die(&rng), &rng,
                        0, &game[t + 1])) { bad = 1; break; }
-            if (!game[t + 1].over) {}  /* x and y set by choose */
             t++;
         }
         if (bad) { stats[4] += 1; continue; }
@@ -438,7 +468,10 @@ int train(float *w1t, float *b1, float *w2, float *b2, int nh, int games, uint64
                                                       + lambda * target[k];
             swap_chances(mixed, target);
             value = game[s].y;
-            update(&net, game[s].x, target, alpha, h, dh);
+            for (int k = 0; k < NOUT; k++)
+                goal[k] = outcome >= 1.0f ? target[k] : outcome * target[k]
+                                                        + (1.0f - outcome) * game[s].ply1[k];
+            update(&net, game[s].x, goal, alpha, h, dh);
         }
     }
     return games;

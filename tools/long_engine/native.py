@@ -57,8 +57,9 @@ def lib():
                                        ctypes.c_int]
         found.encode_many.argtypes = [_u8, ctypes.c_int, _f32]
         found.evaluate_many.argtypes = [*_NET, _u8, ctypes.c_int, _f32]
+        found.one_ply_many.argtypes = [*_NET, _u8, ctypes.c_int, _f32]
         found.train.argtypes = [*_NET, ctypes.c_int, ctypes.c_uint64, ctypes.c_float,
-                                ctypes.c_float, _f64]
+                                ctypes.c_float, ctypes.c_float, _f64]
         found.match.argtypes = [*_NET, *_NET, ctypes.c_int, ctypes.c_uint64, _i32]
         found.random_positions.argtypes = [ctypes.c_int, ctypes.c_uint64, _u8]
         _lib = found
@@ -107,11 +108,25 @@ def evaluate(weights: dict, positions: np.ndarray) -> np.ndarray:
     return out
 
 
-def train(weights: dict, games: int, seed: int, alpha: float, lam: float) -> np.ndarray:
-    """Self-play TD(lambda) on ``games`` games, updating ``weights`` in place; the stats:
-    plies, starter's wins, mars, home mars, games dropped."""
+def one_ply(weights: dict, positions: np.ndarray) -> np.ndarray:
+    """The net's 1-ply chances (n, 5) of positions (n, 2, 25), for the side on roll: the mean
+    over the 21 rolls of the chances after the best 0-ply play (the training target of
+    ``train``'s ``outcome`` below 1)."""
+    positions = np.ascontiguousarray(positions, np.uint8)
+    out = np.zeros((len(positions), 5), np.float32)
+    if lib().one_ply_many(*net_args(weights), positions, len(positions), out) < 0:
+        raise RuntimeError("too many plays")
+    return out
+
+
+def train(weights: dict, games: int, seed: int, alpha: float, lam: float,
+          outcome: float = 1.0) -> np.ndarray:
+    """Self-play training on ``games`` games, updating ``weights`` in place: each position
+    towards ``outcome`` times its TD(lambda) return plus ``1 - outcome`` times its 1-ply
+    chances (1: plain TD(lambda)). The stats: plies, starter's wins, mars, home mars, games
+    dropped."""
     stats = np.zeros(5)
-    lib().train(*net_args(weights), games, seed, alpha, lam, stats)
+    lib().train(*net_args(weights), games, seed, alpha, lam, outcome, stats)
     return stats
 
 

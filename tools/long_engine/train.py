@@ -13,6 +13,14 @@ plays exactly as the narrower one did and training adds what the extra units can
         --widen nardy_analysis/analysis/data/long_net.npz --hidden 256 --alpha 0.01 \
         --checkpoints tools/long_engine/checkpoints/wide > wide.log 2>&1 &
 
+Go on training a net towards its own 1-ply values (the mean over the 21 rolls of the
+chances after the best play), mixed with a share of the TD(lambda) return, in a new
+checkpoint folder (``--widen`` to the net's own size starts from it unchanged)::
+
+    OPENBLAS_NUM_THREADS=1 nohup python tools/long_engine/train.py --games 2000000 \
+        --widen nardy_analysis/analysis/data/long_net.npz --hidden 128 --alpha 0.003 \
+        --one-ply 0.2 --checkpoints tools/long_engine/checkpoints/ply1 > ply1.log 2>&1 &
+
 Export the newest checkpoint into the package (nardy_analysis/analysis/data/long_net.npz)::
 
     python tools/long_engine/train.py --export
@@ -21,7 +29,9 @@ The game loop, the play choice (0-ply, greedy, by money equity) and the updates 
 (long_engine.c, built with gcc on first use). After each game the weights take one gradient
 step (cross-entropy of each of the five sigmoid outputs) per position towards its
 lambda-return: ``G_t = swap((1 - lambda) V_{t+1} + lambda G_{t+1})``, the last one the
-certain outcome, ``swap`` turning the chances round to the other side. A checkpoint
+certain outcome, ``swap`` turning the chances round to the other side; with ``--one-ply W``
+towards ``W G_t + (1 - W) V1_t``, ``V1_t`` the position's 1-ply chances by the net as it was
+at the game's start (some 20 times the work of a game). A checkpoint
 (``checkpoints/long_net_<games>.npz``, all kept) is written every ``--every`` games.
 """
 
@@ -112,10 +122,12 @@ def export(folder: Path = CHECKPOINTS, target: Path = EXPORT) -> Path:
 
 def run(games: int, resume: bool, seed: int, hidden: int, alpha: float, floor: float,
         lam: float, every: int, folder: Path, command: str, chunk: int = 500,
-        start: Path | None = None) -> dict:
+        start: Path | None = None, one_ply: float | None = None) -> dict:
     """Train until ``games`` games in all have been played; returns the last metadata. With
     ``start``, the net of that file widened to ``hidden`` units is the first checkpoint, its
-    games counted on, trained with a constant step ``alpha``."""
+    games counted on, trained with a constant step ``alpha``; with ``one_ply`` (the share of
+    the TD return, the rest the 1-ply chances), the new checkpoints train towards 1-ply
+    targets."""
     folder.mkdir(parents=True, exist_ok=True)
     found = checkpoints(folder)
     if found and not resume:
@@ -130,6 +142,8 @@ def run(games: int, resume: bool, seed: int, hidden: int, alpha: float, floor: f
         meta.update(hidden=hidden, alpha=alpha, alpha_floor=alpha, seed=seed,
                     widened_from={"hidden": meta["hidden"], "games": meta["games"],
                                   "command": meta["command"]}, command=command)
+        if one_ply is not None:
+            meta["one_ply"] = one_ply
         save(folder / f"long_net_{meta['games']:08d}.npz", weights, meta)
     else:
         weights = fresh(hidden, seed)
@@ -144,7 +158,7 @@ def run(games: int, resume: bool, seed: int, hidden: int, alpha: float, floor: f
         n = min(chunk, games - meta["games"], every - meta["games"] % every)
         step = alpha_at(meta["games"], meta["alpha"], meta["alpha_floor"])
         stats = native.train(weights, n, meta["seed"] * 1_000_003 + meta["games"], step,
-                             meta["lambda"])
+                             meta["lambda"], meta.get("one_ply", 1.0))
         meta["games"] += n
         meta["plies"] += int(stats[0])
         now = time.process_time()
@@ -180,6 +194,9 @@ def main(argv=None) -> None:
     parser.add_argument("--lambda", dest="lam", type=float, default=0.7)
     parser.add_argument("--widen", type=Path, metavar="NPZ",
                         help="start from this net widened to --hidden units (constant --alpha)")
+    parser.add_argument("--one-ply", type=float, metavar="W",
+                        help="with --widen: train towards W times the TD return plus 1 - W "
+                        "times the 1-ply chances")
     parser.add_argument("--every", type=int, default=25_000, help="games between checkpoints")
     parser.add_argument("--checkpoints", type=Path, default=CHECKPOINTS)
     args = parser.parse_args(argv)
@@ -189,7 +206,8 @@ def main(argv=None) -> None:
     command = "python tools/long_engine/train.py " + " ".join(
         shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     run(args.games, args.resume, args.seed, args.hidden, args.alpha, args.alpha_floor,
-        args.lam, args.every, args.checkpoints, command, start=args.widen)
+        args.lam, args.every, args.checkpoints, command, start=args.widen,
+        one_ply=args.one_ply)
 
 
 if __name__ == "__main__":
