@@ -132,8 +132,12 @@ def _cube_parts(state: MatchState, side: int) -> list[str]:
     return parts
 
 
-def _status(position: Position, state: MatchState, names: Sequence[str]) -> str:
-    """The line above the captions: the match (length, Crawford game) and who is to act."""
+def _status(position: Position, state: MatchState | None, names: Sequence[str]) -> str:
+    """The line above the captions: long nardy, the match (length, Crawford game) and who is to
+    act ('' for a short nardy board without a state)."""
+    game = ["Long nardy"] if position.game == "long" else []
+    if state is None:
+        return " \u00b7 ".join(game)
     if state.match_length:
         match = f"{state.match_length}-point match" + (", Crawford game" if state.crawford
                                                         else "")
@@ -151,7 +155,7 @@ def _status(position: Position, state: MatchState, names: Sequence[str]) -> str:
                   else f"{names[state.player]} played {dice}")
     else:
         action = f"{names[to_act]} to roll"
-    return f"{match} \u00b7 {action}"
+    return " \u00b7 ".join([*game, match, action])
 
 
 def _dice(dice: tuple[int, int], player: int) -> list[str]:
@@ -250,16 +254,16 @@ def board_svg(position: Position, side: int | None = None, names: Sequence[str] 
         parts += _dice(state.dice, state.player)
     if cube and not (state is not None and state.crawford):
         parts += _cube_parts(state or MatchState(), side)
-    if state is not None:
+    status = _status(position, state, names)
+    if status:
         parts.append(f'<text class="status" x="{LEFT}" y="{BOTTOM + MARGIN + 14}" '
-                     f'font-size="14" font-weight="bold">'
-                     f'{escape(_status(position, state, names))}</text>')
+                     f'font-size="14" font-weight="bold">{escape(status)}</text>')
     for row, player in enumerate((1 - side, side)):
         marker = "\u25b6 " if player == position.turn else ""
         colour = "light" if player == 0 else "dark"
         score = (f"score {state.score[player]}, " if state is not None and state.match_length
                  else "")
-        caption_y = BOTTOM + MARGIN + (36 if state is not None else 16) + 20 * row
+        caption_y = BOTTOM + MARGIN + (36 if status else 16) + 20 * row
         parts.append(f'<text class="caption" x="{LEFT}" y="{caption_y}" '
                      f'font-size="14">{escape(marker + str(names[player]))} ({colour}): '
                      f'{score}{position.pip_count(player)} pips, '
