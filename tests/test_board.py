@@ -136,6 +136,10 @@ def test_a_double_on_offer_the_crawford_game_and_long_nardy():
     assert x0 == 50 - 12 and width == 642 - x0  # LEFT - 12, WIDTH - x0
     assert len(by_class(long, "circle", "checker")) == 2 * 5  # two heads of 15, 5 drawn each
     assert [t.text for t in by_class(long, "text", "stack")] == ["15", "15"]
+    assert by_class(long, "text", "status")[0].text == (
+        "Long nardy \u00b7 3-point match \u00b7 player 1 to roll")
+    bare_long = parse(board_svg(LongPosition.start()))
+    assert [t.text for t in by_class(bare_long, "text", "status")] == ["Long nardy"]
     # With no state (a bare position, as in notebooks): a centred cube at 1, no score.
     root = parse(board_svg(position))
     assert cube_of(root)[0] == 1 and by_class(root, "text", "status") == []
