@@ -1,8 +1,8 @@
 """Long nardy positions, legal plays, written plays, blocked rolls, endings and notation.
 
-Sources: seed 002 (``/work/shared/seeds/002_d11a23de6cf6ae62.txt``) and
-``/work/shared/RULES.md``, "Long nardy": the start (15 on the head, 360 pips), the head rule,
-no hitting, the six-point block, bearing off, the results. The expected plays below are worked
+Sources: the rule page "Игра в длинные нарды" and docs/RULES.md, "Long nardy": the start (15
+on the head, 360 pips), the head rule, no hitting, the six-point block, bearing off, the
+results. The expected plays below are worked
 out by hand from those rules, in small positions where few checkers can move; the property
 tests play random games and compare with an independent check of the block rule written here.
 """
@@ -36,7 +36,7 @@ def side(points: dict[int, int]) -> list[int]:
 
 
 def theirs(point: int) -> int:
-    """The opponent's number of my ``point``, worked out on the board of seed 002: my 24 (my
+    """The opponent's number of my ``point``, worked out on the board of the rule page: my 24 (my
     head) is the opponent's 12, my 12 its head (24), my 13 its 1."""
     return point + 12 if point <= 12 else point - 12
 
