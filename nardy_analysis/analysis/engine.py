@@ -41,6 +41,7 @@ import numpy as np
 from ..errors import EngineError, InvalidArgument
 from ..game.position import Position, Roll, ending
 from ..game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
+from .blas import one_blas_thread
 
 if TYPE_CHECKING:
     from .long_engine import LongEvaluator
@@ -546,14 +547,15 @@ class GnubgNN(Evaluator):
         values = np.full(len(keys), np.nan)
         weights = np.array([utility.win, utility.win_gammon, utility.win_backgammon,
                             utility.lose_gammon, utility.lose_backgammon])
-        for kind, (hidden, hidden_bias, output, output_bias, beta_hidden, beta_output) in \
-                _pruning_nets(self._gnubg).items():
-            rows = kinds == kind
-            if rows.any():
-                units = _logistic(beta_hidden * (_pruning_inputs(counts[rows]) @ hidden
-                                                 + hidden_bias))
-                chances = _logistic(beta_output * (units @ output + output_bias))
-                values[rows] = utility.base + chances @ weights
+        with one_blas_thread():
+            for kind, (hidden, hidden_bias, output, output_bias, beta_hidden, beta_output) in \
+                    _pruning_nets(self._gnubg).items():
+                rows = kinds == kind
+                if rows.any():
+                    units = _logistic(beta_hidden * (_pruning_inputs(counts[rows]) @ hidden
+                                                     + hidden_bias))
+                    chances = _logistic(beta_output * (units @ output + output_bias))
+                    values[rows] = utility.base + chances @ weights
         for row in np.flatnonzero(kinds == "race"):
             values[row] = utility(_pruning(self._gnubg, keys[row]))
         start = 0

@@ -37,6 +37,7 @@ from ..game.long import LongPosition
 from ..game.position import ALL_ROLLS, Position, Roll
 from ..game.rules import CHECKERS, LONG, Rules
 from .bearoff import BEAROFF_CHECKERS, BEAROFF_POINTS, bearoff_equities, is_two_sided_bearoff
+from .blas import one_blas_thread
 from .engine import (
     GAME_ENGINES,
     MONEY,
@@ -202,15 +203,16 @@ class LongEvaluator(Evaluator):
         The rows go through the net in blocks of exactly :data:`ROWS`, the last one padded
         with zeros, so that a position's chances do not depend on how many others are
         evaluated with it (BLAS picks its kernels, which round differently, by the size of
-        the product)."""
+        the product), on one BLAS thread (:mod:`~nardy_analysis.analysis.blas`)."""
         inputs = encode(boards)
         n = len(inputs)
         padded = np.zeros((-(-n // ROWS) * ROWS, INPUTS))
         padded[:n] = inputs
         out = np.empty((len(padded), 5))
-        for start in range(0, len(padded), ROWS):
-            hidden = _sigmoid(padded[start:start + ROWS] @ self._w1 + self._b1)
-            out[start:start + ROWS] = _sigmoid(hidden @ self._w2 + self._b2)
+        with one_blas_thread():
+            for start in range(0, len(padded), ROWS):
+                hidden = _sigmoid(padded[start:start + ROWS] @ self._w1 + self._b1)
+                out[start:start + ROWS] = _sigmoid(hidden @ self._w2 + self._b2)
         out = out[:n]
         out[:, 1] = np.minimum(out[:, 1], out[:, 0])
         out[:, 2] = np.minimum(out[:, 2], out[:, 1])
