@@ -143,9 +143,13 @@ def race_sides(checkers: int, points: int) -> list[tuple[int, ...]]:
 
 
 def race_position(mine, theirs) -> LongPosition:
-    """The pure race of the sides ``mine`` (on roll) and ``theirs`` (counts on 1..12)."""
-    return LongPosition(([CHECKERS - sum(mine), *mine] + [0] * 13,
-                         [CHECKERS - sum(theirs), *theirs] + [0] * 13))
+    """The pure race of the sides ``mine`` (on roll) and ``theirs`` (counts on 1..12), the
+    other checkers borne off. With a checker on 7..12 no game reaches it (bearing off starts
+    with all 15 home), so it is made without the constructor's check: a relaxed race whose
+    exact value a small programme gives, the plays from it those of the rules (nothing more
+    is borne off until every checker is home)."""
+    return LongPosition._make(((CHECKERS - sum(mine), *mine) + (0,) * 13,
+                               (CHECKERS - sum(theirs), *theirs) + (0,) * 13), 0)
 
 
 def exact_races(checkers: int = 3, points: int = 12) -> tuple[list, np.ndarray]:
