@@ -33,7 +33,7 @@ import train  # noqa: E402
 
 from nardy_analysis.analysis.bearoff import bearoff_equities, is_two_sided_bearoff  # noqa: E402
 from nardy_analysis.analysis.bots import BOTS  # noqa: E402
-from nardy_analysis.analysis.engine import MONEY  # noqa: E402
+from nardy_analysis.analysis.evaluator import MONEY  # noqa: E402
 from nardy_analysis.analysis.long_engine import NET_FILE, LongEvaluator, is_race  # noqa: E402
 from nardy_analysis.analysis.long_engine import sides as sides_of  # noqa: E402
 from nardy_analysis.analysis.race import covered, race_chances  # noqa: E402

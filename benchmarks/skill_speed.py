@@ -44,7 +44,7 @@ from gnubg_peer import (
 )
 
 from nardy_analysis import replay_file
-from nardy_analysis.analysis.engine import GnubgNN
+from nardy_analysis.analysis.gnubg import GnubgNN
 from nardy_analysis.analysis.skill import skill_frame, skill_summary
 from nardy_analysis.game.position import ALL_ROLLS
 

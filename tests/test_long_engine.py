@@ -13,13 +13,9 @@ import numpy as np
 import pytest
 
 from nardy_analysis.analysis.bearoff import bearoff_equities
-from nardy_analysis.analysis.engine import (
-    MONEY,
-    GnubgNN,
-    Probabilities,
-    default_evaluator,
-    game_over_probabilities,
-)
+from nardy_analysis.analysis.engine import default_evaluator
+from nardy_analysis.analysis.evaluator import MONEY, Probabilities, game_over_probabilities
+from nardy_analysis.analysis.gnubg import GnubgNN
 from nardy_analysis.analysis.long_engine import (
     INPUTS,
     NET_FILE,

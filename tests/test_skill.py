@@ -483,8 +483,9 @@ def test_engine_play_index_and_classes_agree_with_positions():
     bear-off classes and over below)."""
     import gnubg_nn
 
-    from nardy_analysis.analysis.cubeful import life_index
-    from nardy_analysis.analysis.engine import Evaluator, GnubgNN
+    from nardy_analysis.analysis.cube_life import life_index
+    from nardy_analysis.analysis.evaluator import Evaluator
+    from nardy_analysis.analysis.gnubg import GnubgNN
 
     engine = GnubgNN()
     checked = set()
@@ -514,8 +515,8 @@ def test_sure_life_index_is_that_of_every_play():
     """Where the life index after every play of a roll is certain from the position before
     (:func:`sure_life_index`, which the luck uses to skip the plays' keys), it is that of
     each play's position; it is certain for most rolls, of each class."""
-    from nardy_analysis.analysis.cubeful import life_index, sure_life_index
-    from nardy_analysis.analysis.engine import GnubgNN
+    from nardy_analysis.analysis.cube_life import life_index, sure_life_index
+    from nardy_analysis.analysis.gnubg import GnubgNN
     from nardy_analysis.game.position import ALL_ROLLS
 
     engine, sure, rolls = GnubgNN(), set(), 0

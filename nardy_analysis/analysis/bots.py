@@ -28,7 +28,8 @@ from ..errors import InvalidArgument
 from ..game.long import HEAD, LongPosition
 from ..game.position import LegalPlay, Position, Roll
 from ..game.rules import BAR, CHECKERS, STANDARD, Rules
-from .engine import Evaluator, Probabilities, Utility, default_evaluator
+from .engine import default_evaluator
+from .evaluator import Evaluator, Probabilities, Utility
 from .long_engine import LongEvaluator
 from .luck import match_utility
 from .shots import shots as find_shots

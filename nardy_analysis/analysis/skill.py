@@ -44,7 +44,7 @@ At 2 plies (``skill_frame(..., ply=2)``, ``nardy skill --ply 2``), as GNU Backga
 "World class" analysis: each play within 0.16 of the 0-ply best (at most
 :data:`FILTER_PLAYS`), then each further play whose 0-ply equity is above the lowest 2-ply
 one so far, and the play made, are valued by a cubeful 2-ply search
-(:class:`~nardy_analysis.analysis.cubeful.CubefulSearch`: the roller's best play of each of
+(:class:`~nardy_analysis.analysis.search.CubefulSearch`: the roller's best play of each of
 the 21 rolls by 0-ply cubeful equity among those gnubg's pruning nets keep, both players'
 cube decisions at every ply, the deeper cube life indices), and so are the cube decisions;
 the summary's luck stays gnubg's default, cubeful 0-ply. On the three matches of
@@ -72,21 +72,22 @@ from ..game.position import ALL_ROLLS, Position, Roll, play_steps
 from ..game.rules import Rules
 from ..notation.records import CubeRecord
 from ..replay import ReplayedGame, ReplayedMatch, ReplayedTurn
+from .cube_life import cube_efficiency, life_indices
 from .cubeful import (
-    CubefulSearch,
     CubeState,
     after_play_equities,
     chances_after_plays,
     cube_decision,
-    cube_efficiency,
     cubeful_equities,
-    life_indices,
     normalised_cube_decision,
     position_chances,
 )
-from .engine import FILTER_WIDTH, Evaluator, GnubgNN, match_evaluator
+from .engine import match_evaluator
+from .evaluator import FILTER_WIDTH, Evaluator
+from .gnubg import GnubgNN
 from .luck import OPENING_ROLLS, luck_adjusted, mean_equity
 from .match_equity import game_results
+from .search import CubefulSearch
 from .turns import MatchId, Source, identified_matches
 
 if TYPE_CHECKING:

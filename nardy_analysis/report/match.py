@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.audit import ABOUT, ALPHA, audit_dice
-from ..analysis.engine import Evaluator
+from ..analysis.evaluator import Evaluator
 from ..analysis.luck import RATING_SHOWN, luck_rating
 from ..analysis.shots import shots, throws
 from ..analysis.skill import CUBE_ERRORS, NO_RATING, skill_rating

@@ -12,7 +12,7 @@ import pandas as pd
 from ...game.position import ALL_ROLLS, Position, Roll
 from ...game.rules import BAR, Rules
 from ...replay import ReplayedMatch
-from ..engine import Evaluator
+from ..evaluator import Evaluator
 from ..luck import luck_frame
 from ..shots import shots, throws
 
