@@ -19,9 +19,9 @@ from conftest import SAMPLES
 from nardy_analysis import load_file
 from nardy_analysis.analysis.long_engine import LongEvaluator
 from nardy_analysis.analysis.luck import luck_summary
+from nardy_analysis.analysis.match_statistics import NO_RATING
 from nardy_analysis.analysis.skill import (
     DECISION_COLUMNS,
-    NO_RATING,
     SUMMARY_COLUMNS,
     skill_frame,
     skill_summary,

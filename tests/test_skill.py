@@ -22,19 +22,21 @@ from hypothesis import strategies as st
 
 from nardy_analysis import load_file, replay_file
 from nardy_analysis.analysis.cubeful import position_chances as chances_of
-from nardy_analysis.analysis.skill import (
+from nardy_analysis.analysis.match_statistics import (
     CUBE_ERRORS,
+    RATINGS,
+    move_mark,
+    skill_rating,
+)
+from nardy_analysis.analysis.skill import (
     DECISION_COLUMNS,
     DECISION_DTYPES,
-    RATINGS,
     SUMMARY_COLUMNS,
     CubeState,
     cube_decision,
     cube_efficiency,
     cubeful_equities,
-    move_mark,
     skill_frame,
-    skill_rating,
     skill_summary,
 )
 from nardy_analysis.analysis.turns import turns_frame
@@ -540,9 +542,9 @@ def test_sure_life_index_is_that_of_every_play():
 def test_nothing_counted_is_not_rated():
     """gnubg prints n/a for the rating of a player with no unforced move or no close cube
     decision (BackgammonGalaxy_1442593 of the shared corpus: no close cube decision)."""
-    from nardy_analysis.analysis.skill import NO_RATING, _player_row
+    from nardy_analysis.analysis.match_statistics import NO_RATING, player_statistics
 
-    row = _player_row(skill_frame([]), 0, 0, 5)
+    row = player_statistics(skill_frame([]), 0, 0, 5)
     assert row["cube_rating"] == row["checker_rating"] == row["overall_rating"] == NO_RATING
     assert row["cube_error_rate_memg"] == 0.0
 
