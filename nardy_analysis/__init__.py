@@ -29,7 +29,8 @@ from .notation.records import (
     TurnRecord,
     WrittenMove,
 )
-from .notation.sgf import format_sgf, parse_sgf, read_sgf, write_sgf
+from .notation.sgf import parse_sgf, read_sgf
+from .notation.sgf_writer import format_sgf, write_sgf
 from .notation.writer import format_mat, write_mat
 from .replay import (
     LoadedFile,
