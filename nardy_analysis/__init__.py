@@ -15,7 +15,8 @@ from .errors import (
     RuleViolation,
 )
 from .game.ids import GameState, MatchState, match_from_id, match_id
-from .game.position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, ending
+from .game.moves import ALL_ROLLS, Move, Play, Roll
+from .game.position import LegalPlay, Position, ending
 from .game.rules import CAUCASIAN, LENIENT, STANDARD, TAVLA, Rules
 from .load import MatchFiles, load_file, load_files, match_files, replay_file, sample_folder
 from .notation.mat import parse_mat, read_mat

@@ -26,7 +26,7 @@ from nardy_analysis.analysis.long_engine import (
 )
 from nardy_analysis.errors import EngineError
 from nardy_analysis.game.long import LongPosition
-from nardy_analysis.game.position import ALL_ROLLS, Roll
+from nardy_analysis.game.moves import ALL_ROLLS, Roll
 from nardy_analysis.game.rules import LONG, LONG_FEDERATION, STANDARD
 
 TOOLS = Path(__file__).resolve().parents[1] / "tools" / "long_engine"

@@ -28,7 +28,7 @@ from nardy_analysis.analysis.skill import (
 )
 from nardy_analysis.cli.skill import skill
 from nardy_analysis.game.long import LongPosition
-from nardy_analysis.game.position import Roll
+from nardy_analysis.game.moves import Roll
 from nardy_analysis.game.rules import LONG
 from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord
 from nardy_analysis.replay import ReplayedGame, ReplayedMatch, ReplayedTurn

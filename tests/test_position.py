@@ -18,16 +18,13 @@ from hypothesis import strategies as st
 
 from nardy_analysis.errors import IllegalPlayError, InvalidArgument, PositionIdError
 from nardy_analysis.game.ids import MatchState
+from nardy_analysis.game.moves import ALL_ROLLS, Move, Play, Roll
 from nardy_analysis.game.position import (
-    ALL_ROLLS,
     BAR,
     CHECKERS,
     OFF,
     LegalPlay,
-    Move,
-    Play,
     Position,
-    Roll,
     apply_step,
     ending,
     one_die_plays,

@@ -21,7 +21,7 @@ from nardy_analysis import (
     replay_file,
     replay_match,
 )
-from nardy_analysis.game.position import ALL_ROLLS, Roll
+from nardy_analysis.game.moves import ALL_ROLLS, Roll
 from nardy_analysis.game.rules import BAR, OFF
 from nardy_analysis.load import load_file
 from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord, WrittenMove

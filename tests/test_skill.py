@@ -519,7 +519,7 @@ def test_sure_life_index_is_that_of_every_play():
     each play's position; it is certain for most rolls, of each class."""
     from nardy_analysis.analysis.cube_life import life_index, sure_life_index
     from nardy_analysis.analysis.gnubg import GnubgNN
-    from nardy_analysis.game.position import ALL_ROLLS
+    from nardy_analysis.game.moves import ALL_ROLLS
 
     engine, sure, rolls = GnubgNN(), set(), 0
     for game in replay_file(DATA / "BackgammonGalaxy_113817.mat")[0].games:

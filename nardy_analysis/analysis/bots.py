@@ -26,7 +26,8 @@ import numpy as np
 
 from ..errors import InvalidArgument
 from ..game.long import HEAD, LongPosition
-from ..game.position import LegalPlay, Position, Roll
+from ..game.moves import Roll
+from ..game.position import LegalPlay, Position
 from ..game.rules import BAR, CHECKERS, STANDARD, Rules
 from .engine import default_evaluator
 from .evaluator import Evaluator, Probabilities, Utility

@@ -18,7 +18,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from ..game.position import Position, Roll
+from ..game.moves import Roll
+from ..game.position import Position
 from ..game.rules import BAR
 from .bearoff import BEAROFF_POINTS
 from .evaluator import Evaluator

@@ -23,7 +23,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import EngineError
-from ..game.position import Position, Roll, ending
+from ..game.moves import Roll
+from ..game.position import Position, ending
 from ..game.rules import CHECKERS, STANDARD, Rules
 
 ENGINE_EXTRA = "pip install 'nardy-analysis[engine]'"

@@ -30,7 +30,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ..game.position import Position, Roll
+from ..game.moves import Roll
+from ..game.position import Position
 from ..game.rules import BAR, CHECKERS
 from .evaluator import (
     MONEY,

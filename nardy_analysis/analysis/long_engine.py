@@ -34,7 +34,8 @@ import numpy as np
 from ..errors import EngineError
 from ..game.ids import Board
 from ..game.long import LongPosition
-from ..game.position import ALL_ROLLS, Position, Roll
+from ..game.moves import ALL_ROLLS, Roll
+from ..game.position import Position
 from ..game.rules import CHECKERS, LONG, Rules
 from .bearoff import BEAROFF_CHECKERS, BEAROFF_POINTS, bearoff_equities, is_two_sided_bearoff
 from .evaluator import (

@@ -64,7 +64,8 @@ import pandas as pd
 
 from ..errors import InvalidArgument
 from ..game.long import LongPosition
-from ..game.position import ALL_ROLLS, Position, Roll
+from ..game.moves import ALL_ROLLS, Roll
+from ..game.position import Position
 from ..game.rules import LONG, STANDARD
 from .engine import default_evaluator, match_evaluator
 from .evaluator import MONEY, Evaluator, Utility

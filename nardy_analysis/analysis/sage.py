@@ -12,7 +12,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ..game.position import Position, Roll
+from ..game.moves import Roll
+from ..game.position import Position
 from ..game.rules import BAR, CHECKERS, OFF
 from .evaluator import (
     Evaluator,

@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..game.position import ALL_ROLLS, Position
+from ..game.moves import ALL_ROLLS
+from ..game.position import Position
 from .bearoff import is_two_sided_bearoff
 from .cube_life import cube_efficiency, life_indices
 from .cubeful import (

@@ -65,7 +65,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import IllegalPlayError, InvalidArgument
-from ..game.position import ALL_ROLLS, Position, Roll, play_steps
+from ..game.moves import ALL_ROLLS, Roll
+from ..game.position import Position, play_steps
 from ..game.rules import Rules
 from ..notation.records import CubeRecord
 from ..replay import ReplayedGame, ReplayedMatch, ReplayedTurn

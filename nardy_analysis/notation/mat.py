@@ -25,7 +25,7 @@ from lark import UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
 from ..errors import DecodeError, NotAMatch, NotationError, RecordWarning, path_text
-from ..game.position import point_from_str
+from ..game.moves import point_from_str
 from .decoding import binary_data, binary_error, decode, lf_text
 from .mat_parser import (
     BLANKS,

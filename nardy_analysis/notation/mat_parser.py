@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, cast
 
 from lark import Lark, Token, Transformer
 
-from ..game.position import Roll
+from ..game.moves import Roll
 from . import open_grammar
 from .records import SnowiePosition
 

@@ -51,7 +51,7 @@ from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
 from ..errors import DecodeError, NotAMatch, NotationError, path_text
-from ..game.position import Roll
+from ..game.moves import Roll
 from ..game.rules import BAR, OFF, STANDARD, variant
 from . import open_grammar
 from .decoding import binary_data, binary_error, decode_error, text_position

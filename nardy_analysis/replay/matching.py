@@ -15,7 +15,8 @@ from __future__ import annotations
 from itertools import islice
 from typing import Iterator, NamedTuple, Sequence
 
-from ..game.position import Move, Play, Position, apply_step, undo_step
+from ..game.moves import Move, Play
+from ..game.position import Position, apply_step, undo_step
 from ..game.rules import BAR, OFF, Rules
 from ..notation.records import WrittenMove
 

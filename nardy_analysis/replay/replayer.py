@@ -17,11 +17,10 @@ from typing import AbstractSet, Literal, NamedTuple, NoReturn, Protocol, Sequenc
 
 from ..errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation, plural
 from ..game.long import LongPosition, check_play
+from ..game.moves import Play, Roll
 from ..game.position import (
     LegalPlay,
-    Play,
     Position,
-    Roll,
     apply_step,
     ending,
     most_multiple,

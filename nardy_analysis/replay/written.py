@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import NamedTuple, Sequence
 
-from ..game.position import Move
+from ..game.moves import Move
 from ..game.rules import OFF, STANDARD, Rules
 from ..notation.records import MatchRecord, WrittenMove, variation_tag
 from .matching import hops_of, realise

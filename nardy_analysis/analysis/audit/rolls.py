@@ -9,7 +9,8 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 import pandas as pd
 
-from ...game.position import ALL_ROLLS, Position, Roll
+from ...game.moves import ALL_ROLLS, Roll
+from ...game.position import Position
 from ...game.rules import BAR, Rules
 from ...replay import ReplayedMatch
 from ..evaluator import Evaluator
