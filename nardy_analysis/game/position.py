@@ -445,6 +445,27 @@ _set_board, _set_turn, _set_hash = (Position.__dict__[name].__set__
                                     for name in ("board", "turn", "_hash"))
 
 
+def dances(position: Position, roll: Roll, rules: Rules = STANDARD) -> bool:
+    """Whether the player on roll can play no step of ``roll``, found without
+    :meth:`Position.legal_plays`' whole search.
+
+    Parameters
+    ----------
+    position : Position
+    roll : Roll
+    rules : Rules
+
+    Returns
+    -------
+    bool
+        True when no die of the roll can be played from any point (RULES.md, "Moving", "The
+        bar", "Bearing off"): the one legal play is then the empty one.
+    """
+    me, opp = position.lists()
+    return not any(apply_step(me, opp, start, die, rules)
+                   for die in set(roll.dice) for start in movable_points(me))
+
+
 def one_die_plays(position: Position, roll: Roll,
                   rules: Rules = STANDARD) -> frozenset[Position] | None:
     """The positions of the legal plays of a roll of two different dice when no play can use
