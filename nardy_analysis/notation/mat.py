@@ -385,7 +385,8 @@ def _parse_games(text: str, source_lines: list[str], file: str | None
             continue
         if header and game is None:
             games = []
-            matches.append((ParsedMatch(header.number.value, line, header.number.column, []), games))
+            matches.append((ParsedMatch(header.number.value, line, header.number.column, []),
+                            games))
         try:
             parsed = parse(text[start:end], "start" if game is None else "game")
         except UnexpectedInput as exc:
