@@ -79,7 +79,7 @@ def cold_seconds(work, matches) -> tuple[float, int]:
     ``gnubg_ts0.bd``) (ours, cold: gnubg's run is a new process each time), and the rows of
     the frame it gave."""
     from nardy_analysis.analysis import bearoff
-    from nardy_analysis.analysis.engine import GnubgNN
+    from nardy_analysis.analysis.gnubg import GnubgNN
     from nardy_analysis.analysis.luck import _best_equities
 
     _best_equities.cache_clear()

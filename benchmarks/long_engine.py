@@ -33,12 +33,12 @@ import train  # noqa: E402
 
 from nardy_analysis.analysis.bearoff import bearoff_equities, is_two_sided_bearoff  # noqa: E402
 from nardy_analysis.analysis.bots import BOTS  # noqa: E402
-from nardy_analysis.analysis.engine import MONEY  # noqa: E402
+from nardy_analysis.analysis.evaluator import MONEY  # noqa: E402
 from nardy_analysis.analysis.long_engine import NET_FILE, LongEvaluator, is_race  # noqa: E402
 from nardy_analysis.analysis.long_engine import sides as sides_of  # noqa: E402
 from nardy_analysis.analysis.race import covered, race_chances  # noqa: E402
 from nardy_analysis.game.long import LongPosition  # noqa: E402
-from nardy_analysis.game.position import ALL_ROLLS, Roll  # noqa: E402
+from nardy_analysis.game.moves import ALL_ROLLS, Roll  # noqa: E402
 from nardy_analysis.game.rules import CHECKERS, LONG, STANDARD  # noqa: E402
 from nardy_analysis.simulate import simulate_match  # noqa: E402
 

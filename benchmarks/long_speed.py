@@ -19,10 +19,11 @@ import random
 import sys
 import time
 
-from nardy_analysis.analysis.engine import GnubgNN
+from nardy_analysis.analysis.gnubg import GnubgNN
 from nardy_analysis.analysis.long_engine import LongEvaluator
 from nardy_analysis.game.long import LongPosition, blocked_rolls
-from nardy_analysis.game.position import ALL_ROLLS, Position, Roll
+from nardy_analysis.game.moves import ALL_ROLLS, Roll
+from nardy_analysis.game.position import Position
 
 
 def positions(cls, count: int, rng: random.Random) -> list:

@@ -47,7 +47,8 @@ from nardy_analysis.analysis.engine import default_evaluator
 from nardy_analysis.analysis.luck import luck_frame
 from nardy_analysis.batch import file_counts
 from nardy_analysis.game.long import LongPosition
-from nardy_analysis.game.position import ALL_ROLLS, ending
+from nardy_analysis.game.moves import ALL_ROLLS
+from nardy_analysis.game.position import ending
 from nardy_analysis.game.rules import LONG
 from nardy_analysis.load import load_file
 from nardy_analysis.notation.records import (

@@ -28,7 +28,7 @@ from gnubg_peer import (
 from skill_speed import engine_floor
 
 from nardy_analysis import replay_file
-from nardy_analysis.analysis.engine import GnubgNN
+from nardy_analysis.analysis.gnubg import GnubgNN
 from nardy_analysis.analysis.luck import _best_equities, luck_frame
 
 DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "luck" / \

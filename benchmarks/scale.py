@@ -44,10 +44,10 @@ def cache_fill() -> dict:
     """Entries and limit of each lru_cache of the notation reader and of shots, the caches
     that fill as files are read."""
     from nardy_analysis.analysis import shots
-    from nardy_analysis.notation import mat
+    from nardy_analysis.notation import mat, mat_parser
 
     return {f"{module.__name__.rsplit('.', 1)[-1]}.{name}": [info.currsize, info.maxsize]
-            for module in (mat, shots) for name, cached in vars(module).items()
+            for module in (mat, mat_parser, shots) for name, cached in vars(module).items()
             if callable(getattr(cached, "cache_info", None))
             for info in [cached.cache_info()] if info.currsize > 1}
 

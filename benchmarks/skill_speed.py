@@ -44,9 +44,9 @@ from gnubg_peer import (
 )
 
 from nardy_analysis import replay_file
-from nardy_analysis.analysis.engine import GnubgNN
+from nardy_analysis.analysis.gnubg import GnubgNN
 from nardy_analysis.analysis.skill import skill_frame, skill_summary
-from nardy_analysis.game.position import ALL_ROLLS
+from nardy_analysis.game.moves import ALL_ROLLS
 
 DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "luck" / \
     "BackgammonStudio_8518258.mat"

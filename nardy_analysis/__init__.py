@@ -15,7 +15,8 @@ from .errors import (
     RuleViolation,
 )
 from .game.ids import GameState, MatchState, match_from_id, match_id
-from .game.position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, ending
+from .game.moves import ALL_ROLLS, Move, Play, Roll
+from .game.position import LegalPlay, Position, ending
 from .game.rules import CAUCASIAN, LENIENT, STANDARD, TAVLA, Rules
 from .load import MatchFiles, load_file, load_files, match_files, replay_file, sample_folder
 from .notation.mat import parse_mat, read_mat
@@ -29,7 +30,8 @@ from .notation.records import (
     TurnRecord,
     WrittenMove,
 )
-from .notation.sgf import format_sgf, parse_sgf, read_sgf, write_sgf
+from .notation.sgf import parse_sgf, read_sgf
+from .notation.sgf_writer import format_sgf, write_sgf
 from .notation.writer import format_mat, write_mat
 from .replay import (
     LoadedFile,

@@ -18,7 +18,8 @@ import numpy as np
 
 from .errors import InvalidArgument
 from .game.long import LongPosition
-from .game.position import LegalPlay, Play, Position, Roll, apply_step, ending, movable_points
+from .game.moves import Play, Roll
+from .game.position import LegalPlay, Position, apply_step, ending, movable_points
 from .game.rules import STANDARD, Rules
 from .notation.records import (
     Action,

@@ -14,7 +14,8 @@ from nardy_analysis.analysis.bots import BOTS, HeuristicBot, RandomBot, legal_pl
 from nardy_analysis.analysis.long_engine import LongEvaluator
 from nardy_analysis.cli import main
 from nardy_analysis.game.long import LongPosition
-from nardy_analysis.game.position import ALL_ROLLS, Play, Position, Roll
+from nardy_analysis.game.moves import ALL_ROLLS, Play, Roll
+from nardy_analysis.game.position import Position
 from nardy_analysis.game.rules import CAUCASIAN, LONG, LONG_FEDERATION, STANDARD, TAVLA
 from nardy_analysis.notation.mat import parse_mat
 from nardy_analysis.notation.writer import format_mat

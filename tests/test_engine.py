@@ -17,19 +17,19 @@ import pytest
 from conftest import side
 
 from nardy_analysis import ALL_ROLLS, InvalidArgument, Position, Roll
-from nardy_analysis.analysis.engine import (
+from nardy_analysis.analysis.engine import default_evaluator
+from nardy_analysis.analysis.evaluator import (
     MONEY,
     SAGE_EXTRA,
-    BgSage,
-    EngineError,
-    GnubgNN,
     Probabilities,
     Utility,
     check_position,
     check_roll,
-    default_evaluator,
     game_over_probabilities,
 )
+from nardy_analysis.analysis.gnubg import GnubgNN
+from nardy_analysis.analysis.sage import BgSage
+from nardy_analysis.errors import EngineError
 from nardy_analysis.game.position import BAR
 
 DATA = Path(__file__).parent / "data" / "luck"
@@ -118,7 +118,7 @@ def test_without_the_engine_everything_else_works_and_luck_names_the_extra():
         sys.modules["gnubg_nn"] = None  # makes `import gnubg_nn` raise ImportError
         import nardy_analysis
         from nardy_analysis.analysis.luck import luck_frame, match_winning_chance
-        from nardy_analysis.analysis.engine import EngineError
+        from nardy_analysis.errors import EngineError
         assert len(nardy_analysis.replay_file(sys.argv[1])[0].games) == 4
         assert match_winning_chance(1, 2) == 0.67736
         try:
@@ -201,7 +201,7 @@ def test_checker_points_are_gnubg_nns_boards():
     import gnubg_nn
 
     from nardy_analysis import replay_file
-    from nardy_analysis.analysis.engine import checker_points
+    from nardy_analysis.analysis.gnubg import checker_points
 
     engine = GnubgNN()
     positions = {turn.before for match in replay_file(DATA / "BackgammonGalaxy_4684335.mat")
@@ -219,7 +219,7 @@ def test_turned_twice_is_gnubg_nns_listed_win():
     """gnubg-nn 1.1.0a11 lists the best play of 65 (24/18/13) in 4HPwATDgc/ABMA with win
     0.4722871780395508 where probabilities() of the board after it gives
     0.4722871482372284: one turn round and back in single precision."""
-    from nardy_analysis.analysis.engine import _turned_twice
+    from nardy_analysis.analysis.gnubg import _turned_twice
 
     assert _turned_twice(0.4722871482372284) == 0.4722871780395508
     assert _turned_twice(0.5) == 0.5
@@ -276,7 +276,7 @@ def test_one_legal_play_at_higher_ply_does_not_crash():
     has one legal play. Run in a subprocess so that a crash fails this test only."""
     code = textwrap.dedent("""
         from nardy_analysis import Position, Roll
-        from nardy_analysis.analysis.engine import GnubgNN
+        from nardy_analysis.analysis.gnubg import GnubgNN
         from nardy_analysis.game.position import OFF
         def side(**points):
             counts = [0] * 26

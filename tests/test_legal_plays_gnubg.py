@@ -25,7 +25,8 @@ from conftest import gnubg_board
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from nardy_analysis.game.position import ALL_ROLLS, BAR, OFF, LegalPlay, Play, Position, Roll
+from nardy_analysis.game.moves import ALL_ROLLS, Play, Roll
+from nardy_analysis.game.position import BAR, OFF, LegalPlay, Position
 from nardy_analysis.game.rules import LENIENT, STANDARD
 
 gnubg = pytest.importorskip("gnubg_nn")

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from nardy_analysis.errors import IllegalPlayError, InvalidArgument, PositionIdError
 from nardy_analysis.game.long import HEAD, LongPosition, blocked_rolls, check_play
-from nardy_analysis.game.position import ALL_ROLLS, OFF, Move, Play, Roll, ending
+from nardy_analysis.game.moves import ALL_ROLLS, Move, Play, Roll
+from nardy_analysis.game.position import OFF, ending
 from nardy_analysis.game.rules import LONG, LONG_FEDERATION, VARIANTS, Rules
 
 # --- helpers ----------------------------------------------------------------------------------

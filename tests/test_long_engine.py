@@ -13,13 +13,9 @@ import numpy as np
 import pytest
 
 from nardy_analysis.analysis.bearoff import bearoff_equities
-from nardy_analysis.analysis.engine import (
-    MONEY,
-    GnubgNN,
-    Probabilities,
-    default_evaluator,
-    game_over_probabilities,
-)
+from nardy_analysis.analysis.engine import default_evaluator
+from nardy_analysis.analysis.evaluator import MONEY, Probabilities, game_over_probabilities
+from nardy_analysis.analysis.gnubg import GnubgNN
 from nardy_analysis.analysis.long_engine import (
     INPUTS,
     NET_FILE,
@@ -30,7 +26,7 @@ from nardy_analysis.analysis.long_engine import (
 )
 from nardy_analysis.errors import EngineError
 from nardy_analysis.game.long import LongPosition
-from nardy_analysis.game.position import ALL_ROLLS, Roll
+from nardy_analysis.game.moves import ALL_ROLLS, Roll
 from nardy_analysis.game.rules import LONG, LONG_FEDERATION, STANDARD
 
 TOOLS = Path(__file__).resolve().parents[1] / "tools" / "long_engine"

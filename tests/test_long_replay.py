@@ -382,7 +382,8 @@ def test_the_dice_audit_of_long_nardy_counts_the_first_roll_of_each_game():
 
 @pytest.mark.parametrize("rules", [LONG, LONG_FEDERATION])
 def test_sgf_keeps_long_nardy_both_ways(rules):
-    from nardy_analysis.notation.sgf import format_sgf, parse_sgf
+    from nardy_analysis.notation.sgf import parse_sgf
+    from nardy_analysis.notation.sgf_writer import format_sgf
 
     match = replay_match(simulated(5, rules))
     # from the board, and as recorded

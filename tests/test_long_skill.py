@@ -19,16 +19,16 @@ from conftest import SAMPLES
 from nardy_analysis import load_file
 from nardy_analysis.analysis.long_engine import LongEvaluator
 from nardy_analysis.analysis.luck import luck_summary
+from nardy_analysis.analysis.match_statistics import NO_RATING
 from nardy_analysis.analysis.skill import (
     DECISION_COLUMNS,
-    NO_RATING,
     SUMMARY_COLUMNS,
     skill_frame,
     skill_summary,
 )
 from nardy_analysis.cli.skill import skill
 from nardy_analysis.game.long import LongPosition
-from nardy_analysis.game.position import Roll
+from nardy_analysis.game.moves import Roll
 from nardy_analysis.game.rules import LONG
 from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord
 from nardy_analysis.replay import ReplayedGame, ReplayedMatch, ReplayedTurn

@@ -23,7 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_analysis import ALL_ROLLS, Position, Roll, load_file, replay_file
-from nardy_analysis.analysis.engine import MONEY, default_evaluator
+from nardy_analysis.analysis.engine import default_evaluator
+from nardy_analysis.analysis.evaluator import MONEY
 from nardy_analysis.analysis.luck import (
     KEY,
     PLAYER_COLUMNS,
@@ -463,7 +464,7 @@ def test_cumulative_luck_chart():
 @pytest.mark.skipif(find_spec("bgsage") is None, reason="bgsage (the sage extra) is missing")
 def test_bgsage_luck_is_close_to_gnubgs():
     """Another engine, other numbers, the same idea: its luck follows gnubg's closely."""
-    from nardy_analysis.analysis.engine import BgSage
+    from nardy_analysis.analysis.sage import BgSage
 
     path = DATA / "BackgammonStudio_3344736.mat"
     ours = luck_frame(load_file(path), BgSage())

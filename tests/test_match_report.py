@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from conftest import CORPUS, SAMPLES, read_tsv
 
 from nardy_analysis.analysis import engine, luck
+from nardy_analysis.analysis.evaluator import not_installed
 from nardy_analysis.analysis.turns import turns_frame
 from nardy_analysis.cli import main
 from nardy_analysis.errors import InvalidArgument
@@ -202,7 +203,7 @@ def test_one_page_shows_the_match_asked_for():
 
 def test_without_an_engine_the_page_says_how_to_install_one(monkeypatch):
     def missing(ply=0, engine_name="gnubg-nn", rules=None):
-        raise engine._not_installed("gnubg-nn is not installed", "engine", "GPL-3")
+        raise not_installed("gnubg-nn is not installed", "engine", "GPL-3")
 
     monkeypatch.setattr(engine, "default_evaluator", missing)  # match_evaluator's
     page = match_html(load_file(STUDIO))

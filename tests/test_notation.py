@@ -401,10 +401,10 @@ def _tag_by_the_parser(line):
     """The tag of a comment line as the parser alone reads it (start rule "tag")."""
     from lark import UnexpectedInput
 
-    from nardy_analysis.notation import mat
+    from nardy_analysis.notation import mat_parser
 
     try:
-        return mat._parse(line, "tag")
+        return mat_parser.parse(line, "tag")
     except UnexpectedInput:
         return None
 
@@ -538,24 +538,24 @@ def _token_by_token():
 
     from lark import Lark
 
-    from nardy_analysis.notation import mat
+    from nardy_analysis.notation import mat_parser
 
     grammar = files("nardy_analysis.grammars").joinpath("mat.lark").read_text("utf-8")
     text = grammar.replace("\n    | LINES\n", "\n").replace("\n    | GAME_HEAD line*\n", "\n")
     assert text.count("LINES") == grammar.count("LINES") - 1
     assert text.count("GAME_HEAD") == grammar.count("GAME_HEAD") - 1
-    return Lark(text, parser="lalr", lexer="contextual", transformer=mat._Records(),
+    return Lark(text, parser="lalr", lexer="contextual", transformer=mat_parser._Records(),
                 start=["start", "game", "game_line", "match_line", "tag"])
 
 
 def _both_ways(text, monkeypatch):
     """The ParsedFile of ``text`` with the LINES token and without: its matches and its
     errors as text (the errors are exceptions, which compare by identity)."""
-    from nardy_analysis.notation import mat
+    from nardy_analysis.notation import mat, mat_parser
 
     fast = mat.parse_mat(text, "f.mat")
     with monkeypatch.context() as patched:
-        patched.setattr(mat, "_parser", _token_by_token)
+        patched.setattr(mat_parser, "_parser", _token_by_token)
         slow = mat.parse_mat(text, "f.mat")
     return [(f.matches, [repr(e) for e in f.errors]) for f in (fast, slow)]
 

@@ -18,17 +18,15 @@ from hypothesis import strategies as st
 
 from nardy_analysis.errors import IllegalPlayError, InvalidArgument, PositionIdError
 from nardy_analysis.game.ids import MatchState
+from nardy_analysis.game.moves import ALL_ROLLS, Move, Play, Roll
 from nardy_analysis.game.position import (
-    ALL_ROLLS,
     BAR,
     CHECKERS,
     OFF,
     LegalPlay,
-    Move,
-    Play,
     Position,
-    Roll,
     apply_step,
+    dances,
     ending,
     one_die_plays,
     play_steps,
@@ -614,6 +612,22 @@ def test_one_die_plays_take_the_larger_die_or_what_can_be_played():
     assert one_die_plays(position, Roll(5, 4)) == {position.with_turn(1)}  # a dance
     assert one_die_plays(Position.start(), Roll(6, 5)) is None
     assert one_die_plays(Position.start(), Roll(3, 3)) is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(reachable(), st.sampled_from(ALL_ROLLS))
+def test_a_dance_is_a_roll_whose_only_legal_play_is_empty(position, roll):
+    legal = position.legal_plays(roll)
+    assert dances(position, roll, STANDARD) == (not legal[0].play.moves)
+
+
+def test_a_checker_on_the_bar_against_a_closed_board_dances():
+    alice, bob = [0] * 26, [0] * 26
+    alice[BAR], alice[6] = 1, 14
+    bob[1:7], bob[13] = [2] * 6, 3
+    position = Position((alice, bob), 0)
+    assert all(dances(position, roll, STANDARD) for roll in ALL_ROLLS)
+    assert not dances(position.with_turn(1), Roll(6, 5), STANDARD)
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ import pytest
 from nardy_analysis.analysis.long_engine import LongEvaluator
 from nardy_analysis.analysis.race import covered, race_chances, turn_distributions
 from nardy_analysis.game.long import LongPosition
-from nardy_analysis.game.position import ALL_ROLLS
+from nardy_analysis.game.moves import ALL_ROLLS
 from nardy_analysis.game.rules import LONG
 
 THROWS = [1 if roll.is_double else 2 for roll in ALL_ROLLS]

@@ -21,13 +21,13 @@ from nardy_analysis import (
     replay_file,
     replay_match,
 )
-from nardy_analysis.game.position import ALL_ROLLS, Roll
+from nardy_analysis.game.moves import ALL_ROLLS, Roll
 from nardy_analysis.game.rules import BAR, OFF
 from nardy_analysis.load import load_file
 from nardy_analysis.notation.records import GameRecord, MatchRecord, TurnRecord, WrittenMove
 from nardy_analysis.replay import MOST_INFERRED, MOST_TRIED, Hop, realise
 from nardy_analysis.replay.matching import all_readings, as_written
-from nardy_analysis.replay.replayer import _dances, _GameReplayer, _Stop
+from nardy_analysis.replay.replayer import _GameReplayer, _Stop
 
 HEADER = " {length} point match\n\n Game 1\n alice : 0                       bob : 0\n"
 
@@ -734,22 +734,6 @@ def test_a_merged_move_over_a_blot_goes_to_the_search():
     hops = [Hop(24, 13, False)]
     assert as_written(position, (6, 5), hops, STANDARD) is None
     assert len(all_readings(position, (6, 5), hops, STANDARD)) == 2
-
-
-@settings(max_examples=100, deadline=None)
-@given(reachable(), st.sampled_from(ALL_ROLLS))
-def test_a_dance_is_a_roll_whose_only_legal_play_is_empty(position, roll):
-    legal = position.legal_plays(roll)
-    assert _dances(position, roll, STANDARD) == (not legal[0].play.moves)
-
-
-def test_a_checker_on_the_bar_against_a_closed_board_dances():
-    alice, bob = [0] * 26, [0] * 26
-    alice[BAR], alice[6] = 1, 14
-    bob[1:7], bob[13] = [2] * 6, 3
-    position = Position((alice, bob), 0)
-    assert all(_dances(position, roll, STANDARD) for roll in ALL_ROLLS)
-    assert not _dances(position.with_turn(1), Roll(6, 5), STANDARD)
 
 
 def test_caucasian_rules_refuse_a_hit_in_the_owners_home():

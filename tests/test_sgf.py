@@ -34,7 +34,8 @@ from nardy_analysis import (
     written_record,
 )
 from nardy_analysis.notation.records import CubeRecord, MatchRecord, ResultRecord, TurnRecord
-from nardy_analysis.notation.sgf import decode_sgf, format_sgf, parse_sgf
+from nardy_analysis.notation.sgf import decode_sgf, parse_sgf
+from nardy_analysis.notation.sgf_writer import format_sgf
 
 DATA = ROOT / "tests" / "data" / "sgf"
 ROWS = list(csv.DictReader((DATA / "sgf.tsv").open(newline=""), delimiter="\t"))

@@ -22,19 +22,21 @@ from hypothesis import strategies as st
 
 from nardy_analysis import load_file, replay_file
 from nardy_analysis.analysis.cubeful import position_chances as chances_of
-from nardy_analysis.analysis.skill import (
+from nardy_analysis.analysis.match_statistics import (
     CUBE_ERRORS,
+    RATINGS,
+    move_mark,
+    skill_rating,
+)
+from nardy_analysis.analysis.skill import (
     DECISION_COLUMNS,
     DECISION_DTYPES,
-    RATINGS,
     SUMMARY_COLUMNS,
     CubeState,
     cube_decision,
     cube_efficiency,
     cubeful_equities,
-    move_mark,
     skill_frame,
-    skill_rating,
     skill_summary,
 )
 from nardy_analysis.analysis.turns import turns_frame
@@ -483,8 +485,9 @@ def test_engine_play_index_and_classes_agree_with_positions():
     bear-off classes and over below)."""
     import gnubg_nn
 
-    from nardy_analysis.analysis.cubeful import life_index
-    from nardy_analysis.analysis.engine import Evaluator, GnubgNN
+    from nardy_analysis.analysis.cube_life import life_index
+    from nardy_analysis.analysis.evaluator import Evaluator
+    from nardy_analysis.analysis.gnubg import GnubgNN
 
     engine = GnubgNN()
     checked = set()
@@ -514,9 +517,9 @@ def test_sure_life_index_is_that_of_every_play():
     """Where the life index after every play of a roll is certain from the position before
     (:func:`sure_life_index`, which the luck uses to skip the plays' keys), it is that of
     each play's position; it is certain for most rolls, of each class."""
-    from nardy_analysis.analysis.cubeful import life_index, sure_life_index
-    from nardy_analysis.analysis.engine import GnubgNN
-    from nardy_analysis.game.position import ALL_ROLLS
+    from nardy_analysis.analysis.cube_life import life_index, sure_life_index
+    from nardy_analysis.analysis.gnubg import GnubgNN
+    from nardy_analysis.game.moves import ALL_ROLLS
 
     engine, sure, rolls = GnubgNN(), set(), 0
     for game in replay_file(DATA / "BackgammonGalaxy_113817.mat")[0].games:
@@ -539,9 +542,9 @@ def test_sure_life_index_is_that_of_every_play():
 def test_nothing_counted_is_not_rated():
     """gnubg prints n/a for the rating of a player with no unforced move or no close cube
     decision (BackgammonGalaxy_1442593 of the shared corpus: no close cube decision)."""
-    from nardy_analysis.analysis.skill import NO_RATING, _player_row
+    from nardy_analysis.analysis.match_statistics import NO_RATING, player_statistics
 
-    row = _player_row(skill_frame([]), 0, 0, 5)
+    row = player_statistics(skill_frame([]), 0, 0, 5)
     assert row["cube_rating"] == row["checker_rating"] == row["overall_rating"] == NO_RATING
     assert row["cube_error_rate_memg"] == 0.0
 

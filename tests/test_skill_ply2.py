@@ -11,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_analysis import replay_file
-from nardy_analysis.analysis.cubeful import CubefulSearch, life_index
-from nardy_analysis.analysis.engine import GnubgNN
+from nardy_analysis.analysis.cube_life import life_index
+from nardy_analysis.analysis.gnubg import GnubgNN
+from nardy_analysis.analysis.search import CubefulSearch
 from nardy_analysis.analysis.skill import (
     _CubeDecision,
     _match_decisions,

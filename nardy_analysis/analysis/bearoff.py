@@ -47,7 +47,8 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from ..errors import InvalidArgument
-from ..game.position import ALL_ROLLS, Position
+from ..game.moves import ALL_ROLLS
+from ..game.position import Position
 from ..game.rules import CHECKERS, OFF
 from .shots import throws
 

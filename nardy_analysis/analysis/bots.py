@@ -26,9 +26,11 @@ import numpy as np
 
 from ..errors import InvalidArgument
 from ..game.long import HEAD, LongPosition
-from ..game.position import LegalPlay, Position, Roll
+from ..game.moves import Roll
+from ..game.position import LegalPlay, Position
 from ..game.rules import BAR, CHECKERS, STANDARD, Rules
-from .engine import Evaluator, Probabilities, Utility, default_evaluator
+from .engine import default_evaluator
+from .evaluator import Evaluator, Probabilities, Utility
 from .long_engine import LongEvaluator
 from .luck import match_utility
 from .shots import shots as find_shots

@@ -12,12 +12,10 @@ play) from the highest cube level down, where a redouble no longer helps, or (mo
 closed form ``TP = (L - 1/2) / (W + L + 1/2)``, ``CP = (L + 1) / (W + L + 1/2)``. In money
 play with the Jacoby rule a centred cube counts gammons single. After a play the opponent,
 then on roll, has their own cube decision: the position is worth ``max(ND, min(DT, DP))``
-to them when they may double (:func:`cubeful_equities`). The cube life index ``x``
-(:func:`cube_efficiency`) is 0.76 in contact, 0.6 in a bear-off (both sides home) and ``0.6
-+ 0.0025 * pips`` of the player on roll (at most 0.8) in any other race: values fitted to
-GNU Backgammon 1.1.0a16's equities, not read from its source. Two-sided bear-offs (both
-sides at most six checkers, all home) are valued as GNU Backgammon values them, from their
-exact equities (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact cubeful
+to them when they may double (:func:`cubeful_equities`). The cube life index ``x`` of a
+position is :mod:`~nardy_analysis.analysis.cube_life`'s. Two-sided bear-offs (both sides at
+most six checkers, all home) are valued as GNU Backgammon values them, from their exact
+equities (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact cubeful
 equity, in match play the formula on the exact winning chance with the life index those
 equities imply (:func:`position_chances`, :func:`chances_after_plays`).
 
@@ -32,13 +30,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import chain
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..game.position import ALL_ROLLS, Position, Roll
-from ..game.rules import BAR, CHECKERS, OFF
+from ..game.position import Position
+from ..game.rules import CHECKERS, OFF
 from .bearoff import (
     BEAROFF_CHECKERS,
     BEAROFF_POINTS,
@@ -49,7 +46,8 @@ from .bearoff import (
     bearoff_equities,
     is_two_sided_bearoff,
 )
-from .engine import MONEY, Evaluator, GnubgNN, Utility
+from .cube_life import rearmost
+from .evaluator import MONEY, Evaluator
 from .match_equity import (
     MET_LENGTH,
     GameSituation,
@@ -58,151 +56,14 @@ from .match_equity import (
     match_winning_chance,
     per_game_equity,
 )
-from .turns import phase
 
 # MET_LENGTH, GameSituation, game_results, match_utility, match_winning_chance and
 # per_game_equity are match_equity's, listed here too
 __all__ = ["MET_LENGTH", "CubeState", "GameSituation", "MatchScore", "after_play_equities",
-           "chances_after_plays", "cube_decision", "cube_efficiency", "cubeful_equities",
-           "game_results", "life_index", "life_indices", "match_utility",
-           "match_winning_chance", "normalised_cube_decision", "per_game_equity",
-           "position_chances", "sure_life_index"]
+           "chances_after_plays", "cube_decision", "cubeful_equities", "game_results",
+           "match_utility", "match_winning_chance", "no_double", "normalised_cube_decision",
+           "per_game_equity", "position_chances"]
 
-
-def cube_efficiency(position: Position, deep: bool = False) -> float:
-    """The cube life index ``x`` of ``position`` for the player on roll (Janowski's cube
-    efficiency; the module docstring).
-
-    Parameters
-    ----------
-    position : Position
-    deep : bool
-        The values of an evaluation of two plies or more (:func:`life_index`).
-
-    Returns
-    -------
-    float
-        0.76 in contact; 0.6 in a bear-off (every checker of both sides home or off); in any
-        other race ``0.6 + 0.0025 * pips`` of the player on roll, at most 0.8 (values fitted
-        to GNU Backgammon 1.1.0a16's equities); ``deep``: :func:`life_index`'s.
-    """
-    home = not any(position.board[0][7:]) and not any(position.board[1][7:])
-    kind = phase(position)
-    return float(life_index("bearoff" if kind == "race" and home else kind,
-                            position.pip_count(), deep))
-
-
-def life_index(kind: Any, pips: Any, deep: bool = False) -> np.ndarray:
-    """The cube life index of :func:`cube_efficiency` from a position's class and pips.
-
-    Parameters
-    ----------
-    kind : str or array of str, shape (n,)
-        ``contact``, ``race`` or ``bearoff``.
-    pips : int or array of int, shape (n,)
-        The pip count of the player on roll.
-    deep : bool
-        The values GNU Backgammon uses in an evaluation of two plies or more (eval.c,
-        ``EvalEfficiency``, read, not copied): 0.68 in contact, ``0.55 + 0.00125 * pips``
-        between 0.6 and 0.7 in a race, 0.6 in a bear-off.
-
-    Returns
-    -------
-    ndarray
-        ``x``, of the shape of the arguments (0-d for numbers).
-    """
-    kind, pips = np.asarray(kind), np.asarray(pips)
-    contact, race = ((0.68, np.clip(0.55 + 0.00125 * pips, 0.6, 0.7)) if deep else
-                     (0.76, np.minimum(0.8, 0.6 + 0.0025 * pips)))
-    return np.where(kind == "contact", contact, np.where(kind == "bearoff", 0.6, race))
-
-
-def life_indices(evaluator: Evaluator, plays: list[tuple[Position, Roll, tuple[Any, ...]]],
-                 cubeful: bool = True, deep: bool = False) -> list[np.ndarray]:
-    """:func:`cube_efficiency` of the position after each play of many rolls.
-
-    Parameters
-    ----------
-    evaluator : Evaluator
-        The engine whose play keys ``plays`` holds (``evaluator.plays``).
-    plays : list of (Position, Roll, tuple)
-        Each position before a roll, the roll and the keys of its plays.
-    cubeful : bool
-        False without the cube (long nardy): zeros, no cube has a life.
-    deep : bool
-        The values of an evaluation of two plies or more (:func:`life_index`).
-
-    Returns
-    -------
-    list of ndarray, shape (len(keys),) each
-        From :func:`sure_life_index` where the class of the positions reached is certain,
-        else from the positions (gnubg-nn: from their keys, all at once, faster).
-    """
-    if not cubeful:
-        return [np.zeros(len(keys)) for _, _, keys in plays]
-    sure = [sure_life_index(position, roll, deep) for position, roll, _ in plays]
-    unsure = [(keys, position.turn) for (position, _, keys), x in zip(plays, sure) if x is None]
-    found: Iterator[np.ndarray]
-    if isinstance(evaluator, GnubgNN):
-        x: Any = life_index(*evaluator.position_classes(
-            tuple(chain.from_iterable(keys for keys, _ in unsure))), deep) if unsure else []
-        found = iter(np.split(x, np.cumsum([len(keys) for keys, _ in unsure])[:-1]))
-    else:
-        found = iter([np.array([cube_efficiency(evaluator.position_after(key, mover), deep)
-                                for key in keys]) for keys, mover in unsure])
-    return [next(found) if x is None else np.full(len(keys), x)
-            for (_, _, keys), x in zip(plays, sure)]
-
-
-def sure_life_index(position: Position, roll: Roll, deep: bool = False) -> float | None:
-    """The cube life index of every position a play of ``roll`` can reach from
-    ``position`` (the opponent then on roll), when it is the same for all.
-
-    No checker moves back and no checker moves more than the roll's pips (``high + low``,
-    four times a die for doubles), so a contact position stays one when the mover's rearmost
-    checker cannot pass the opponent's (a hit only sends the opponent's further back); in a
-    race nobody is hit, the opponent's pips stay, and a bear-off follows when both sides
-    are home (the rules of movement, RULES.md).
-
-    Parameters
-    ----------
-    position : Position
-        Before the roll, the mover on roll.
-    roll : Roll
-    deep : bool
-        The values of an evaluation of two plies or more (:func:`life_index`).
-
-    Returns
-    -------
-    float or None
-        :func:`cube_efficiency` of each position reached, or None when they may differ.
-    """
-    mine, theirs = _rearmost(position)
-    moved = 4 * roll.low if roll.is_double else roll.low + roll.high
-    if mine + theirs > BAR - 1:  # contact (cube_efficiency, phase)
-        return _one_life_index("contact", 0, deep) if mine - moved + theirs > BAR - 1 else None
-    if mine <= BEAROFF_POINTS and theirs <= BEAROFF_POINTS:
-        return _one_life_index("bearoff", 0, deep)
-    if theirs > BEAROFF_POINTS or mine - moved > BEAROFF_POINTS:
-        return _one_life_index("race", position.pip_count(1 - position.turn), deep)
-    return None
-
-
-def _rearmost(position: Position) -> tuple[int, int]:
-    """The points of the rearmost checkers of the player on roll and of the opponent, each
-    from their own side (25 the bar); kept for the 21 rolls of a position."""
-    mine, theirs = (next(point for point in range(BAR, 0, -1) if side[point])
-                    for side in (position.on_roll, position.opponent))
-    return mine, theirs
-
-
-@lru_cache(maxsize=None)
-def _one_life_index(kind: str, pips: int, deep: bool) -> float:
-    """:func:`life_index` of one position, as a float."""
-    return float(life_index(kind, pips, deep))
-
-
-# --- cubeful equity -----------------------------------------------------------------------
 
 _Parts = tuple[np.ndarray, np.ndarray, np.ndarray]
 """A no-double equity before its mix: ``(dead, live, x)`` (:func:`_mixed`)."""
@@ -431,7 +292,7 @@ _BEAROFF_COLUMN = {0: OWNED, None: CENTRED, 1: OPPONENT_OWNS}
 
 def _no_double_parts(chances: np.ndarray, state: CubeState,
                      x: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """ND of :func:`_no_double` before its mix, ``(p, dead, live, x)``: the winning chance
+    """ND of :func:`no_double` before its mix, ``(p, dead, live, x)``: the winning chance
     it is worked out from and :func:`_match_no_double`'s parts."""
     exact, chances = chances[:, 5:], chances[:, :5]
     bearoff = ~np.isnan(exact[:, CUBELESS]) if exact.size else np.zeros(len(chances), bool)
@@ -456,12 +317,25 @@ def _no_double_parts(chances: np.ndarray, state: CubeState,
                                             x, state.crawford)
 
 
-def _no_double(chances: np.ndarray, state: CubeState, x: Any) -> np.ndarray:
-    """ND in MWC (match) or money equity per cube of ``state.cube``; rows with a two-sided
-    bear-off's exact equities (``chances`` of shape (n, 9)) as GNU Backgammon values them
-    (:mod:`~nardy_analysis.analysis.bearoff`): in money play the exact equity of the cube's
-    owner, in match play Janowski's formula on the exact winning chance with the cube life
-    index that gives that money equity (at most ``x``)."""
+def no_double(chances: np.ndarray, state: CubeState, x: Any) -> np.ndarray:
+    """The cubeful equity of *no double* (ND) of the player on roll (the module docstring:
+    Janowski's formula, Thyssen's match-play form).
+
+    Parameters
+    ----------
+    chances, state, x
+        As for :func:`cubeful_equities`.
+
+    Returns
+    -------
+    ndarray, shape (n,)
+        ND in MWC (match play) or money equity per cube of ``state.cube`` (money play); rows
+        with a two-sided bear-off's exact equities (``chances`` of shape (n, 9)) as GNU
+        Backgammon values them (:mod:`~nardy_analysis.analysis.bearoff`): in money play the
+        exact equity of the cube's owner, in match play Janowski's formula on the exact
+        winning chance with the cube life index that gives that money equity (at most
+        ``x``).
+    """
     _, dead, live, life = _no_double_parts(chances, state, x)
     return _mixed((dead, live, life))
 
@@ -483,11 +357,11 @@ def cube_decision(chances: np.ndarray, state: CubeState,
         equity at ``state.cube`` (money play; DP is 1); DT and DP NaN when they may not
         double (:attr:`CubeState.may_double`).
     """
-    nd = _no_double(chances, state, x)
+    nd = no_double(chances, state, x)
     if not state.may_double:
         return nd, np.full_like(nd, np.nan), np.full_like(nd, np.nan)
     doubled = state.doubled()
-    dt = _no_double(chances, doubled, x) * (1 if state.length else 2)
+    dt = no_double(chances, doubled, x) * (1 if state.length else 2)
     dp = np.full_like(nd, state.mwc(state.cube) if state.length else 1.0)
     return nd, dt, dp
 
@@ -507,7 +381,7 @@ def cubeful_equities(chances: np.ndarray, state: CubeState, x: Any) -> np.ndarra
         which replace the chances and the formula as GNU Backgammon does.
     state : CubeState
     x : float or ndarray of shape (n,)
-        Cube life index (:func:`cube_efficiency`).
+        Cube life index (:func:`~nardy_analysis.analysis.cube_life.cube_efficiency`).
 
     Returns
     -------
@@ -550,7 +424,7 @@ def after_play_equities(chances_after: np.ndarray, state: CubeState, x: Any) -> 
 
 
 def _single_precision_no_double(chances: np.ndarray, state: CubeState, x: Any) -> np.ndarray:
-    """ND of :func:`_no_double` as GNU Backgammon's eval.c works it out, in single precision
+    """ND of :func:`no_double` as GNU Backgammon's eval.c works it out, in single precision
     (float32): the cubeless equity ``u`` from the winning chance in single precision, the
     dead cube's MWC ``(u (W - L) + W + L) / 2`` (``W``, ``L``: winning and losing the cube;
     money play 1 and -1), then ``dead (1 - x) + live x``. Where ND and double/pass are equal
@@ -643,7 +517,7 @@ def chances_after_plays(evaluator: Evaluator, position: Position, keys: tuple[An
         ``chances`` with the exact equities of the plays that reach a two-sided bear-off
         (NaN for the others); ``chances`` themselves when no play can reach one.
     """
-    mine, theirs = _rearmost(position)
+    mine, theirs = rearmost(position)
     if mine > BEAROFF_POINTS or theirs > BEAROFF_POINTS \
             or CHECKERS - position.opponent[OFF] > BEAROFF_CHECKERS:
         return chances
@@ -653,186 +527,3 @@ def chances_after_plays(evaluator: Evaluator, position: Position, keys: tuple[An
         if is_two_sided_bearoff(after):
             exact[row] = bearoff_equities(after)
     return np.concatenate([chances, exact], axis=1)
-
-
-# --- cubeful n-ply evaluation ---------------------------------------------------------------
-
-_ROLL_WEIGHTS = np.array([1.0 if roll.is_double else 2.0 for roll in ALL_ROLLS])
-"""Throws of 36 of each of ``ALL_ROLLS``."""
-
-
-def _pad(rows: np.ndarray) -> np.ndarray:
-    """Chances (n, 5) or (n, 9) as (n, 9), NaN for missing exact bear-off equities."""
-    if rows.shape[1] == 9:
-        return rows
-    return np.concatenate([rows, np.full((len(rows), 4), np.nan)], axis=1)
-
-
-def _cubeless(state: CubeState) -> Utility:
-    """The cubeless equity of the player on roll with the cube ``state``, as GNU Backgammon's
-    ``UtilityME`` has it: normalised match equity (:func:`match_utility`), or money equity
-    (gammons counted whatever the Jacoby rule)."""
-    if not state.length:
-        return MONEY
-    return match_utility(state.length, state.length - state.away,
-                         state.length - state.opponent_away, state.cube, state.crawford,
-                         state.post_crawford)
-
-
-class Reply(NamedTuple):
-    """The best play of one roll in a search: the position after it (the opponent on roll),
-    the opponent's chances there (9 columns, :func:`position_chances`) and their cube life
-    index."""
-
-    after: Position
-    chances: np.ndarray
-    life: float
-
-
-class CubefulSearch:
-    """GNU Backgammon's cubeful n-ply evaluation on an engine's 0-ply chances.
-
-    The method of GNU Backgammon 1.1's eval.c (``EvaluatePositionCubeful4``,
-    ``FindBestMoveInEval``, ``MakeCubePos``, ``GetECF3``; read, not copied). A position is
-    valued for one or more cube states of the player on roll at once. At 0 plies (and for a
-    finished game, and in money play for a two-sided bear-off, valued exactly) each state's
-    value is :func:`cubeful_equities`: Janowski's formula with the player's cube decision
-    made well, ``max(ND, min(DT, DP))``. At ``n`` plies it is the average over the 36 throws
-    of the value at ``n - 1`` plies of the position after the roller's best play of each
-    roll, for the states seen from the opponent's side, each with its doubled state (cube
-    twice as high, the opponent's) where the roller may double; then each state takes the
-    roller's cube decision from those two values. The best play of a roll is the one with the
-    highest 0-ply cubeful equity (:func:`after_play_equities`) under the actual cube, the
-    same for every state valued, among the plays gnubg's pruning nets keep (gnubg-nn:
-    :meth:`~nardy_analysis.analysis.engine.GnubgNN.pruned`, by the opponent's cubeless
-    equity).
-
-    In an evaluation of two plies or more every cube life index, at the leaves and in the
-    choice of plays, is the deeper one (:func:`life_index` with ``deep``), as eval.c's
-    ``EvalEfficiency`` has it for the evaluation's ply.
-
-    Parameters
-    ----------
-    evaluator : Evaluator
-        The engine of the 0-ply chances (:meth:`Evaluator.plays`).
-    plies : int
-        The depth of :meth:`after_play` and :meth:`cube_decision`.
-    """
-
-    def __init__(self, evaluator: Evaluator, plies: int):
-        self.evaluator, self.plies, self.deep = evaluator, plies, plies >= 2
-        self._replies: dict[tuple[Position, CubeState], list[Reply]] = {}
-
-    def replies(self, position: Position, state: CubeState) -> list[Reply]:
-        """The best play of each of the 21 rolls (``ALL_ROLLS``) in ``position`` for the
-        player on roll with the cube ``state`` (theirs), by 0-ply cubeful equity; a dance
-        leaves the position with the opponent on roll."""
-        found = self._replies.get((position, state))
-        if found is not None:
-            return found
-        evaluator, parts, lives, dances = self.evaluator, [], [], {}
-        listed = [evaluator.plays(position, roll) for roll in ALL_ROLLS]
-        plays = [(position, roll, keys) for roll, (keys, _) in zip(ALL_ROLLS, listed) if keys]
-        found_lives = iter(life_indices(evaluator, plays, deep=self.deep))
-        for index, (roll, (keys, chances)) in enumerate(zip(ALL_ROLLS, listed)):
-            if keys:
-                parts.append(_pad(chances_after_plays(evaluator, position, keys, chances)))
-                lives.append(next(found_lives))
-            else:
-                dances[index] = position.with_turn(1 - position.turn)
-                parts.append(position_chances(evaluator, dances[index])[None])
-                lives.append(np.array([cube_efficiency(dances[index], self.deep)]))
-        rows, life = np.concatenate(parts), np.concatenate(lives)
-        equities = after_play_equities(rows, state, life)
-        ends = np.cumsum([len(part) for part in parts])
-        pruned = (evaluator.pruned([keys for keys, _ in listed], _cubeless(state.turned()))
-                  if isinstance(evaluator, GnubgNN) else [None] * len(listed))
-        found = []
-        for index, (start, end) in enumerate(zip(np.concatenate([[0], ends[:-1]]), ends)):
-            kept = pruned[index]
-            if kept is None:
-                best = start + int(np.argmax(equities[start:end]))
-            else:
-                best = start + int(kept[np.argmax(equities[start:end][kept])])
-            after = dances.get(index)
-            if after is None:
-                after = evaluator.position_after(listed[index][0][best - start], position.turn)
-            found.append(Reply(after, rows[best], float(life[best])))
-        self._replies[(position, state)] = found
-        return found
-
-    def _leaf(self, rows: np.ndarray, life: np.ndarray,
-              states: tuple[CubeState | None, ...]) -> np.ndarray:
-        """0-ply values (n, len(states)) of positions with the chances ``rows`` (n, 9) of the
-        player on roll; NaN for a missing state."""
-        values = np.full((len(rows), len(states)), np.nan)
-        for column, state in enumerate(states):
-            if state is not None:
-                values[:, column] = cubeful_equities(rows, state, life)
-        return values
-
-    def value(self, position: Position, states: tuple[CubeState | None, ...],
-              mover: CubeState, plies: int, top: bool = False,
-              reply: Reply | None = None) -> np.ndarray:
-        """The values of ``position`` at ``plies`` for the player on roll under each of
-        ``states`` (None: a state that does not occur), MWC (match play) or money equity per
-        cube of the state; ``mover`` is the actual cube, by which plays are chosen. ``top``:
-        no cube decision now (each state valued as no double, as for the equities of a cube
-        decision). ``reply``: the position's 0-ply chances and life index, when known."""
-        leaf = (plies == 0 or position.is_over
-                or (not mover.length and is_two_sided_bearoff(position)))
-        if leaf:
-            if reply is None:
-                reply = Reply(position, _pad(position_chances(self.evaluator, position)[None])[0],
-                              cube_efficiency(position, self.deep))
-            if top:
-                return np.array([np.nan if state is None else
-                                 float(_no_double(reply.chances[None], state, reply.life)[0])
-                                 for state in states])
-            values: np.ndarray = self._leaf(reply.chances[None], np.array([reply.life]),
-                                            states)[0]
-            return values
-        children = tuple(chain.from_iterable(
-            (None, None) if state is None else
-            (state.turned(), state.doubled().turned() if not top and state.may_double else None)
-            for state in states))
-        replies = self.replies(position, mover)
-        if plies == 1:
-            below = self._leaf(np.array([r.chances for r in replies]),
-                               np.array([r.life for r in replies]), children)
-        else:
-            below = np.array([self.value(r.after, children, mover.turned(), plies - 1,
-                                         reply=r) for r in replies])
-        mean = _ROLL_WEIGHTS @ below / 36
-        mine = 1.0 - mean if mover.length else -mean
-        values = np.full(len(states), np.nan)
-        for index, state in enumerate(states):
-            if state is None:
-                continue
-            no_double, double_take = mine[2 * index], mine[2 * index + 1]
-            values[index] = no_double
-            if not np.isnan(double_take):
-                double_take *= 1 if state.length else 2
-                double_pass = state.mwc(state.cube) if state.length else 1.0
-                values[index] = max(no_double, min(double_take, double_pass))
-        return values
-
-    def after_play(self, after: Position, state: CubeState) -> float:
-        """The mover's normalised cubeful equity (EMG) at :attr:`plies` after a play that
-        led to ``after`` (the opponent on roll), ``state`` the mover's cube before it: as
-        :func:`after_play_equities`, the opponent's value at :attr:`plies` turned round."""
-        opponent = state.turned()
-        value = self.value(after, (opponent,), opponent, self.plies)[0]
-        return float(state.normalise(1.0 - value if state.length else -value))
-
-    def cube_decision(self, position: Position, state: CubeState) -> tuple[float, float, float]:
-        """ND, DT, DP (EMG) of the player on roll in ``position`` at :attr:`plies`, as
-        :func:`normalised_cube_decision` has them at 0-ply (GNU Backgammon's
-        ``GeneralCubeDecisionE``: the no-double and doubled cube valued without a cube
-        decision at the top); ``state.may_double`` must be true."""
-        nd, dt = self.value(position, (state, state.doubled()), state, self.plies, top=True)
-        if not state.length:
-            return float(nd), float(2 * dt), 1.0
-        win, lose = state.mwc(state.cube), state.mwc(-state.cube)
-        return tuple(float((2 * v - win - lose) / (win - lose))  # type: ignore[return-value]
-                     for v in (nd, dt, win))

@@ -1,7 +1,7 @@
 """The long nardy evaluator: this project's own self-play net, exact bear-offs and the certain
 outcome of finished games (docs/LONG_ENGINE.md).
 
-The chances are those of :class:`~nardy_analysis.analysis.engine.Probabilities` for the
+The chances are those of :class:`~nardy_analysis.analysis.evaluator.Probabilities` for the
 player on roll: win, win by mars (home mars included), win by home mars, lose by mars, lose
 by home mars (``win_gammon`` is the mars, ``win_backgammon`` the home mars; RULES.md, "Long
 nardy", "Results"). Under rules where a home mars scores 2 (``Rules.home_mars``) it is a
@@ -34,12 +34,12 @@ import numpy as np
 from ..errors import EngineError
 from ..game.ids import Board
 from ..game.long import LongPosition
-from ..game.position import ALL_ROLLS, Position, Roll
+from ..game.moves import ALL_ROLLS, Roll
+from ..game.position import Position
 from ..game.rules import CHECKERS, LONG, Rules
 from .bearoff import BEAROFF_CHECKERS, BEAROFF_POINTS, bearoff_equities, is_two_sided_bearoff
 from .blas import one_blas_thread
-from .engine import (
-    GAME_ENGINES,
+from .evaluator import (
     MONEY,
     Evaluator,
     Probabilities,
@@ -153,8 +153,8 @@ class LongEvaluator(Evaluator):
         0 (default): the net's static evaluation; 1: the mean over the 21 rolls of the
         0-ply chances after each roll's best play (plays then chosen as gnubg's 1-ply
         filter does: the 0-ply best and those within
-        :data:`~nardy_analysis.analysis.engine.FILTER_WIDTH` of it, at most
-        :data:`~nardy_analysis.analysis.engine.FILTER_MOVES` more, evaluated at 1-ply).
+        :data:`~nardy_analysis.analysis.evaluator.FILTER_WIDTH` of it, at most
+        :data:`~nardy_analysis.analysis.evaluator.FILTER_MOVES` more, evaluated at 1-ply).
     cache_size : int
         How many (position, roll) play lists and evaluations to keep.
     rules : Rules
@@ -353,6 +353,3 @@ def _boards_after(position: Position, after: Sequence[tuple[int, ...]]) -> np.nd
 def _sigmoid(v: np.ndarray) -> np.ndarray:
     value: np.ndarray = 1.0 / (1.0 + np.exp(-v))
     return value
-
-
-GAME_ENGINES["long"] = LongEvaluator

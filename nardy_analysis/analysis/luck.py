@@ -64,9 +64,11 @@ import pandas as pd
 
 from ..errors import InvalidArgument
 from ..game.long import LongPosition
-from ..game.position import ALL_ROLLS, Position, Roll
+from ..game.moves import ALL_ROLLS, Roll
+from ..game.position import Position
 from ..game.rules import LONG, STANDARD
-from .engine import MONEY, Evaluator, Utility, default_evaluator, match_evaluator
+from .engine import default_evaluator, match_evaluator
+from .evaluator import MONEY, Evaluator, Utility
 from .match_equity import (
     GameSituation,
     game_results,
@@ -221,7 +223,7 @@ def roll_luck(position: Position, roll: Roll, utility: Utility = MONEY,
         Before the roll, the roller on roll.
     roll : Roll
     utility : Utility
-        The roller's equity (:data:`~nardy_analysis.engine.MONEY` or
+        The roller's equity (:data:`~nardy_analysis.analysis.evaluator.MONEY` or
         :func:`match_utility`).
     evaluator : Evaluator, optional
         Default: :func:`~nardy_analysis.engine.default_evaluator` at 0-ply, of standard

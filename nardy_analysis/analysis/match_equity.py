@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..errors import NardyError
 from ..game.rules import Rules
 from ..replay import ReplayedGame, ReplayedMatch
-from .engine import Utility
+from .evaluator import Utility
 
 __all__ = ["MET_LENGTH", "GameSituation", "game_results", "match_utility",
            "match_winning_chance", "per_game_equity"]
@@ -143,7 +143,7 @@ def match_utility(length: int, score: int, opponent_score: int, cube: int = 1,
     Parameters
     ----------
     length : int
-        Match length in points; 0 is money play (:data:`~nardy_analysis.engine.MONEY`).
+        Match length in points; 0 is money play (:data:`~nardy_analysis.analysis.evaluator.MONEY`).
     score, opponent_score : int
         Points of the player and the opponent before the game.
     cube : int

@@ -30,7 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..game.position import ALL_ROLLS
+from ..game.moves import ALL_ROLLS
 from ..game.rules import CHECKERS
 
 __all__ = ["FEW", "covered", "race_chances", "turn_distributions"]

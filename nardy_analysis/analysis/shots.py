@@ -20,7 +20,8 @@ from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from ..errors import InvalidArgument
-from ..game.position import ALL_ROLLS, Position, Roll, apply_step, movable_points, undo_step
+from ..game.moves import ALL_ROLLS, Roll
+from ..game.position import Position, apply_step, movable_points, undo_step
 from ..game.rules import BAR, STANDARD, Rules
 
 

@@ -7,8 +7,9 @@ the best play, both at 0-ply (the engine's cubeless chances turned into cubeful 
 below). Units: normalised equity (gnubg's "EMG": points per game at cube 1 in money play;
 in match play the match-winning chance mapped linearly so that winning the cube's value is
 +1 and losing it -1, :func:`~nardy_analysis.analysis.match_equity.match_utility`); ``error_mwc`` is
-the same error as a change of match-winning chance (0..1). Marks (:data:`MARKS`): an error
-of at least 0.03 is doubtful, 0.06 bad, 0.12 very bad.
+the same error as a change of match-winning chance (0..1). Marks
+(:data:`~nardy_analysis.analysis.match_statistics.MARKS`): an error of at least 0.03 is
+doubtful, 0.06 bad, 0.12 very bad.
 
 Long nardy (RULES.md, "Long nardy") has no cube: its checker plays are measured the same
 way by the long nardy engine (:class:`~nardy_analysis.analysis.long_engine.LongEvaluator`,
@@ -26,12 +27,12 @@ judges them (:func:`_cube_rows`): doubling is best when ``DT >= ND`` and ``DP >=
 is then worth DT if ``DP > DT``, else DP; otherwise no double is best. The doubler's error
 is the equity of what was done (ND, or ``min(DT, DP)`` for a double) minus the best; the
 taker's is ``-DT`` (take) or ``-DP`` (pass) minus ``-min(DT, DP)``. Categories as gnubg
-names them (:data:`CUBE_ERRORS`): a missed double below the cash point or above it (``DT >
-1``), a wrong double below the double point or above the too-good point (``ND > 1``), a
-wrong take, a wrong pass. A decision is *close or actual* when a double was given, or when
-the best equity is within :data:`CLOSE` of ``min(DT, 1)``. Where ND and DP are equal in
-exact numbers (a certain win without gammons) the roundings of single precision decide, as
-they do for gnubg (``tests/data/skill/cube``).
+names them (:data:`~nardy_analysis.analysis.match_statistics.CUBE_ERRORS`): a missed double
+below the cash point or above it (``DT > 1``), a wrong double below the double point or
+above the too-good point (``ND > 1``), a wrong take, a wrong pass. A decision is *close or
+actual* when a double was given, or when the best equity is within :data:`CLOSE` of
+``min(DT, 1)``. Where ND and DP are equal in exact numbers (a certain win without gammons)
+the roundings of single precision decide, as they do for gnubg (``tests/data/skill/cube``).
 
 Cubeful equity at 0-ply: Rick Janowski's formula with the cube life index, in match play
 after Joern Thyssen, and two-sided bear-offs from their exact equities, as
@@ -44,110 +45,67 @@ At 2 plies (``skill_frame(..., ply=2)``, ``nardy skill --ply 2``), as GNU Backga
 "World class" analysis: each play within 0.16 of the 0-ply best (at most
 :data:`FILTER_PLAYS`), then each further play whose 0-ply equity is above the lowest 2-ply
 one so far, and the play made, are valued by a cubeful 2-ply search
-(:class:`~nardy_analysis.analysis.cubeful.CubefulSearch`: the roller's best play of each of
+(:class:`~nardy_analysis.analysis.search.CubefulSearch`: the roller's best play of each of
 the 21 rolls by 0-ply cubeful equity among those gnubg's pruning nets keep, both players'
 cube decisions at every ply, the deeper cube life indices), and so are the cube decisions;
 the summary's luck stays gnubg's default, cubeful 0-ply. On the three matches of
 tests/data/skill/ply2 the marks are within one of gnubg 1.1.0a16's and the checker error
 totals within 0.005 EMG per player (README.md there has the numbers).
 
-Ratings (:data:`RATINGS`, :func:`skill_rating`) are GNU Backgammon 1.1.0a16's, measured from
-its output (its ``errorrating`` function and statistics tables), not read from its source; the
-error-based FIBS rating and its two rating losses are the formulas GNU Backgammon's analysis.c
-states (after Kees van den Doel: ``2050 - EPM (8798 + 25526 / n) - EPC (863 - 519 / n)``, EPM
-and EPC the error rates per unforced move and per close cube decision, n the match length).
+The match statistics of :func:`skill_summary` (counts, error rates, marks, ratings, the FIBS
+rating) are :mod:`~nardy_analysis.analysis.match_statistics`'s.
 """
 
 from __future__ import annotations
 
 import gc
-import math
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
 
 from ..errors import IllegalPlayError, InvalidArgument
-from ..game.position import ALL_ROLLS, Position, Roll, play_steps
+from ..game.moves import ALL_ROLLS, Roll
+from ..game.position import Position, play_steps
 from ..game.rules import Rules
 from ..notation.records import CubeRecord
 from ..replay import ReplayedGame, ReplayedMatch, ReplayedTurn
+from .cube_life import cube_efficiency, life_indices
 from .cubeful import (
-    CubefulSearch,
     CubeState,
     after_play_equities,
     chances_after_plays,
     cube_decision,
-    cube_efficiency,
     cubeful_equities,
-    life_indices,
     normalised_cube_decision,
     position_chances,
 )
-from .engine import FILTER_WIDTH, Evaluator, GnubgNN, match_evaluator
+from .engine import match_evaluator
+from .evaluator import FILTER_WIDTH, Evaluator
+from .gnubg import GnubgNN
 from .luck import OPENING_ROLLS, luck_adjusted, mean_equity
 from .match_equity import game_results
+from .match_statistics import (
+    CUBE_COUNTS,
+    CUBE_ERRORS,
+    fibs_rating_difference,
+    long_nardy_statistics,
+    move_mark,
+    player_statistics,
+)
+from .search import CubefulSearch
 from .turns import MatchId, Source, identified_matches
 
 if TYPE_CHECKING:
     from .long_engine import LongEvaluator
 
-__all__ = ["CLOSE", "CUBE_ERRORS", "DECISION_COLUMNS", "DECISION_DTYPES", "MARKS", "NO_RATING",
-           "RATINGS", "SUMMARY_COLUMNS", "CubeState", "cube_decision", "cube_efficiency",
-           "cubeful_equities", "move_mark", "skill_frame", "skill_rating", "skill_summary"]
-
-MARKS = ("doubtful", "bad", "very bad")
-"""GNU Backgammon's marks of a checker play's error (at least 0.03, 0.06, 0.12 EMG)."""
-_MARK_LIMITS = (0.12, 0.06, 0.03)
-
-RATINGS = ("Beginner", "Intermediate", "Advanced", "Master", "Grandmaster",
-           "Super Grandmaster")
-"""GNU Backgammon's ratings of an error rate, worst to best (:func:`skill_rating`)."""
-_RATING_LIMITS = (0.032, 0.02, 0.013, 0.008, 0.005)
-NO_RATING = "n/a"
-"""The rating gnubg prints when nothing was counted (no unforced move, no close cube
-decision); also the rating of long nardy play, which gnubg's scale does not rate."""
+__all__ = ["CLOSE", "DECISION_COLUMNS", "DECISION_DTYPES", "SUMMARY_COLUMNS", "CubeState",
+           "cube_decision", "cube_efficiency", "cubeful_equities", "skill_frame",
+           "skill_summary"]
 
 CLOSE = 0.16
 """A cube decision is close when its best equity is within this of ``min(DT, 1)`` (EMG;
 compared in single precision, as GNU Backgammon's ``isCloseCubedecision``)."""
-
-CUBE_ERRORS = {
-    "missed_double_below_cp": "Missed doubles below CP",
-    "missed_double_above_cp": "Missed doubles above CP",
-    "wrong_double_below_dp": "Wrong doubles below DP",
-    "wrong_double_above_tg": "Wrong doubles above TG",
-    "wrong_take": "Wrong takes",
-    "wrong_pass": "Wrong passes",
-}
-"""The cube error categories, by the key used here and gnubg's name."""
-
-# Error based FIBS rating (gnubg's "Error based abs. FIBS rating"): 2050 minus a chequerplay
-# and a cube loss, each the error rate (EMG per decision) times a factor depending on the
-# match length n: a + b / n, Kees van den Doel's fit as GNU Backgammon's analysis.c states it
-# (absoluteFibsRatingChequer: 8798 + 25526 / n; absoluteFibsRatingCube: 863 - 519 / n).
-_FIBS_BASE = 2050.0
-_CHEQUER_LOSS = (8798.0, 25526.0)
-_CUBE_LOSS = (863.0, -519.0)
-
-
-def move_mark(error: float) -> str:
-    """GNU Backgammon's mark of a checker play's ``error`` (EMG, <= 0): ``very bad``
-    (<= -0.12), ``bad`` (<= -0.06), ``doubtful`` (<= -0.03) or ``""``."""
-    for limit, mark in zip(_MARK_LIMITS, reversed(MARKS)):
-        if error <= -limit:
-            return mark
-    return ""
-
-
-def skill_rating(rate: float) -> str:
-    """GNU Backgammon's rating of an error rate (EMG per decision, either sign): ``Super
-    Grandmaster`` below 0.005, ``Grandmaster`` below 0.008, ``Master`` below 0.013,
-    ``Advanced`` below 0.02, ``Intermediate`` below 0.032, else ``Beginner`` (gnubg
-    1.1.0a16's ``errorrating``)."""
-    return RATINGS[sum(abs(rate) < limit for limit in _RATING_LIMITS)]
-
-
 
 
 # --- per-decision frame ---------------------------------------------------------------------
@@ -535,16 +493,6 @@ def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int,
     return rows
 
 
-def _fibs_difference(result: float, length: int) -> float:
-    """The FIBS rating difference that makes winning a ``length``-point match ``0.5 +
-    result`` likely: ``2000 / sqrt(n) * log10(P / (1 - P))`` (the FIBS rating formula
-    ``P = 1 / (1 + 10 ** (-D * sqrt(n) / 2000))`` solved for ``D``)."""
-    chance = 0.5 + result
-    if not 0.0 < chance < 1.0:
-        return float("nan")
-    return 2000.0 / math.sqrt(length) * math.log10(chance / (1.0 - chance))
-
-
 SUMMARY_COLUMNS = {
     "file": "the match file", "match_id": "as in the decision frame",
     "match_length": "points; 0 money play", "player": "name", "side": "0 left, 1 right",
@@ -589,68 +537,6 @@ SUMMARY_COLUMNS = {
 """The columns of :func:`skill_summary`: gnubg's "Match statistics", player by player."""
 
 
-def _player_row(decisions: pd.DataFrame, side: int, all_moves: int,
-                length: int) -> dict[str, Any]:
-    mine = decisions[decisions["side"] == side]
-    moves, cube = mine[mine["kind"] == "move"], mine[mine["kind"] != "move"]
-    unforced = moves[moves["plays"] > 1]
-    marks = unforced["mark"].value_counts()
-    close = cube[cube["close"]]
-    checker, cube_error = float(unforced["error"].sum()), float(close["error"].sum())
-    rate = checker / len(unforced) if len(unforced) else 0.0
-    cube_rate = cube_error / len(close) if len(close) else 0.0
-    total = checker + cube_error
-    counted = len(unforced) + len(close)
-    row = {"total_moves": len(moves), "unforced_moves": len(unforced),
-           "unmarked_moves": len(moves) - int(marks.reindex(MARKS).fillna(0).sum()),
-           **{f"marked_{m.replace(' ', '_')}": int(marks.get(m, 0)) for m in MARKS},
-           "checker_error_emg": checker,
-           "checker_error_mwc": float(unforced["error_mwc"].sum()),
-           "checker_error_rate_memg": 1000 * rate,
-           "checker_rating": skill_rating(rate) if len(unforced) else NO_RATING,
-           "cube_decisions": len(cube), "close_cube_decisions": len(close),
-           "doubles": int((cube["play"] == "double").sum()),
-           "takes": int((cube["play"] == "take").sum()),
-           "passes": int((cube["play"] == "pass").sum())}
-    for key in CUBE_ERRORS:
-        wrong = cube[cube["category"] == key]
-        row |= {key: len(wrong), f"{key}_emg": float(wrong["error"].sum())}
-    checker_loss, cube_loss = (
-        -error_rate * (a + b / length) if length and counts else float("nan")
-        for (a, b), error_rate, counts in ((_CHEQUER_LOSS, rate, len(unforced)),
-                                           (_CUBE_LOSS, cube_rate, len(close))))
-    return row | {
-        "cube_error_emg": cube_error, "cube_error_mwc": float(close["error_mwc"].sum()),
-        "cube_error_rate_memg": 1000 * cube_rate,
-        "cube_rating": skill_rating(cube_rate) if len(close) else NO_RATING,
-        "overall_error_emg": total,
-        "overall_error_rate_memg": 1000 * total / counted if counted else 0.0,
-        "snowie_error_rate": 1000 * total / all_moves if all_moves else 0.0,
-        "overall_rating": skill_rating(total / counted) if counted else NO_RATING,
-        "fibs_rating": _FIBS_BASE - float(np.nansum([checker_loss, cube_loss]))
-        if length and counted else float("nan"), "checker_rating_loss": checker_loss,
-        "cube_rating_loss": cube_loss}
-
-
-_CUBE_COUNTS = ["cube_decisions", "close_cube_decisions", "doubles", "takes", "passes",
-                *CUBE_ERRORS]
-"""The summary's counts of cube decisions (nullable integers: NA in long nardy)."""
-_NOT_LONG = ["checker_error_mwc", *_CUBE_COUNTS, *(f"{key}_emg" for key in CUBE_ERRORS),
-             "cube_error_emg", "cube_error_mwc", "cube_error_rate_memg", "cube_rating",
-             "fibs_rating", "checker_rating_loss", "cube_rating_loss"]
-"""The summary columns that long nardy does not have: match-winning chances (its equity is
-money equity), the cube's (there is none) and the FIBS rating (a fit to backgammon
-matches)."""
-
-
-def _long_nardy_row(row: dict[str, Any]) -> dict[str, Any]:
-    """A long nardy player's summary row: the columns of :data:`_NOT_LONG` NaN (the cube
-    rating None), and no checker or overall rating (:data:`NO_RATING`: gnubg's scale rates
-    backgammon players' error rates; none is measured for long nardy)."""
-    return row | dict.fromkeys(_NOT_LONG, float("nan")) | {
-        "cube_rating": None, "checker_rating": NO_RATING, "overall_rating": NO_RATING}
-
-
 def skill_summary(source: Source, frame: pd.DataFrame | None = None,
                   evaluator: Evaluator | None = None) -> pd.DataFrame:
     """GNU Backgammon's "Match statistics" per player per match.
@@ -667,20 +553,21 @@ def skill_summary(source: Source, frame: pd.DataFrame | None = None,
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`SUMMARY_COLUMNS`, two rows (side 0, side 1) per match. Rates are 0
-        and ratings :data:`NO_RATING` when nothing was counted (as gnubg prints them).
-        ``actual_result`` and ``luck_adjusted_result`` are in match-winning chance (0..1) or
-        points, as in :func:`~nardy_analysis.analysis.luck.luck_summary`. The luck is GNU
-        Backgammon's default for its match statistics, cubeful 0-ply luck (each throw valued
-        by the roller's cubeful equity after its best play, as the checker plays are), not
-        the cubeless luck of :func:`~nardy_analysis.analysis.luck.luck_summary`; the
-        luck-adjusted result (actual result minus own luck plus the opponent's, in MWC or
-        points) and the FIBS rating difference follow from it. Long nardy (no cube): the
-        luck is that of cubeless money equity and the results are points per game, in a
-        match to a length too (the luck-adjusted result that of ``nardy luck``); the
-        cube's columns, the checker-play MWC and the FIBS ratings are NaN (counts NA, the
-        cube rating None) and the checker and overall ratings :data:`NO_RATING`: gnubg's
-        scale rates backgammon players' error rates, and none is measured for long nardy.
+        Columns :data:`SUMMARY_COLUMNS`, two rows (side 0, side 1) per match. Rates are 0 and
+        ratings :data:`~nardy_analysis.analysis.match_statistics.NO_RATING` when nothing was
+        counted (as gnubg prints them). ``actual_result`` and ``luck_adjusted_result`` are in
+        match-winning chance (0..1) or points, as in
+        :func:`~nardy_analysis.analysis.luck.luck_summary`. The luck is GNU Backgammon's default
+        for its match statistics, cubeful 0-ply luck (each throw valued by the roller's cubeful
+        equity after its best play, as the checker plays are), not the cubeless luck of
+        :func:`~nardy_analysis.analysis.luck.luck_summary`; the luck-adjusted result (actual result
+        minus own luck plus the opponent's, in MWC or points) and the FIBS rating difference follow
+        from it. Long nardy (no cube): the luck is that of cubeless money equity and the results
+        are points per game, in a match to a length too (the luck-adjusted result that of ``nardy
+        luck``); the cube's columns, the checker-play MWC and the FIBS ratings are NaN (counts NA,
+        the cube rating None) and the checker and overall ratings
+        :data:`~nardy_analysis.analysis.match_statistics.NO_RATING`: gnubg's scale rates backgammon
+        players' error rates, and none is measured for long nardy.
     """
     matches = list(identified_matches(source))
     if frame is None:
@@ -701,19 +588,19 @@ def skill_summary(source: Source, frame: pd.DataFrame | None = None,
             result = float(sum(r[side] for r in results)) if results else float("nan")
             row = {"file": match.record.file, "match_id": match_id, "match_length": length,
                    "player": match.record.players[side], "side": side,
-                   **(_long_nardy_row if long else dict)(
-                       _player_row(decisions, side, all_moves, length)),
+                   **(long_nardy_statistics if long else dict)(
+                       player_statistics(decisions, side, all_moves, length)),
                    "luck_emg": float(mine["luck"].sum()),
                    "luck_rate_memg": 1000 * float(mine["luck"].mean()) if len(mine)
                    else float("nan"),
                    "actual_result": result,
                    "luck_adjusted_result": luck_adjusted(result, totals, side)}
-            row["fibs_rating_difference"] = (_fibs_difference(row["luck_adjusted_result"],
-                                                              length)
-                                             if length and side == 0 else float("nan"))
+            row["fibs_rating_difference"] = (
+                fibs_rating_difference(row["luck_adjusted_result"], length)
+                if length and side == 0 else float("nan"))
             rows.append(row)
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS)).astype(
-        dict.fromkeys(_CUBE_COUNTS, "Int64"))
+        dict.fromkeys(CUBE_COUNTS, "Int64"))
 
 
 def skill_frame(source: Source, evaluator: Evaluator | None = None,

@@ -98,7 +98,8 @@ import pandas as pd
 
 from ..errors import InvalidArgument
 from ..game.long import LongPosition, blocked_rolls
-from ..game.position import Move, Play, Position
+from ..game.moves import Move, Play
+from ..game.position import Position
 from ..game.rules import BAR, OFF
 from ..replay import LoadedFile, ReplayedMatch
 from .shots import shots

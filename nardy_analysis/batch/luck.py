@@ -9,7 +9,7 @@ from typing import Any, Iterable, Iterator
 
 import pandas as pd
 
-from ..analysis.engine import Evaluator
+from ..analysis.evaluator import Evaluator
 from ..analysis.luck import luck_frame
 from ..analysis.skill import skill_frame
 from ..load import load_file, match_files

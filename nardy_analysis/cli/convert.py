@@ -7,7 +7,7 @@ import click
 from ..errors import NardyError, NotationError, path_text
 from ..game.rules import Rules
 from ..load import load_file
-from ..notation.sgf import format_sgf
+from ..notation.sgf_writer import format_sgf
 from ..notation.writer import format_mat
 from ..replay import written_record
 from .common import (

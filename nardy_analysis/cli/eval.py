@@ -7,7 +7,8 @@ import json
 import click
 
 from ..analysis.bots import money_utility
-from ..analysis.engine import Evaluator, Probabilities, default_evaluator
+from ..analysis.engine import default_evaluator
+from ..analysis.evaluator import Evaluator, Probabilities
 from ..errors import EngineError
 from ..game.position import Position
 from ..game.rules import LONG, STANDARD, VARIANTS, Rules

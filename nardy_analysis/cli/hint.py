@@ -9,7 +9,7 @@ import click
 
 from ..analysis.bots import ranked_plays
 from ..errors import InvalidArgument
-from ..game.position import Roll
+from ..game.moves import Roll
 from .common import UsageLine, quiet_option
 from .eval import (
     CHANCE_NAMES,

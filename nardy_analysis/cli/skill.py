@@ -10,7 +10,8 @@ from typing import Any
 import click
 import pandas as pd
 
-from ..analysis.skill import DECISION_DTYPES, NO_RATING, skill_frame, skill_rating, skill_summary
+from ..analysis.match_statistics import NO_RATING, skill_rating
+from ..analysis.skill import DECISION_DTYPES, skill_frame, skill_summary
 from ..game.rules import Rules
 from ..replay import ReplayedMatch
 from .common import (

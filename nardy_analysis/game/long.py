@@ -11,7 +11,7 @@ the doubles ``Rules.head_doubles``). Six points in a row may be held only when a
 checker has already passed them, checked on the position after the whole play. Bearing off,
 the dice and the forced-play rules are those of short nardy.
 
-The value types (:class:`~nardy_analysis.game.position.Roll`, ``Move``, ``Play``,
+The value types (:class:`~nardy_analysis.game.moves.Roll`, ``Move``, ``Play``,
 ``LegalPlay``) and the board layout (``board[player][point]``, 26 entries, 0 borne off, 25 the
 bar, always empty here) are short nardy's. A position's text is its notation
 (:meth:`LongPosition.notation`, documented in RULES.md, "Long nardy position notation"), never
@@ -25,7 +25,8 @@ from typing import Iterable, Literal, Self, Sequence
 
 from ..errors import IllegalPlayError, InvalidArgument, PositionIdError, plural
 from .ids import Board, MatchState
-from .position import ALL_ROLLS, LegalPlay, Move, Play, Position, Roll, point_str
+from .moves import ALL_ROLLS, Move, Play, Roll, point_str
+from .position import LegalPlay, Position
 from .rules import BAR, CHECKERS, LONG, OFF, Rules
 
 HEAD = 24

@@ -33,7 +33,8 @@ from .ids import GameState, MatchState
 from .rules import BAR, CHECKERS, OFF
 
 if TYPE_CHECKING:
-    from .position import Position, Roll
+    from .moves import Roll
+    from .position import Position
 
 POINT = 40            # width of a point, in SVG user units
 RADIUS = 18           # checker radius

@@ -1,11 +1,9 @@
 """Read Jellyfish ``.mat`` match text into records.
 
-The grammar is ``grammars/mat.lark`` (Lark, LALR with the contextual lexer); the syntax is
-there. This module runs the parser on the text (:mod:`.decoding` turns a file's bytes into
-text), with a Transformer that gathers what it reads (no parse tree), and turns that into the
-plain records of :mod:`nardy_analysis.notation.records`; it knows nothing of the rules. Two
-tokens of the grammar, GAME_HEAD and LINES, stand for many of its tokens, for speed; they are
-split here with regular expressions made of the grammar's own terminals.
+The parser (:mod:`~nardy_analysis.notation.mat_parser`, on the grammar
+``grammars/mat.lark``) gives what the text says as named tuples; this module turns them into
+the plain records of :mod:`nardy_analysis.notation.records` (:mod:`.decoding` turns a file's
+bytes into text); it knows nothing of the rules.
 
 Both readers return a :class:`~nardy_analysis.notation.records.ParsedFile`. By default they
 keep every game they can and list what they skipped (each game with a syntax error, any
@@ -21,15 +19,29 @@ from functools import lru_cache
 from os import PathLike
 from pathlib import Path
 from statistics import median
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple, cast
 
-from lark import Lark, Token, Transformer, UnexpectedInput
+from lark import UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
 from ..errors import DecodeError, NotAMatch, NotationError, RecordWarning, path_text
-from ..game.position import Roll, point_from_str
-from . import open_grammar
+from ..game.moves import point_from_str
 from .decoding import binary_data, binary_error, decode, lf_text
+from .mat_parser import (
+    BLANKS,
+    CubeEntry,
+    Entry,
+    MoveLine,
+    Number,
+    ParsedGame,
+    ParsedMatch,
+    ResultEntry,
+    RollEntry,
+    Score,
+    Tag,
+    from_fields,
+    parse,
+)
 from .records import (
     Action,
     CubeRecord,
@@ -37,7 +49,6 @@ from .records import (
     MatchRecord,
     ParsedFile,
     ResultRecord,
-    SnowiePosition,
     TurnRecord,
     WrittenMove,
     tags_by_side,
@@ -46,11 +57,6 @@ from .records import (
 # A lone entry to the right of this column belongs to the right-hand player, when a game
 # gives no better clue (no line with two entries, no second name on the score line).
 _DEFAULT_SPLIT = 20
-# The blanks the grammar ignores between tokens (its WS).
-_BLANKS = " \t\f\ufeff"
-# A name on a score line with the player's rating after a comma (FIBS, GridGammon):
-# "alice,1635" or "alice, 1635.42"; a comma and no number is part of the name ("Doe, John").
-_RATED = re.compile(r"(.+?) *, *(\d{1,9}(?:\.\d{1,9})?)")
 # Control characters that text files do not hold (all but tab, line ends and form feed).
 _CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
 # A line that is, or was meant to be, a match or game header ("3 points match", "Game x"):
@@ -60,104 +66,6 @@ _HEADER_LIKE = re.compile(r"(?im)points?[ \t]+match[ \t]*\r?$"
 # The first line of GNU Backgammon's text export of a game (``export match text``): "The score
 # (after 1 game) is: alice 1, bob 0 (match to 5 points)", then board diagrams and moves.
 _GNUBG_TEXT = re.compile(r"\s*The score \(after \d+ games?\) is: ")
-# The cube actions by the terminal of their word.
-_CUBE_ACTIONS = {"DOUBLES": "double", "TAKES": "take", "DROPS": "drop", "BEAVERS": "beaver",
-                 "RACCOONS": "raccoon"}
-
-
-# A named tuple from the values of all its fields, in order (without the argument handling
-# of its constructor: a file has thousands of moves).
-_new = tuple.__new__
-
-
-class _Roll(NamedTuple):
-    """A roll as the parser reads it, on ``line`` from ``column`` up to ``end`` (the column
-    after it): the Roll, the text of its PLAY token and the column of that text (``""`` for
-    no play or ``Cannot Move``, None for an unknown or illegal play) and the position
-    recorded after an illegal play."""
-
-    line: int
-    column: int
-    end: int
-    roll: Roll
-    play: str | None
-    play_column: int
-    recorded: SnowiePosition | None
-
-
-class _Cube(NamedTuple):
-    """A cube action as the parser reads it (``value``: the number after ``=>``)."""
-
-    line: int
-    column: int
-    end: int
-    action: str
-    value: int | None
-
-
-class _Result(NamedTuple):
-    """``Wins N point(s) [and the match]`` or ``Losses N point(s)`` as the parser reads it."""
-
-    line: int
-    column: int
-    end: int
-    wins: bool
-    points: int
-    match_won: bool
-
-
-_Entry = _Roll | _Cube | _Result
-
-
-class _Line(NamedTuple):
-    """A move line: its move number (the first ``N)``, if any) and entries, left to right."""
-
-    move: int | None
-    entries: list[_Entry]
-
-
-class _Number(NamedTuple):
-    """A number (a game's, a match's length) and where it is."""
-
-    value: int
-    line: int
-    column: int
-
-
-class _Score(NamedTuple):
-    """One name and score of a score line, where it is (its name, else its score), and the
-    rating written after the name (``alice,1635``)."""
-
-    name: str
-    score: int
-    line: int
-    column: int
-    rating: float | None
-
-
-class _Game(NamedTuple):
-    """A game as the parser reads it: the number of its ``Game N`` line, the names and
-    scores of its score line, its move lines."""
-
-    number: _Number
-    scores: list[_Score]
-    lines: list[_Line]
-
-
-class _Match(NamedTuple):
-    """A match as the parser reads it: its length, where the length is, its games."""
-
-    length: int
-    line: int
-    column: int
-    games: list[_Game]
-
-
-class _Tag(NamedTuple):
-    """A ``; [Key "value"]`` tag's key and value."""
-
-    key: str
-    value: str
 
 
 class _Header(NamedTuple):
@@ -165,14 +73,14 @@ class _Header(NamedTuple):
     its number."""
 
     kind: str
-    number: _Number
+    number: Number
 
 
 def _moves(play: str, line: int, column: int) -> tuple[WrittenMove, ...]:
     """The moves of a play at ``line``:``column`` of the file, each with its column."""
     moves = []  # a loop, not a list comprehension: a play has few moves, and a comprehension
     for offset, text, points, hits, count in _play(play):  # is a call of its own
-        moves.append(_new(WrittenMove, (points, hits, count, line, column + offset, text)))
+        moves.append(from_fields(WrittenMove, (points, hits, count, line, column + offset, text)))
     return tuple(moves)
 
 
@@ -199,216 +107,6 @@ def _move(text: str) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
     return points, tuple(hop.endswith("*") for hop in hops), int(repeat[:-1]) if repeat else 1
 
 
-# The 36 ways a roll is written, "52:" and "25:" alike.
-_roll = lru_cache(maxsize=None)(Roll.from_str)
-
-
-def _score(name: str, score: str, line: int, column: int) -> _Score:
-    """A name (``""`` when none is written) and score of a score line (``alice : 0``,
-    ``alice,1635 : 0``) that start at ``line``:``column``."""
-    rated = _RATED.fullmatch(name)
-    rating = float(rated[2]) if rated else None
-    return _Score(rated[1] if rated else name, int(score), line, column, rating)
-
-
-class _Records(Transformer[Token, Any]):
-    """Gathers the parts of the records while the LALR parser runs (no parse tree is kept).
-
-    It holds no state: each rule gives the named tuple of its part (a ``start`` the list of
-    :class:`_Match`, a ``game`` a :class:`_Game`, a ``tag`` a :class:`_Tag`, ...), and
-    :func:`_game_record` makes the records, with their text, from a game and the file's
-    lines. The tokens a callback is given are typed ``Any``: lark's types leave their
-    positions optional, and the lexer sets them all."""
-
-    def roll(self, children: list[Any]) -> _Roll:
-        roll_token, *rest = children
-        last = rest[0] if rest else roll_token  # the roll's last token
-        recorded, play, play_column = None, None, 0  # ??? and Illegal play (...)
-        if isinstance(last, tuple):  # Illegal play (...): the position, the ")"
-            recorded, last = last
-        elif last is roll_token or last.type == "CANNOT_MOVE":
-            play = ""
-        elif last.type == "PLAY":
-            play, play_column = str(last), last.column
-        return _Roll(roll_token.line, roll_token.column, last.end_column, _roll(roll_token[:3]),
-                     play, play_column, recorded)
-
-    def illegal_play(self, children: list[Any]) -> tuple[SnowiePosition, Any]:
-        fields = tuple(c if isinstance(c, str) and not isinstance(c, Token) else int(c)
-                       for c in children[1:-1])
-        return SnowiePosition(fields), children[-1]
-
-    def snowie_name(self, children: list[Any]) -> str:
-        return str(children[0]) if children else ""
-
-    def cube(self, children: list[Any]) -> _Cube:
-        first, last = children[0], children[-1]
-        value = int(last) if len(children) > 1 else None
-        return _Cube(first.line, first.column, last.end_column, _CUBE_ACTIONS[first.type],
-                     value)
-
-    double = take = drop = beaver = raccoon = cube
-
-    def result(self, children: list[Any]) -> _Result:
-        word, points, *rest = children
-        end = rest[-1].end_column if rest else points.end_column + len(" points")
-        return _Result(word.line, word.column, end, word == "Wins", int(points), bool(rest))
-
-    def line(self, children: list[Any]) -> _Line | list[_Line]:
-        first = children[0]
-        if not isinstance(first, tuple) and first.type == "LINES":  # not an entry
-            return _lines(first, first.line, first.column)
-        numbers = [c for c in children if isinstance(c, Token)]
-        return _Line(int(numbers[0][:-1]) if numbers else None,
-                     [c for c in children if not isinstance(c, Token)])
-
-    def player_score(self, children: list[Any]) -> _Score:
-        first = children[0]
-        return _score(str(first) if len(children) > 1 else "", children[-1], first.line,
-                      first.column)
-
-    def score_line(self, children: list[_Score]) -> list[_Score]:
-        return children
-
-    def game_line(self, children: list[Any]) -> _Number:
-        number = children[0]
-        return _Number(int(number), number.line, number.column)
-
-    match_line = game_line
-
-    def game(self, children: list[Any]) -> _Game:
-        first = children[0]
-        if not isinstance(first, _Number):  # a GAME_HEAD token
-            number, scores = _game_head(first, first.line, first.column)
-            parts = children[1:]
-        else:
-            number, scores, *parts = children
-        return _Game(number, scores, [line for part in parts  # a LINES token: a list of lines
-                                      for line in (part if isinstance(part, list) else [part])])
-
-    def match(self, children: list[Any]) -> _Match:
-        length, *games = children
-        return _Match(length.value, length.line, length.column, games)
-
-    def start(self, children: list[_Match]) -> list[_Match]:
-        return children
-
-    def tag(self, children: list[Any]) -> _Tag:
-        return _Tag(str(children[1]), children[2][1:-1])
-
-
-# --- The GAME_HEAD and LINES tokens --------------------------------------------------------
-# Each is one token of the text that the rules read token by token (grammars/mat.lark says
-# why: the parser's time goes by the token). They are split here into the tokens of the
-# rules' alternative with regular expressions made of the grammar's own terminals, and give
-# what the rules' callbacks give (tests/test_notation.py reads files and random lines both
-# ways).
-
-
-def _terminal(name: str) -> str:
-    """The regular expression of the grammar's terminal ``name``, as a group."""
-    return f"(?:{_parser().get_terminal(name).pattern.to_regexp()})"
-
-
-def _lines(token: str, line: int, column: int) -> list[_Line]:
-    """The lines of a LINES token at ``line``:``column``, each as :meth:`_Records.line` gives
-    it: its tokens found in turn by one scan (the token is known to be lines of them,
-    separated by blanks)."""
-    lines: list[_Line] = []
-    number: int | None = None
-    entries: list[_Entry] = []
-    base = -column  # a column is an offset less ``base``
-    entry: _Entry
-    for found in _line_token().finditer(token):
-        kind = found.lastgroup or ""  # each token is a named group
-        column, end = found.span(kind)
-        column, end = column - base, end - base
-        if kind == "turn":
-            turn = found[kind]
-            play = turn[3:].lstrip(_BLANKS)
-            entry = _new(_Roll, (line, column, end, _roll(turn[:3]), play, end - len(play),
-                                 None))
-        elif kind == "end":
-            lines.append(_new(_Line, (number, entries)))
-            number, entries = None, []
-            text = found[0]
-            line += text.count("\n")
-            base = found.start() + text.rindex("\n")
-            continue
-        elif kind == "number":
-            number = int(found[kind][:-1])
-            continue
-        elif kind == "roll":
-            entry = _new(_Roll, (line, column, end, _roll(found[kind][:3]), "", 0, None))
-        elif kind == "double":
-            entry = _new(_Cube, (line, column, end, "double", int(found["value"])))
-        elif kind == "wins":
-            match_end = found["match_end"] is not None
-            entry = _new(_Result, (line, column, end if match_end else
-                                   found.end("won") - base + len(" points"), True,
-                                   int(found["won"]), match_end))
-        elif kind == "losses":
-            entry = _new(_Result, (line, column, found.end("lost") - base + len(" points"),
-                                   False, int(found["lost"]), False))
-        else:
-            entry = _new(_Cube, (line, column, end, kind, None))
-        entries.append(entry)
-    return lines
-
-
-@lru_cache(maxsize=1)
-def _line_token() -> re.Pattern[str]:
-    """The tokens of a LINES token, from the grammar's own terminals (its MOVE_NUMBER,
-    _LINE_ENTRY and _NL), each with the blanks before it: one group per token, whose name
-    (the last group to match) tells its kind, with groups inside for the numbers
-    (:func:`_lines`)."""
-    blank = _terminal("WS")
-    points = f"{blank}{_terminal('_POINTS')}"
-    return re.compile(
-        f"{blank}?(?:(?P<turn>{_terminal('ROLL')}[{_BLANKS}]*{_terminal('PLAY')})"
-        f"|(?P<end>{_terminal('_NL')})"
-        f"|(?P<number>{_terminal('MOVE_NUMBER')})"
-        f"|(?P<roll>{_terminal('ROLL')}(?:{blank}{_terminal('CANNOT_MOVE')})?)"
-        f"|(?P<double>{_terminal('DOUBLES')}{blank}?{_terminal('_ARROW')}{blank}?"
-        f"(?P<value>{_terminal('INT')}))"
-        f"|(?P<take>{_terminal('TAKES')})|(?P<drop>{_terminal('DROPS')})"
-        f"|(?P<wins>{_terminal('WINS')}{blank}(?P<won>{_terminal('INT')}){points}"
-        f"(?:{blank}(?P<match_end>{_terminal('MATCH_END')}))?)"
-        f"|(?P<losses>{_terminal('LOSSES')}{blank}(?P<lost>{_terminal('INT')}){points}))")
-
-
-def _game_head(token: str, line: int, column: int) -> tuple[_Number, list[_Score]]:
-    """The number and scores of a GAME_HEAD token at ``line``:``column``, as
-    :meth:`_Records.game_line` and :meth:`_Records.score_line` give them."""
-    head = cast(re.Match[str], _game_number().match(token))  # a GAME_HEAD token matches
-    end = head.end()
-    number = _Number(int(head["number"]), line, column + head.start("number"))
-    line += head["end"].count("\n")
-    column = end - head["end"].rindex("\n") - head.start("end")  # of the score line
-    score_line = token[end:token.index("\n", end)]  # not the comment lines after it
-    return number, [_score(found["NAME"] or "", found["INT"], line,
-                           column + found.start("NAME" if found["NAME"] else "INT"))
-                    for found in _score_token().finditer(score_line)]
-
-
-@lru_cache(maxsize=1)
-def _score_token() -> re.Pattern[str]:
-    """A name and score of a score line, with the blanks before it, from the grammar's own
-    terminals (NAME, WS, INT)."""
-    blank = _terminal("WS")
-    return re.compile(f"{blank}?(?:(?P<NAME>{_terminal('NAME')}){blank}?)?{_terminal('_COLON')}"
-                      f"{blank}?(?P<INT>{_terminal('INT')})")
-
-
-@lru_cache(maxsize=1)
-def _game_number() -> re.Pattern[str]:
-    """The "Game N" line of a GAME_HEAD token, from the grammar's own terminals: its number
-    and the line end after it."""
-    blank = _terminal("WS")
-    return re.compile(f"{_terminal('_GAME')}{blank}?(?P<number>{_terminal('INT')}){blank}?"
-                      f"(?P<end>{_terminal('_NL')})")
-
-
 def _place_results(actions: list[Action]) -> None:
     """Give the results among a game's actions, placed by their columns, their players.
 
@@ -431,7 +129,7 @@ def _place_results(actions: list[Action]) -> None:
                 actions[i] = result._replace(player=1 - winners[0])
 
 
-def _split_column(lines: list[_Line], scores: list[_Score]) -> float:
+def _split_column(lines: list[MoveLine], scores: list[Score]) -> float:
     """The column from which a lone entry is in the right-hand column."""
     pairs = [entries for _, entries in lines if len(entries) == 2]
     if pairs:
@@ -443,7 +141,7 @@ def _split_column(lines: list[_Line], scores: list[_Score]) -> float:
     return _DEFAULT_SPLIT
 
 
-def _game_record(game: _Game, source_lines: list[str], shift: int = 0,
+def _game_record(game: ParsedGame, source_lines: list[str], shift: int = 0,
                  cut_line: int | None = None) -> GameRecord:
     """The GameRecord of a parsed game whose token lines are ``shift`` lines before the
     file's (a game parsed on its own; ``cut_line``: up to the syntax error at that line).
@@ -472,45 +170,32 @@ def _game_record(game: _Game, source_lines: list[str], shift: int = 0,
                       first.column, ratings=(ratings[0], ratings[1]), cut_line=cut_line)
 
 
-def _record(entry: _Entry, player: int, move: int | None, source_lines: list[str],
+def _record(entry: Entry, player: int, move: int | None, source_lines: list[str],
             shift: int) -> Action:
     """The record of an entry, its line ``shift`` lines further down, with its text."""
-    if type(entry) is _Roll:
+    if type(entry) is RollEntry:
         line, column, end, roll, play, play_column, recorded = entry
         line += shift
-        return _new(TurnRecord, (player, roll, _moves(play, line, play_column) if play else
-                                 None if play is None else (), move, line, column,
-                                 source_lines[line - 1][column - 1:end - 1].rstrip(), (),
-                                 recorded))
-    if type(entry) is _Cube:
+        return from_fields(TurnRecord, (player, roll, _moves(play, line, play_column) if play
+                                        else None if play is None else (), move, line, column,
+                                        source_lines[line - 1][column - 1:end - 1].rstrip(), (),
+                                        recorded))
+    if type(entry) is CubeEntry:
         line, column, end, action, value = entry
         line += shift
-        return _new(CubeRecord, (player, action, value, move, line, column,
-                                 source_lines[line - 1][column - 1:end - 1].rstrip(), ()))
-    line, column, end, wins, points, match_won = cast(_Result, entry)
+        return from_fields(CubeRecord, (player, action, value, move, line, column,
+                                        source_lines[line - 1][column - 1:end - 1].rstrip(), ()))
+    line, column, end, wins, points, match_won = cast(ResultEntry, entry)
     line += shift
-    return _new(ResultRecord, (player, points, wins, match_won, move, line, column,
-                               source_lines[line - 1][column - 1:end - 1].rstrip()))
-
-
-@lru_cache(maxsize=1)
-def _parser() -> Lark:
-    """The LALR parser with its record builder, built once and shared: parsing keeps no
-    state between calls, so threads may parse at the same time."""
-    return open_grammar("mat.lark", parser="lalr", lexer="contextual", transformer=_Records(),
-                        start=["start", "game", "game_line", "match_line", "tag"])
-
-
-def _parse(text: str, start: str = "start") -> Any:
-    """What the parser's start rule ``start`` gives for ``text`` (see :class:`_Records`)."""
-    return _parser().parse(text, start=start)
+    return from_fields(ResultRecord, (player, points, wins, match_won, move, line, column,
+                                      source_lines[line - 1][column - 1:end - 1].rstrip()))
 
 
 @lru_cache(maxsize=4096)
-def _tag(line: str) -> _Tag | None:
+def _tag(line: str) -> Tag | None:
     """The key and value of a comment line that is a ``; [Key "value"]`` tag, else None."""
     try:
-        return cast(_Tag, _parse(line, "tag"))
+        return cast(Tag, parse(line, "tag"))
     except UnexpectedInput:
         return None
 
@@ -521,7 +206,7 @@ def _header(line: str) -> _Header | None:
     for kind, word in (("game", "Game"), ("match", "match")):
         if word in line:
             try:
-                return _Header(kind, _parse(line, f"{kind}_line"))
+                return _Header(kind, parse(line, f"{kind}_line"))
             except UnexpectedInput:
                 pass
     return None
@@ -591,7 +276,7 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
         return ParsedFile((), (error,), file=file)
     found: list[NotationError] = []
     try:
-        parsed = cast(list[_Match], _parse(text))
+        parsed = cast(list[ParsedMatch], parse(text))
         matches = [(match, [_game_record(game, source_lines) for game in match.games])
                    for match in parsed]
     except UnexpectedInput as exc:
@@ -607,14 +292,14 @@ def parse_mat(text: str, file: str | None = None, *, strict: bool = False) -> Pa
     return ParsedFile(tuple(records), tuple(found), tuple(warnings), file=file)
 
 
-def _match_records(matches: list[tuple[_Match, list[GameRecord]]], source_lines: list[str],
+def _match_records(matches: list[tuple[ParsedMatch, list[GameRecord]]], source_lines: list[str],
                    file: str | None) -> tuple[list[MatchRecord], list[RecordWarning]]:
     """MatchRecords of the matches read and their games' records, each with the tags of the
     comment lines before its header line (and after the previous match's), the players'
     tags on the sides of the first score line that names both (:func:`tags_by_side`; a
     ``player_tags`` warning for each match whose tags had them the other way round)."""
     comments = [_Comment(number, line) for number, line in enumerate(source_lines, 1)
-                if ";" in line and line.lstrip(_BLANKS).startswith(";")]
+                if ";" in line and line.lstrip(BLANKS).startswith(";")]
     records, warnings = [], []
     next_comment = 0
     for match, games in matches:
@@ -671,7 +356,7 @@ class _Part(NamedTuple):
 
 
 def _parse_games(text: str, source_lines: list[str], file: str | None
-                 ) -> tuple[list[tuple[_Match, list[GameRecord]]], list[NotationError]]:
+                 ) -> tuple[list[tuple[ParsedMatch, list[GameRecord]]], list[NotationError]]:
     """Parse ``text`` part by part: what comes before the first header, each ``N point
     match`` line with what follows it up to the first game, each game. Returns the matches
     with their games' records, and a NotationError for each part that fails."""
@@ -685,7 +370,7 @@ def _parse_games(text: str, source_lines: list[str], file: str | None
         offsets.append(offset)
         offset += len(source_line) + 1
     ends = [part.start for part in parts[1:]] + [len(text)]
-    matches: list[tuple[_Match, list[GameRecord]]] = []
+    matches: list[tuple[ParsedMatch, list[GameRecord]]] = []
     found: list[NotationError] = []
     games: list[GameRecord] = []  # of the last match
     for (line, start, header), end in zip(parts, ends):
@@ -700,9 +385,10 @@ def _parse_games(text: str, source_lines: list[str], file: str | None
             continue
         if header and game is None:
             games = []
-            matches.append((_Match(header.number.value, line, header.number.column, []), games))
+            matches.append((ParsedMatch(header.number.value, line, header.number.column, []),
+                            games))
         try:
-            parsed = _parse(text[start:end], "start" if game is None else "game")
+            parsed = parse(text[start:end], "start" if game is None else "game")
         except UnexpectedInput as exc:
             last = line + text.count("\n", start, end) - 1
             error = _notation_error(exc, source_lines, file, game, last, line - 1)
@@ -718,11 +404,11 @@ def _parse_games(text: str, source_lines: list[str], file: str | None
     return matches, found
 
 
-def _game_before(text: str) -> _Game | None:
+def _game_before(text: str) -> ParsedGame | None:
     """The parsed game of ``text``, the lines of a game before one with a syntax error, when
     they parse and hold an action (a roll, a cube action or a result), else None."""
     try:
-        parsed = cast(_Game, _parse(text, "game"))
+        parsed = cast(ParsedGame, parse(text, "game"))
     except UnexpectedInput:
         return None
     return parsed if any(line.entries for line in parsed.lines) else None

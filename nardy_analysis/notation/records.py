@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Sequence
 
 from ..errors import NardyError, RecordWarning
-from ..game.position import Roll, point_str
+from ..game.moves import Roll, point_str
 from ..game.rules import VARIANTS, Rules
 
 LONG_VARIATION = "LongNardy"

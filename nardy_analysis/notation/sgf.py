@@ -1,4 +1,5 @@
-"""Read and write GNU Backgammon's SGF match files (FF[4], GM[6]) as match records.
+"""Read GNU Backgammon's SGF match files (FF[4], GM[6]) as match records (written by
+:mod:`~nardy_analysis.notation.sgf_writer`).
 
 The syntax is SGF's own, ``grammars/sgf.lark`` (Lark, LALR); this module gives gnubg's
 properties their meaning, as gnubg's ``sgf.c`` reads and writes them (read, not copied):
@@ -44,13 +45,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from os import PathLike
 from pathlib import Path
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Any, Iterator, NamedTuple
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
 from ..errors import DecodeError, NotAMatch, NotationError, path_text
-from ..game.position import Roll
+from ..game.moves import Roll
 from ..game.rules import BAR, OFF, STANDARD, variant
 from . import open_grammar
 from .decoding import binary_data, binary_error, decode_error, text_position
@@ -64,10 +65,10 @@ from .records import (
     SnowiePosition,
     TurnRecord,
     WrittenMove,
-    variation_tag,
 )
 
-_CUBE = ("double", "take", "drop")
+CUBE_ACTIONS = ("double", "take", "drop")
+"""The cube actions an SGF node can hold (``W[double]``, ``B[take]``, ``B[drop]``)."""
 _CHARSET = re.compile(rb"CA\[([^\]]*)\]")
 _TREE_LINE = re.compile(r"^[ \t\f\v\ufeff]*\(", re.MULTILINE)
 _ESCAPE = re.compile(r"\\\n|\\(.)", re.S)
@@ -77,10 +78,10 @@ _SETUP = ("AE", "AW", "AB")
 _UNSUPPORTED = {"PL": "setting the player on roll", "CV": "setting the cube value",
                 "CP": "setting the cube owner"}
 _VARIANTS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
-# Root properties kept as match tags, by the names gnubg's .mat export gives them.
-_TAGS = {"PW": "Player 1", "PB": "Player 2", "WR": "Player 1 Elo", "BR": "Player 2 Elo",
-         "PC": "Site", "EV": "Event", "RO": "Round", "DT": "EventDate", "AN": "Transcriber",
-         "GC": "Comment"}
+TAGS = {"PW": "Player 1", "PB": "Player 2", "WR": "Player 1 Elo", "BR": "Player 2 Elo",
+        "PC": "Site", "EV": "Event", "RO": "Round", "DT": "EventDate", "AN": "Transcriber",
+        "GC": "Comment"}
+"""Root properties kept as match tags, by the names gnubg's .mat export gives them."""
 # Root properties read into the GameRecord's fields (the others stay in its properties).
 _READ = {"MI", "PW", "PB", "RE", "FF", "GM", "CA"}
 
@@ -322,14 +323,13 @@ def read_sgf(path: str | PathLike[str], *, strict: bool = False) -> ParsedFile:
     return parse_sgf(text, name, strict=strict)
 
 
-
 def _match(games: list[_Game], file: str | None) -> MatchRecord:
     """The MatchRecord of a match's games, its tags from the first game's root node (each on
     one line, as a ``.mat`` tag is; the property as written stays in the game's
     ``properties``)."""
     first, root, length = games[0].record, games[0].root, games[0].length
     tags = {tag: _LINE_ENDS.sub(" ", root[ident].value).strip()
-            for ident, tag in _TAGS.items() if ident in root}
+            for ident, tag in TAGS.items() if ident in root}
     if "EventDate" in tags:
         tags["EventDate"] = tags["EventDate"].replace("-", ".")
     rules = root["RU"].value.split(":") if "RU" in root else []
@@ -404,7 +404,7 @@ def _game(nodes: list[_Node], source: str, offset: int, lines: list[str], file: 
         actions.append(_result(root["RE"], scores, numbers["length"], lines, file, number))
     mi = root.get("MI")
     properties = tuple((p.ident, p.values) for p in root.values() if p.ident not in _READ
-                       and p.ident not in _TAGS)
+                       and p.ident not in TAGS)
     record = GameRecord(number, names, scores, tuple(actions), root_line, root_column,
                         mi.line if mi else root_line, mi.column if mi else root_column,
                         properties)
@@ -445,7 +445,7 @@ def _action(props: list[_Property], lines: list[str], file: str | None,
         rest = tuple((p.ident, p.values) for p in props if p is not prop)
         player = "WB".index(prop.ident)
         value = prop.value
-        if value in _CUBE:
+        if value in CUBE_ACTIONS:
             return CubeRecord(player, value, None, None, prop.line, prop.column, prop.text,
                               rest)
         roll, steps = _move(prop, player, lines, file, number)
@@ -561,15 +561,6 @@ def _point(letter: str, player: int) -> int:
     return 24 - index if player else index + 1
 
 
-def _letter(point: int, player: int) -> str:
-    """The move letter of a point from the mover's side (inverse of :func:`_point`)."""
-    if point == BAR:
-        return "y"
-    if point == OFF:
-        return "z"
-    return chr(ord("a") + (24 - point if player else point - 1))
-
-
 def _result(prop: _Property, scores: tuple[int, int], length: int, lines: list[str],
             file: str | None, number: int) -> ResultRecord:
     found = _RESULT.fullmatch(prop.value.strip())
@@ -614,176 +605,3 @@ def _syntax_error(exc: UnexpectedInput, lines: list[str], file: str | None,
     else:
         message = f"unexpected {str(getattr(exc, 'token', found))[:40]!r}"
     return NotationError(message, line, column, source, file)
-
-
-def format_sgf(matches: MatchRecord | Iterable[MatchRecord], *,
-               left_out: list[NotationError] | None = None) -> str:
-    """The SGF text of one or more match records, in gnubg's style.
-
-    Parameters
-    ----------
-    matches : MatchRecord, or an iterable of them
-        Written one after the other. Each play as recorded: one step per hop of each written
-        move (``13/7*/5`` is two steps, ``8/4(2)`` two steps of one hop; gnubg reads a step
-        of two dice as one). To write a replayed match from the board, one step per die as
-        gnubg writes it, write ``written_record(match, merge=False)``
-        (:func:`~nardy_analysis.replay.written_record`). A result has ``R``, a resignation,
-        when its game's :attr:`~nardy_analysis.notation.records.GameRecord.ending` is
-        ``resign`` or ``forfeit``; a game whose record does not say how it ended (a record
-        as read) has ``R`` on every result that does not follow a drop (gnubg reads ``R`` on
-        a game borne off as the same result, and drops the result of an unfinished game
-        without it). A roll with no play or an unknown play (``???``) just before the
-        result of a resigned game is written ``PL[W]DI[42]``, a roll after which the player
-        resigned. An illegal play with the position recorded after it (``Illegal play
-        (...)``) is written as gnubg writes it: ``PL[W]DI[11]``, then that position set up,
-        ``PL[B]AE[a:y]AW[..]AB[..]``. The rules of the root node's ``RU`` are those of the
-        match's tags (:meth:`~nardy_analysis.game.rules.Rules.with_tags`).
-    left_out : list, optional
-        When given, a record SGF cannot hold (below) does not raise: its game is written up
-        to the roll before it, without its result (gnubg reads such a game as unfinished and
-        takes the next game's scores from its ``MI``), and a NotationError at the record's
-        line and column that says what was left out is appended here.
-
-    Returns
-    -------
-    str
-        One game tree per game (``MI`` with the match length, game index and scores; the
-        first game of each match with its tags), LF line ends, a final newline.
-
-    Raises
-    ------
-    NotationError
-        Without ``left_out``, a record SGF cannot hold: any other unknown play, a beaver or
-        raccoon, a point outside 0..25. The error is at the record's line and column.
-    """
-    if isinstance(matches, MatchRecord):
-        matches = [matches]
-    return "".join(_match_text(match, left_out) for match in matches)
-
-
-def write_sgf(matches: MatchRecord | Iterable[MatchRecord], path: str | PathLike[str], *,
-              left_out: list[NotationError] | None = None) -> None:
-    """Write :func:`format_sgf` text to a file, in UTF-8 (its ``CA[UTF-8]``) with LF line
-    ends.
-
-    Raises
-    ------
-    NotationError
-        As for :func:`format_sgf` (nothing is written then).
-    OSError
-        The file cannot be written.
-    """
-    text = format_sgf(matches, left_out=left_out)
-    Path(path).write_text(text, encoding="utf-8", newline="\n")
-
-
-def _match_text(record: MatchRecord, left_out: list[NotationError] | None) -> str:
-    rules = STANDARD.with_tags(record.tags)
-    if rules.game == "long":  # no cube: no Crawford or Jacoby rule
-        ru = variation_tag(rules)
-    else:
-        cube = "Crawford" if record.length and rules.crawford else \
-            "Jacoby" if not record.length and rules.jacoby else ""
-        # RU[Crawford:Caucasian]: gnubg skips what it does not know
-        ru = ":".join(filter(None, (cube, variation_tag(rules) if rules.name != STANDARD.name
-                                    else "")))
-    texts = []
-    for index, game in enumerate(record.games):
-        head = (f"(;FF[4]GM[6]CA[UTF-8]AP[nardy_analysis]MI[length:{record.length}]"
-                f"[game:{index}][ws:{game.scores[0]}][bs:{game.scores[1]}]"
-                f"PW[{_escape(game.names[0])}]PB[{_escape(game.names[1])}]")
-        if index == 0:
-            head += _tag_properties(record.tags)
-        if ru:
-            head += f"RU[{ru}]"
-        body, result = _game_nodes(game, left_out)
-        texts.append(head + result + body + ")\n")
-    return "".join(texts)
-
-
-def _tag_properties(tags: dict[str, str]) -> str:
-    """The root properties of a match's tags (other than the players and rules)."""
-    text = ""
-    for ident, tag in _TAGS.items():
-        value = tags.get(tag)
-        if ident in ("PW", "PB") or not value:
-            continue
-        if ident == "DT":
-            value = value.replace(".", "-")
-        text += f"{ident}[{_escape(value)}]"
-    return text
-
-
-def _game_nodes(game: GameRecord, left_out: list[NotationError] | None) -> tuple[str, str]:
-    """The move nodes of a game and its ``RE`` property; an action SGF cannot hold raises,
-    or, with ``left_out``, ends the game there (no ``RE``: gnubg reads it as unfinished)
-    with a NotationError appended that says what was left out."""
-    moves = [a for a in game.actions if not isinstance(a, ResultRecord)]
-    result = next((a for a in game.actions if isinstance(a, ResultRecord)), None)
-    last = moves[-1] if moves else None
-    text, resigned_roll = "", None
-    if result is not None:
-        winner = result.player if result.wins else 1 - result.player
-        resigned = game.ending in ("resign", "forfeit") if game.ending else \
-            not (isinstance(last, CubeRecord) and last.action == "drop")
-        text = f"RE[{'WB'[winner]}+{result.points}{'R' * resigned}]"
-        if resigned and isinstance(last, TurnRecord) and not last.moves \
-                and last.recorded_position is None:
-            resigned_roll = last
-    nodes = []
-    for index, action in enumerate(moves):
-        color = "WB"[action.player]
-        try:
-            if action is resigned_roll:
-                nodes.append(f"\n;PL[{color}]DI[{action.roll.high}{action.roll.low}]")
-            elif isinstance(action, CubeRecord):
-                if action.action not in _CUBE:
-                    raise NotationError(f"{action.text!r}: SGF has no {action.action}",
-                                        action.line, action.column)
-                nodes.append(f"\n;{color}[{action.action}]")
-            elif action.recorded_position is not None:
-                nodes.append(_set_up_nodes(action, action.recorded_position))
-            else:
-                nodes.append(f"\n;{color}[{action.roll.high}{action.roll.low}{_steps(action)}]")
-        except NotationError as error:
-            if left_out is None:
-                raise
-            rest = len(moves) - index - 1
-            later = f", the {rest} action{'s' * (rest != 1)} after it" if rest else ""
-            left_out.append(NotationError(
-                f"game {game.number}: {error.message}; the game is written up to there: "
-                f"this{later} and the result are left out", error.line, error.column,
-                game=game.number))
-            return "".join(nodes), ""
-    return "".join(nodes), text
-
-
-def _set_up_nodes(turn: TurnRecord, position: SnowiePosition) -> str:
-    """The nodes of a roll whose play was illegal, as gnubg writes them: the roll with no
-    play, then the position recorded after it set up, the other player on roll."""
-    dice = f"{turn.roll.high}{turn.roll.low}"
-    sides = position.board
-    checkers = ["".join(f"[{_letter(point, player)}]" * sides[player][point]
-                        for point in range(1, BAR + 1)) for player in (0, 1)]
-    return (f"\n;PL[{'WB'[turn.player]}]DI[{dice}]\n;PL[{'WB'[1 - turn.player]}]AE[a:y]"
-            + "".join(f"{ident}{text}" for ident, text in zip(("AW", "AB"), checkers) if text))
-
-
-def _steps(turn: TurnRecord) -> str:
-    """The letters of a turn's checker steps: one per hop of each written move."""
-    if turn.moves is None:
-        raise NotationError(f"{turn.text!r}: an unknown play cannot be written in SGF",
-                            turn.line, turn.column)
-    hops = [(a, b) for move in turn.moves for _ in range(move.count)
-            for a, b in zip(move.points, move.points[1:])]
-    for start, end in hops:
-        if not (0 < start <= BAR and 0 <= end < BAR):
-            raise NotationError(f"{turn.text!r}: no point {start}/{end} in SGF", turn.line,
-                                turn.column)
-    return "".join(_letter(start, turn.player) + _letter(end, turn.player)
-                   for start, end in hops)
-
-
-def _escape(value: str) -> str:
-    """A value with ``\\`` and ``]`` escaped."""
-    return value.replace("\\", "\\\\").replace("]", "\\]")

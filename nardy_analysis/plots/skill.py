@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.transforms import Bbox
 
-from ..analysis.skill import RATINGS
+from ..analysis.match_statistics import RATINGS
 from ..errors import InvalidArgument
 
 

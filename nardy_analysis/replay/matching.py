@@ -8,6 +8,8 @@ by a depth-first search over the orders of the steps and the dice (:func:`all_re
 The rules of movement are RULES.md's ("Movement", "Bearing off"); the forced-play rules are
 not applied here (the replayer applies them to the readings). Long nardy hops are read as
 single-die steps by :func:`long_readings`, for :func:`~nardy_analysis.game.long.check_play`.
+When written hops have no reading, :func:`why_illegal` says why in plain words; when they have
+several, :func:`by_next_turn` keeps those the next written play can follow.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from __future__ import annotations
 from itertools import islice
 from typing import Iterator, NamedTuple, Sequence
 
-from ..game.position import Move, Play, Position, apply_step, undo_step
+from ..game.moves import Move, Play, Roll
+from ..game.position import Position, apply_step, undo_step
 from ..game.rules import BAR, OFF, Rules
-from ..notation.records import WrittenMove
+from ..notation.records import Action, TurnRecord, WrittenMove
 
-__all__ = ["Hop", "LongReading", "Reading", "all_readings", "as_written", "hops_of",
-           "long_readings", "realise"]
+__all__ = ["Hop", "LongReading", "Reading", "all_readings", "as_written", "by_next_turn",
+           "hops_of", "long_readings", "point_name", "realise", "why_illegal"]
 
 
 class Hop(NamedTuple):
@@ -391,3 +394,79 @@ def hops_of(moves: Sequence[WrittenMove]) -> tuple[list[Hop], Sequence[WrittenMo
                 hops.append(Hop(written.points[i], written.points[i + 1], marked))
                 sources.append(written)
     return hops, sources
+
+
+def by_next_turn(candidates: dict[Position, Reading], following: Sequence[Action],
+                 rules: Rules) -> dict[Position, Reading]:
+    """The readings of a play after which the opponent's next written play can be played.
+
+    Parameters
+    ----------
+    candidates : dict
+        Position reached -> :class:`Reading`, the readings of one written play.
+    following : sequence of Action
+        The game's records after that play; the first roll among them is the next play.
+    rules : Rules
+
+    Returns
+    -------
+    dict
+        The candidates from whose position the next written play has a reading
+        (:func:`realise`); empty when no roll follows or its play is unknown (``???``).
+    """
+    for action in following:
+        if isinstance(action, TurnRecord):
+            if action.moves is None:
+                return {}
+            hops, _ = hops_of(action.moves)
+            return {p: c for p, c in candidates.items()
+                    if realise(p.with_turn(action.player), action.roll.dice, hops, rules)}
+    return {}
+
+
+def point_name(point: int) -> str:
+    """A point in words, for messages: ``the bar`` (25), ``off`` (0) or ``point N``."""
+    return "the bar" if point == BAR else "off" if point == OFF else f"point {point}"
+
+
+def why_illegal(position: Position, roll: Roll, hops: Sequence[Hop],
+                rules: Rules) -> tuple[str, int | None]:
+    """Why written hops that have no reading cannot be played with the roll.
+
+    Parameters
+    ----------
+    position : Position
+        Before the play, the mover on roll.
+    roll : Roll
+    hops : sequence of Hop
+        The play's hops (:func:`hops_of`).
+    rules : Rules
+
+    Returns
+    -------
+    (str, int or None)
+        A reason in plain words (RULES.md, "Movement", "Bearing off") and the index of the hop
+        to blame (None when no single hop is).
+    """
+    me, opp = position.on_roll, position.opponent
+    for index, (start, end, _) in enumerate(hops):
+        move = f"{point_name(start)} to {point_name(end)}"
+        if me[start] == 0 and all(hop.end != start for hop in hops):
+            return f"no checker on {point_name(start)} to move", index
+        if me[BAR] and start != BAR and not any(hop.start == BAR for hop in hops):
+            return f"a checker on the bar must enter before {move} is played", index
+        if end > 0 and opp[25 - end] >= 2:
+            return (f"{point_name(end)} is closed (the opponent has {opp[25 - end]} "
+                    "checkers there)"), index
+        if end > 18 and opp[25 - end] == 1 and rules.home_safe:
+            return (f"{point_name(end)} is closed: the opponent's checker there is in its "
+                    f"own home board and cannot be hit ({rules.name} rules)"), index
+        if end == OFF and sum(me[7:26]) > sum(s > 6 and 0 < e <= 6 for s, e, _ in hops):
+            return "cannot bear off while checkers are outside the home board", index
+        if start <= end:
+            return f"checkers move towards home; {move} goes the wrong way", index
+    needed = sum(start - end for start, end, _ in hops if end != OFF)
+    if needed > sum(roll.dice):
+        return f"the moves take {needed} pips but {roll} gives {sum(roll.dice)}", None
+    return (f"the moves cannot be played with {roll} (no order of single-die steps lands "
+            "only on open points)"), None

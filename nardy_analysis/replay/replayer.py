@@ -17,17 +17,8 @@ from typing import AbstractSet, Literal, NamedTuple, NoReturn, Protocol, Sequenc
 
 from ..errors import IllegalPlayError, InvalidArgument, RecordWarning, RuleViolation, plural
 from ..game.long import LongPosition, check_play
-from ..game.position import (
-    LegalPlay,
-    Play,
-    Position,
-    Roll,
-    apply_step,
-    ending,
-    most_multiple,
-    movable_points,
-    one_die_plays,
-)
+from ..game.moves import Play, Roll
+from ..game.position import LegalPlay, Position, dances, ending, most_multiple, one_die_plays
 from ..game.rules import BAR, CHECKERS, OFF, STANDARD, Rules
 from ..notation.records import (
     Action,
@@ -39,7 +30,16 @@ from ..notation.records import (
     TurnRecord,
     WrittenMove,
 )
-from .matching import Hop, Reading, all_readings, as_written, hops_of, long_readings, realise
+from .matching import (
+    Hop,
+    all_readings,
+    as_written,
+    by_next_turn,
+    hops_of,
+    long_readings,
+    point_name,
+    why_illegal,
+)
 from .results import ReplayedGame, ReplayedMatch, ReplayedTurn
 from .written import written_play
 
@@ -288,7 +288,7 @@ class _GameReplayer:
             self.long_turn(record, self.following)
             return
         if record.moves == () and self.rules.forced_play:
-            if _dances(self.position, record.roll, self.rules):
+            if dances(self.position, record.roll, self.rules):
                 self.add_turn(record, self.position.with_turn(1 - record.player), Play())
                 return
             if self.no_play(record, self.following,
@@ -475,8 +475,8 @@ class _GameReplayer:
         for hop, written in zip(hops, sources):
             if not any(long_readings([hop], roll.dice, limit=1)):
                 start, end, _ = hop
-                self.violation("illegal_play", f"{written.text}: {_point_name(start)} to "
-                               f"{_point_name(end)} cannot be played with {roll}",
+                self.violation("illegal_play", f"{written.text}: {point_name(start)} to "
+                               f"{point_name(end)} cannot be played with {roll}",
                                written.line, written.column, record.text, self.position,
                                stop=True)
         pips = sum(start - end for start, end, _ in hops)
@@ -501,7 +501,7 @@ class _GameReplayer:
                                written.column, record.text, position, stop=True)
         candidates = all_readings(position, roll.dice, hops, self.rules)
         if not candidates:
-            message, culprit = _why_illegal(position, roll, hops, self.rules)
+            message, culprit = why_illegal(position, roll, hops, self.rules)
             where: _Located = sources[culprit] if culprit is not None else record
             self.violation("illegal_play", message, where.line, where.column, record.text,
                            position, stop=True)
@@ -523,7 +523,7 @@ class _GameReplayer:
             marked = {p: reading for p, reading in candidates.items() if reading.agrees}
             candidates = marked or candidates
         if len(candidates) > 1:
-            candidates = _by_next_turn(candidates, self.following, self.rules) or candidates
+            candidates = by_next_turn(candidates, self.following, self.rules) or candidates
         if len(candidates) > 1:
             options = " or ".join(sorted(str(reading.play) for reading in candidates.values()))
             ambiguous = f"the play can be read as {options}; the board after it differs"
@@ -682,60 +682,6 @@ MOST_TRIED = 40
 def _winner(result: ResultRecord) -> int:
     """The player a result line says wins."""
     return result.player if result.wins else 1 - result.player
-
-
-def _dances(position: Position, roll: Roll, rules: Rules) -> bool:
-    """Whether the player on roll can play no step of ``roll`` (the one legal play is the
-    empty one; :meth:`Position.legal_plays` finds it with a whole search)."""
-    me, opp = position.lists()
-    return not any(apply_step(me, opp, start, die, rules)
-                   for die in set(roll.dice) for start in movable_points(me))
-
-
-def _by_next_turn(candidates: dict[Position, Reading], following: Sequence[Action],
-                  rules: Rules) -> dict[Position, Reading]:
-    """Keep the candidate positions from which the opponent's next written play is playable."""
-    for action in following:
-        if isinstance(action, TurnRecord):
-            if action.moves is None:
-                return {}
-            hops, _ = hops_of(action.moves)
-            return {p: c for p, c in candidates.items()
-                    if realise(p.with_turn(action.player), action.roll.dice, hops, rules)}
-    return {}
-
-
-def _point_name(point: int) -> str:
-    """A point in words: ``the bar``, ``off`` or ``point N``."""
-    return "the bar" if point == BAR else "off" if point == OFF else f"point {point}"
-
-
-def _why_illegal(position: Position, roll: Roll, hops: Sequence[Hop],
-                 rules: Rules) -> tuple[str, int | None]:
-    """Why the written hops cannot be played with the roll: a reason in plain words and the
-    index of the hop to blame (None when no single hop is)."""
-    me, opp = position.on_roll, position.opponent
-    for index, (start, end, _) in enumerate(hops):
-        move = f"{_point_name(start)} to {_point_name(end)}"
-        if me[start] == 0 and all(hop.end != start for hop in hops):
-            return f"no checker on {_point_name(start)} to move", index
-        if me[BAR] and start != BAR and not any(hop.start == BAR for hop in hops):
-            return f"a checker on the bar must enter before {move} is played", index
-        if end > 0 and opp[25 - end] >= 2:
-            return (f"{_point_name(end)} is closed (the opponent has {opp[25 - end]} "
-                    "checkers there)"), index
-        if end > 18 and opp[25 - end] == 1 and rules.home_safe:
-            return (f"{_point_name(end)} is closed: the opponent's checker there is in its "
-                    f"own home board and cannot be hit ({rules.name} rules)"), index
-        if end == OFF and sum(me[7:26]) > sum(s > 6 and 0 < e <= 6 for s, e, _ in hops):
-            return "cannot bear off while checkers are outside the home board", index
-        if start <= end:
-            return f"checkers move towards home; {move} goes the wrong way", index
-    needed = sum(start - end for start, end, _ in hops if end != OFF)
-    if needed > sum(roll.dice):
-        return f"the moves take {needed} pips but {roll} gives {sum(roll.dice)}", None
-    return (f"the moves cannot be played with {roll} (no order of single-die steps lands "
-            "only on open points)"), None
 
 
 def _why_forced(roll: Roll, legal: Sequence[LegalPlay], used: int) -> str:

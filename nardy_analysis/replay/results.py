@@ -8,7 +8,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from ..errors import NardyError, RecordWarning, RuleViolation, plural
-from ..game.position import Play, Position, Roll
+from ..game.moves import Play, Roll
+from ..game.position import Position
 from ..game.rules import Rules
 from ..notation.records import GameRecord, MatchRecord, TurnRecord
 

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import NamedTuple, Sequence
 
-from ..game.position import Move
+from ..game.moves import Move
 from ..game.rules import OFF, STANDARD, Rules
 from ..notation.records import MatchRecord, WrittenMove, variation_tag
 from .matching import hops_of, realise
@@ -37,7 +37,7 @@ def written_record(match: ReplayedMatch, *, merge: bool = True) -> MatchRecord:
     merge : bool
         Merge each checker's steps (True, the default; for
         :func:`~nardy_analysis.notation.writer.format_mat`), or write one move per die (for
-        :func:`~nardy_analysis.notation.sgf.format_sgf`).
+        :func:`~nardy_analysis.notation.sgf_writer.format_sgf`).
 
     Returns
     -------
@@ -45,7 +45,7 @@ def written_record(match: ReplayedMatch, *, merge: bool = True) -> MatchRecord:
         ``match.record`` with new moves for the replayed plays (each WrittenMove with the
         line and column of its turn's record and its text in ``bar``/``off`` notation) and
         each game's ending. :func:`~nardy_analysis.notation.writer.format_mat` and
-        :func:`~nardy_analysis.notation.sgf.format_sgf` write it.
+        :func:`~nardy_analysis.notation.sgf_writer.format_sgf` write it.
     """
     turns = {turn.record: turn for game in match.games for turn in game.turns
              if turn.play is not None}

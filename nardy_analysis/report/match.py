@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.audit import ABOUT, ALPHA, audit_dice
-from ..analysis.engine import Evaluator
+from ..analysis.evaluator import Evaluator
 from ..analysis.luck import RATING_SHOWN, luck_rating
+from ..analysis.match_statistics import CUBE_ERRORS, NO_RATING, skill_rating
 from ..analysis.shots import shots, throws
-from ..analysis.skill import CUBE_ERRORS, NO_RATING, skill_rating
 from ..batch.luck import luck_and_skill
 from ..errors import InvalidArgument, NardyError, RecordProblem, RecordWarning, path_text, plural
 from ..game.ids import GameState, MatchState
@@ -323,15 +323,16 @@ def _decisions(step: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _summary(steps: list[dict[str, Any]], names: Sequence[str], rated: bool = True,
              luck_totals: list[float] | None = None) -> dict[str, Any]:
-    """What the summary shows, from the steps that have luck and errors (whichever the match
-    has): each player's luck (total and per roll, normalised equity; gnubg's luck rating,
-    :func:`~nardy_analysis.analysis.luck.luck_rating`) and error rate (equity per unforced
-    move or cube decision counted, as gnubg's "Overall" rate; its rating,
-    :func:`~nardy_analysis.analysis.skill.skill_rating`, when ``rated``: not for long nardy,
-    which gnubg's scale does not rate, :data:`~nardy_analysis.analysis.skill.NO_RATING`),
-    and the :data:`TOP` biggest errors, luckiest and unluckiest rolls, each with the index
-    of its step. ``luck_totals`` (by side): the luck totals of the unrounded per-roll luck
-    (:func:`_luck`), as ``nardy luck`` sums it; without them the steps' values are summed."""
+    """What the summary shows, from the steps that have luck and errors (whichever the match has):
+    each player's luck (total and per roll, normalised equity; gnubg's luck rating,
+    :func:`~nardy_analysis.analysis.luck.luck_rating`) and error rate (equity per unforced move or
+    cube decision counted, as gnubg's "Overall" rate; its rating,
+    :func:`~nardy_analysis.analysis.match_statistics.skill_rating`, when ``rated``: not for long
+    nardy, which gnubg's scale does not rate,
+    :data:`~nardy_analysis.analysis.match_statistics.NO_RATING`), and the :data:`TOP` biggest
+    errors, luckiest and unluckiest rolls, each with the index of its step. ``luck_totals`` (by
+    side): the luck totals of the unrounded per-roll luck (:func:`_luck`), as ``nardy luck`` sums
+    it; without them the steps' values are summed."""
     players = []
     for side, name in enumerate(names):
         mine = [s for s in steps if s.get("player") == side]

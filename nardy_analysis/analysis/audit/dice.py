@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from ...errors import plural
-from ...game.position import ALL_ROLLS
+from ...game.moves import ALL_ROLLS
 from .counts import SERIAL_CELLS, SUCCESS_CELLS, TRIAL_CELLS, AuditCounts
 from .rolls import CLASS_DOUBLE, CLASS_FACES, CLASS_PIPS, CLASS_PROBABILITY, MEAN_PIPS, VAR_PIPS
 

@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import stats
 
 from ...errors import InvalidArgument, plural
-from ...game.position import ALL_ROLLS
+from ...game.moves import ALL_ROLLS
 from ..turns import Source, replayed_matches
 from .counts import AuditCounts, roll_counts
 from .dice import ALPHA, cell_alpha, clopper_pearson, dice_parts

@@ -9,10 +9,11 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 import pandas as pd
 
-from ...game.position import ALL_ROLLS, Position, Roll
+from ...game.moves import ALL_ROLLS, Roll
+from ...game.position import Position
 from ...game.rules import BAR, Rules
 from ...replay import ReplayedMatch
-from ..engine import Evaluator
+from ..evaluator import Evaluator
 from ..luck import luck_frame
 from ..shots import shots, throws
 

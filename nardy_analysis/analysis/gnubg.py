@@ -1,0 +1,285 @@
+"""GNU Backgammon's neural nets as an :class:`~nardy_analysis.analysis.evaluator.Evaluator`:
+:class:`GnubgNN`, the default engine of short nardy.
+
+It uses the neural nets and bear-off databases of GNU Backgammon through the ``gnubg-nn``
+package; its 0-ply numbers are GNU Backgammon's. That package is GPL-3, so it is an optional
+extra: install it with ``pip install nardy-analysis[engine]``. Without it this module still
+imports; making a :class:`GnubgNN` raises :class:`~nardy_analysis.errors.EngineError` naming
+the command to run. Its pruning nets, for the cubeful search, are
+:mod:`~nardy_analysis.analysis.pruning`'s.
+
+Known traps of ``gnubg-nn`` 1.1.0a11, guarded here (tests/test_engine.py has a regression
+test for each):
+
+* Its boards are ``[opponent, player on roll]``, 25 counts each from that player's own side
+  (point ``p`` at index ``p - 1``, the bar at 24, borne-off checkers implicit).
+  ``moves()`` returns boards from the mover's side, while ``best_move(..., b=1)`` and
+  ``list=1`` return boards already turned round for the opponent, who is then on roll.
+* ``best_move`` with ``n >= 1`` and ``list=1`` crashes the process (segmentation fault) when
+  the roll has exactly one legal play; this backend only calls ``list=1`` at 0-ply.
+* It does not validate its input (a side of 16 checkers or a die of 7 gives garbage or a
+  crash), so it is only given a :class:`Position` (which cannot hold such a board) and a
+  checked :class:`Roll`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import chain
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from ..game.moves import Roll
+from ..game.position import Position
+from ..game.rules import BAR, CHECKERS
+from .evaluator import (
+    MONEY,
+    Evaluator,
+    Probabilities,
+    Utility,
+    check_position,
+    check_roll,
+    game_over_probabilities,
+    not_installed,
+)
+
+
+def checker_points(keys: Iterable[str]) -> np.ndarray:
+    """The checkers of gnubg-nn's position keys, shape (n, 80), int8: for each of a key's 80
+    bits, lowest first, the point of the checker it stands for, 0..49 (the 25 points of one
+    side, 0-based from its own side, 24 the bar, then 25..49 the other's; the boards of
+    ``board_from_position_key``), and -1 for a bit that stands for none. Each key is 20
+    letters ``A``..``P``, two to a byte (high half first), whose 80 bits hold for each point
+    as many ones as checkers there and a zero (GNU Backgammon's position key): a checker's
+    point is the number of zeros before its one."""
+    codes = np.frombuffer("".join(keys).encode("ascii"), np.uint8).reshape(-1, 20) - 65
+    bits = np.unpackbits(codes[:, 0::2] << np.uint8(4) | codes[:, 1::2], axis=1,
+                         bitorder="little")
+    return np.where(bits == 1, np.cumsum(1 - bits, axis=1, dtype=np.int8), np.int8(-1))
+
+
+@lru_cache(maxsize=None)
+def _one_sided(gnubg: Any, side: tuple[int, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """gnubg-nn's one-sided bear-off distribution of ``side`` (checkers on points 1..6):
+    ``P(done in i rolls)`` and ``P(done in i rolls or more)``, i = 0, 1, ..."""
+    done = gnubg.bearoff_probabilities(side)
+    return done, tuple(sum(done[i:]) for i in range(len(done)))
+
+
+def _turned_twice(win: float) -> float:
+    """``win`` as gnubg-nn's ``best_move`` lists it: ``1 - (1 - win)`` in single precision
+    (it turns the chances round to the mover's side and back), which can differ from
+    ``probabilities()``'s number in the last bit of a float."""
+    one = np.float32(1.0)
+    return float(one - (one - np.float32(win)))
+
+
+class GnubgNN(Evaluator):
+    """GNU Backgammon's neural nets through ``gnubg-nn`` (GPL-3, the ``engine`` extra).
+
+    Parameters
+    ----------
+    ply : int
+        0 (default) for the nets' static evaluation; ``n >= 1`` (up to 4) to look ``n`` rolls
+        ahead. At ``n >= 1`` the plays within
+        :data:`~nardy_analysis.analysis.evaluator.FILTER_WIDTH` of the 0-ply best (at most
+        :data:`~nardy_analysis.analysis.evaluator.FILTER_MOVES` besides it) are evaluated
+        again at ``n``-ply, as GNU Backgammon's move filters do.
+    cache_size : int
+        How many (position, roll) play lists and position evaluations to keep.
+
+    Raises
+    ------
+    EngineError
+        ``gnubg-nn`` is not installed (the message names ``pip install
+        nardy-analysis[engine]``), or ``ply`` is not a whole number 0..4.
+
+    Attributes
+    ----------
+    gnubg : module
+        The ``gnubg_nn`` module: its nets, bear-off databases and weights file.
+    """
+
+    def __init__(self, ply: int = 0, cache_size: int = 200_000):
+        super().__init__(ply, cache_size, highest=4)
+        try:
+            import gnubg_nn
+        except ImportError as error:
+            raise not_installed("equity analyses need an engine", "engine",
+                                 "gnubg-nn, GPL-3") from error
+        self.gnubg = gnubg_nn
+        version = getattr(getattr(gnubg_nn, "_version_module", None), "version", "?")
+        self.name = f"gnubg-nn {version} {ply}-ply"
+
+    @staticmethod
+    def board(position: Position) -> list[list[int]]:
+        """``position`` as gnubg's ``[opponent, player on roll]`` board (checked first)."""
+        check_position(position)
+        return [list(position.opponent[1:BAR + 1]), list(position.on_roll[1:BAR + 1])]
+
+    def _position_after(self, key: str, mover: int) -> Position:
+        """The position of a gnubg key returned by ``best_move(b=1)``/``list=1``: the board
+        turned round, so its player on roll is the opponent of ``mover``."""
+        not_on_roll, on_roll = self.gnubg.board_from_position_key(key)
+        sides = {}
+        for player, side in ((mover, not_on_roll), (1 - mover, on_roll)):
+            sides[player] = (CHECKERS - sum(side),) + tuple(side)
+        return Position((sides[0], sides[1]), 1 - mover)
+
+    def play_index(self, keys: tuple[Any, ...], after: Position, mover: int) -> int | None:
+        key = self.gnubg.key_of_board(self.board(after))
+        return keys.index(key) if key in keys else None
+
+    def play_moves(self, position: Position, roll: Roll, key: str) -> tuple[tuple[int, int], ...]:
+        """The checker steps of the play ``key`` (of :meth:`plays`) as gnubg lists them:
+        ``(start, end)`` points from the mover's side (25 the bar, 0 off), one per die used;
+        ``()`` when ``key`` is not a play of ``roll``."""
+        gnubg = self.gnubg
+        after = gnubg.board_from_position_key(key)  # turned round: moves() keys are not
+        wanted = gnubg.key_of_board([list(after[1]), list(after[0])])
+        return next((tuple(steps) for found, steps in
+                     gnubg.moves(self.board(position), roll.high, roll.low, 1)
+                     if found == wanted), ())
+
+    def position_class(self, key: str) -> tuple[str, int]:
+        """The class of the position of a play's key, for the cube life index: ``"contact"``,
+        ``"race"`` (the rearmost checkers of both sides have passed each other),
+        ``"bearoff"`` (every checker of both sides home or off, or the game over), and the
+        pip count of the player then on roll, without building the position."""
+        kinds, pips = self.position_classes((key,))
+        return str(kinds[0]), int(pips[0])
+
+    def position_classes(self, keys: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`position_class` of each of ``keys`` as two arrays of shape (n,): the
+        classes (str) and the pip counts."""
+        points = checker_points(keys)
+        on_roll = points >= BAR  # the checkers of the player then on roll
+        rearmost = np.stack([np.where(on_roll, -1, points).max(axis=1),
+                             np.where(on_roll, points - BAR, -1).max(axis=1)],
+                            axis=1)  # 0-based from each side's own side; 24 the bar, -1 none
+        home = (rearmost < 6).all(axis=1) | (rearmost < 0).any(axis=1)
+        # my point i + 1 is the opponent's 24 - i: passed when i + j < 23
+        kinds = np.where(home, "bearoff", np.where(rearmost.sum(axis=1) < BAR - 2, "race",
+                                                   "contact"))
+        return kinds, np.where(on_roll, points - (BAR - 1), 0).sum(axis=1)
+
+    def _evaluate_uncached(self, position: Position) -> Probabilities:
+        if position.is_over:
+            return game_over_probabilities(position)
+        return self._net(self.board(position))
+
+    def _net(self, board: list[list[int]],
+             probabilities: Sequence[float] | None = None) -> Probabilities:
+        """gnubg-nn's chances for the player on roll of ``board`` (at ``self.ply`` unless
+        ``probabilities`` at 0-ply are given), one-sided bear-offs as GNU Backgammon does.
+
+        In a bear-off with both sides in the one-sided database gnubg-nn sometimes gives a
+        certain win where GNU Backgammon combines the two sides' distributions of the number
+        of rolls needed: ``win = sum_i P(I need i rolls) * P(opponent needs >= i rolls)``.
+        """
+        gnubg = self.gnubg
+        if probabilities is None:
+            probabilities = gnubg.probabilities(board, self.ply)
+            if self.ply:
+                return Probabilities(*probabilities)
+        if gnubg.classify(board) != gnubg.c_bearoff:
+            return Probabilities(*probabilities)
+        mine, _ = _one_sided(gnubg, tuple(board[1][:6]))
+        _, theirs = _one_sided(gnubg, tuple(board[0][:6]))
+        return Probabilities(sum(p * tail for p, tail in zip(mine, theirs)), *probabilities[1:])
+
+    def _plays_uncached(self, position: Position,
+                        roll: Roll) -> tuple[tuple[str, ...], np.ndarray]:
+        """Every legal play at 0-ply (gnubg keys)."""
+        found = self.gnubg.best_move(self.board(position), roll.high, roll.low, n=0, list=1,
+                                      b=1)
+        if not found[0]:
+            return (), np.zeros((0, 5))
+        keys, _, listed, _ = zip(*found[2])
+        chances = (self._listed(position, found)
+                   if len(keys) == 1 or not any(position.opponent[7:BAR + 1]) else listed)
+        return keys, np.fromiter(chain.from_iterable(chances), float,
+                                 5 * len(keys)).reshape(-1, 5)
+
+    def _listed(self, position: Position, found: Any) -> list[Sequence[float]]:
+        """The opponent's chances (rows of 5) after each play in gnubg-nn's answer
+        ``found`` to ``best_move(list=1, b=1)`` in ``position``, as :meth:`_plays_uncached`
+        gives them: one-sided bear-offs as :meth:`_net` has them."""
+        gnubg = self.gnubg
+        if not found[0]:
+            return []
+        if len(found[2]) == 1:  # one legal play: gnubg-nn lists it without evaluating it
+            board = [list(side) for side in gnubg.board_from_position_key(found[1])]
+            chances: list[Sequence[float]] = [self._net(board, gnubg.probabilities(board, 0))]
+        elif any(position.opponent[7:BAR + 1]):  # no bear-off after this roll
+            chances = [play[2] for play in found[2]]
+        else:
+            chances = [self._net([list(side) for side in gnubg.board_from_position_key(key)], p)
+                       for key, _, p, _ in found[2]]
+        return chances
+
+    def best_equities(self, position: Position, rolls: tuple[Roll, ...],
+                      utility: Utility = MONEY) -> tuple[float, ...]:
+        """As :meth:`Evaluator.best_equities`; at 0-ply the plays of all ``rolls`` are
+        listed by gnubg-nn and their equities taken in one array operation (about 15% less
+        time than roll by roll through :meth:`plays`; the nets' evaluations are most of the
+        rest), and money play needs only gnubg-nn's pick (:meth:`_money_best_equities`).
+        A single play's equity is worked out on its own, as the base class does it (numpy's
+        product of one row can differ from the same row's in a larger array in the last
+        bit), and a dance by the base class."""
+        if self.ply or position.is_over:
+            return super().best_equities(position, rolls, utility)
+        if utility == MONEY and any(position.opponent[7:BAR + 1]):
+            found = self._money_best_equities(position, rolls)
+            if found is not None:
+                return found
+        board, rows, ends, alone = self.board(position), [], [], {}
+        for index, roll in enumerate(rolls):
+            check_roll(roll)
+            chances = self._listed(position, self.gnubg.best_move(
+                board, roll.high, roll.low, n=0, list=1, b=1))
+            if len(chances) > 1:
+                rows += chances
+                ends.append(len(rows))
+            elif chances:
+                alone[index] = float(utility.of_opponent(np.array(chances, dtype=float)).max())
+            else:
+                alone[index] = super().best_equities(position, (roll,), utility)[0]
+        table = np.fromiter(chain.from_iterable(rows), float, 5 * len(rows)).reshape(-1, 5)
+        best = iter(np.maximum.reduceat(utility.of_opponent(table), [0, *ends[:-1]]).tolist()
+                    if rows else ())
+        return tuple(alone[index] if index in alone else next(best)
+                     for index in range(len(rolls)))
+
+    def _money_best_equities(self, position: Position,
+                             rolls: tuple[Roll, ...]) -> tuple[float, ...] | None:
+        """:meth:`best_equities` under :data:`MONEY` at 0-ply, no bear-off to follow, from
+        the one play gnubg-nn picks per roll (``best_move(list=0)``, money being the state
+        it is left in: this module never sets its score or cube) and its chances, which
+        gnubg-nn's evaluation cache holds: the same numbers as the maximum over every
+        play's. A dance or a single play goes the base class's way, and so does the whole
+        position (None) when fewer than two rolls are left: numpy's product of a single row
+        can differ from the same row's in a larger array in the last bit."""
+        gnubg, board, rows, picked, alone = self.gnubg, self.board(position), [], [], {}
+        for index, roll in enumerate(rolls):
+            check_roll(roll)
+            if len(gnubg.moves(board, roll.high, roll.low)) < 2:  # a dance or a single play
+                alone[index] = super().best_equities(position, (roll,), MONEY)[0]
+                continue
+            key = gnubg.best_move(board, roll.high, roll.low, n=0, list=0, b=1)[1]
+            chances = gnubg.probabilities(
+                [list(side) for side in gnubg.board_from_position_key(key)], 0)
+            rows.append((_turned_twice(chances[0]), *chances[1:]))
+            picked.append(index)
+        if len(rows) < 2:
+            return None
+        best = dict(zip(picked, MONEY.of_opponent(np.array(rows, dtype=float)).tolist()))
+        return tuple(best[index] if index in best else alone[index]
+                     for index in range(len(rolls)))
+
+    def _choose(self, position: Position, keys: tuple[Any, ...], chances: np.ndarray,
+                utility: Utility) -> tuple[float, Any, Probabilities]:
+        if not self.ply:
+            return super()._choose(position, keys, chances, utility)
+        return self._filtered_choice(position, keys, chances, utility)
