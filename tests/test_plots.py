@@ -57,7 +57,7 @@ def test_pip_race_lines_hits_and_cube(studio, ax):
     assert pdf.get_xdata()[-1] == 37 and pdf.get_ydata()[-1] == 0
     # Hits written with * in game 1: rolls 4 (18/16*), 5 (bar/23 21/15*), 10 (13/7*(2) 7/1*(2)).
     # Each player's hits in their own checkers' colours, labelled with who was hit.
-    hit, p9_hit = lines["pdf633 hit"], lines["p9be6 hit"]
+    hit, p9_hit = lines["pdf633 was hit"], lines["p9be6 was hit"]
     assert hit.get_xdata().tolist() == [4, 10] and p9_hit.get_xdata().tolist() == [5]
     assert hit.get_ydata().tolist() == [168, pdf.get_ydata()[10]]
     assert p9_hit.get_ydata().tolist() == [151 - 10 + 25]
@@ -71,7 +71,7 @@ def test_pip_race_lines_hits_and_cube(studio, ax):
     assert ax.get_title() == "Pip race: match 5407469, game 1"
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("turn (rolls played)", "pip count (pips)")
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "pdf633", "p9be6", "pdf633 hit", "p9be6 hit"]
+        "pdf633", "p9be6", "pdf633 was hit", "p9be6 was hit"]
 
 
 def test_pip_race_of_a_short_game_has_whole_turns_on_its_x_axis(ax):

@@ -33,8 +33,9 @@ from .common import (
               help="Which match of the file (1, 2, ...) for files holding several: one page "
                    "shows one match.")
 @click.option("--luck/--no-luck", default=True, show_default=True,
-              help="Each roll's luck, by the engine (the engine extra); without it the page "
-                   "says how to install it.")
+              help="Each roll's luck and each decision's error, by the engine (short "
+                   "nardy: the engine extra; without it the page says how to install it); "
+                   "--no-luck leaves out both.")
 @click.option("--jobs", type=click.IntRange(1), default=None,
               help=f"Worker processes for the luck, game by game (default: all cores, "
                    f"{cores()} here); the page is that of --jobs 1.")

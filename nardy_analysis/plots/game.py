@@ -87,7 +87,7 @@ def plot_pip_race(data: pd.DataFrame, ax: Axes | None = None, *,
         One line per player (label: the name) in their checkers' colours
         (:func:`checker_style`): x is the turn (0 = the start, t = after the t-th roll; whole
         numbers), y the pip count in pips, missing after an unknown play. Triangles in the
-        colours of the player hit (label: ``NAME hit``) mark their pip count after the
+        colours of the player hit (label: ``NAME was hit``) mark their pip count after the
         hitting play (none for long nardy, where nothing is hit); dotted vertical lines
         mark where the cube was turned (before the roll).
 
@@ -115,7 +115,7 @@ def plot_pip_race(data: pd.DataFrame, ax: Axes | None = None, *,
             hits = hit & (mover == 1 - victim)
             if hits.any():
                 ax.plot(x[1:][hits], pips[victim][1:][hits], linestyle="none", marker="v",
-                        markersize=9, label=f"{names[victim]} hit",
+                        markersize=9, label=f"{names[victim]} was hit",
                         **checker_style(victim, "marker"))
     cube = turns["cube_value"].fillna(1).to_numpy()  # long nardy: no cube
     previous = np.concatenate([[1], cube[:-1]])

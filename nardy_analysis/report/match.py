@@ -114,7 +114,7 @@ def match_html(source: ReplayedMatch | LoadedFile, match: int = 1, *, luck: bool
     unit = _UNITS[replayed.rules.game]
     luck_by_turn, skill, luck_totals, luck_note = (
         _luck(replayed, evaluator, jobs) if luck
-        else ({}, _Skill(), None, "Luck is not shown (not asked for)."))
+        else ({}, _Skill(), None, "Luck and errors are not shown (not asked for)."))
     unread_games = sorted(unread, key=lambda unread_game: unread_game[0])
     for game in replayed.games:
         while unread_games and unread_games[0][0] < game.number:
