@@ -149,7 +149,7 @@ def test_widened_net_plays_as_before(native, tmp_path):
         train.widen(weights, meta["hidden"] - 1, seed=2)
     done = train.run(meta["games"] + 10, False, 2, meta["hidden"] + 16, 0.001, 0.001, 0.7, 10,
                      tmp_path, "test", start=train.EXPORT)
-    assert done["games"] == meta["games"] + 10 and done["widened_from"]["games"] == meta["games"]
+    assert done["games"] == meta["games"] + 10 and done["started_from"]["games"] == meta["games"]
     assert done["hidden"] == meta["hidden"] + 16 and len(train.checkpoints(tmp_path)) == 2
     towards = train.run(meta["games"] + 4, False, 2, meta["hidden"], 0.001, 0.001, 0.7, 2,
                         tmp_path / "ply1", "test", start=train.EXPORT, one_ply=0.2)

@@ -140,7 +140,7 @@ def run(games: int, resume: bool, seed: int, hidden: int, alpha: float, floor: f
         weights = widen(weights, hidden, seed)
         meta = {k: v for k, v in meta.items() if k not in ("checkpoint", "exported")}
         meta.update(hidden=hidden, alpha=alpha, alpha_floor=alpha, seed=seed,
-                    widened_from={"hidden": meta["hidden"], "games": meta["games"],
+                    started_from={"hidden": meta["hidden"], "games": meta["games"],
                                   "command": meta["command"]}, command=command)
         if one_ply is not None:
             meta["one_ply"] = one_ply
