@@ -17,7 +17,11 @@ in 10 bins) and pure races (:func:`races`: against an exact dynamic programme ov
 of up to three checkers a side on the points 1..12, the race database against the exact
 two-sided bear-off table, the net against the database in the games' races).
 
+With --against NPZ, each checkpoint named by --match against the weights of NPZ instead
+(``native.match``, dice stream 777), e.g. the 1-ply checkpoints against their start.
+
     python benchmarks/long_engine.py [--games N] [--bots] [--checks] [--positions N]
+        [--against NPZ --match NPZ...]
 """
 
 import argparse
@@ -231,8 +235,16 @@ def main() -> None:
     parser.add_argument("--bots", action="store_true")
     parser.add_argument("--checks", action="store_true")
     parser.add_argument("--positions", type=int, default=1000)
+    parser.add_argument("--against", type=Path)
+    parser.add_argument("--match", type=Path, nargs="+", default=[])
     arguments = parser.parse_args()
     games = arguments.games
+    if arguments.against:
+        against = train.load(arguments.against)[0]
+        for path in arguments.match:
+            print(line(f"{path.stem} against {arguments.against.stem} ({games} games)",
+                       native.match(train.load(path)[0], against, games, 777)), flush=True)
+        return
     if arguments.bots:
         for a, b, rules in BOT_MATCHES:
             game = "long nardy" if rules.game == "long" else "short nardy"

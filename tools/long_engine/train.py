@@ -200,6 +200,8 @@ def main(argv=None) -> None:
     parser.add_argument("--every", type=int, default=25_000, help="games between checkpoints")
     parser.add_argument("--checkpoints", type=Path, default=CHECKPOINTS)
     args = parser.parse_args(argv)
+    if args.one_ply is not None and args.widen is None:
+        parser.error("--one-ply starts a new folder: give the net to start from with --widen")
     if args.export:
         print(export(args.checkpoints))
         return
