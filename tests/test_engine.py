@@ -194,14 +194,14 @@ def test_money_best_equities_from_the_pick_equal_the_full_list():
 
 @pytest.mark.slow
 @needs_engine
-def test_checker_points_are_gnubg_nns_boards():
-    """The checkers decoded from gnubg-nn's play keys all at once, counted point by point,
-    are its own board_from_position_key, key by key: every play of every roll of a real
-    match (the bar, hits and bear-offs included) and of the sample positions."""
+def test_board_counts_are_gnubg_nns_boards():
+    """The boards decoded from gnubg-nn's play keys all at once are its own
+    board_from_position_key, key by key: every play of every roll of a real match (the bar,
+    hits and bear-offs included) and of the sample positions."""
     import gnubg_nn
 
     from nardy_analysis import replay_file
-    from nardy_analysis.analysis.gnubg import checker_points
+    from nardy_analysis.analysis.gnubg import board_counts
 
     engine = GnubgNN()
     positions = {turn.before for match in replay_file(DATA / "BackgammonGalaxy_4684335.mat")
@@ -209,8 +209,9 @@ def test_checker_points_are_gnubg_nns_boards():
     keys = [key for position in positions for roll in ALL_ROLLS
             for key in engine.plays(position, roll)[0]]
     assert len(keys) > 10_000
-    assert [np.bincount(points[points >= 0], minlength=50).reshape(2, 25).tolist()
-            for points in checker_points(keys)] == \
+    counts = board_counts(keys)
+    assert (counts[:, 24] > 0).any() and (counts[:, 49] > 1).any()
+    assert counts.reshape(-1, 2, 25).tolist() == \
         [[list(side) for side in gnubg_nn.board_from_position_key(key)] for key in keys]
 
 

@@ -78,7 +78,7 @@ def test_first_plays_and_cube_decisions_as_gnubg():
             continue
         turn = decision.turn
         row = theirs[(theirs["game"] == 1) & (theirs["roll"] == decision.number)].iloc[0]
-        played = search.after_play(turn.after, decision.state)
+        played = search.after_plays([turn.after], decision.state)[0]
         assert played == pytest.approx(row["played"], abs=1e-5)
         checked += 1
     assert checked == 3

@@ -45,18 +45,32 @@ from .evaluator import (
 )
 
 
-def checker_points(keys: Iterable[str]) -> np.ndarray:
-    """The checkers of gnubg-nn's position keys, shape (n, 80), int8: for each of a key's 80
-    bits, lowest first, the point of the checker it stands for, 0..49 (the 25 points of one
-    side, 0-based from its own side, 24 the bar, then 25..49 the other's; the boards of
-    ``board_from_position_key``), and -1 for a bit that stands for none. Each key is 20
+def board_counts(keys: Iterable[str]) -> np.ndarray:
+    """The boards of gnubg-nn's position keys, shape (n, 50), int8: the checkers on each
+    point of the side not on roll, then of the side on roll (25 points each, 0-based from
+    the side's own side, 24 the bar; ``board_from_position_key``'s boards). Each key is 20
     letters ``A``..``P``, two to a byte (high half first), whose 80 bits hold for each point
-    as many ones as checkers there and a zero (GNU Backgammon's position key): a checker's
-    point is the number of zeros before its one."""
+    as many ones as checkers there and a zero (GNU Backgammon's position key): a point's
+    count is the number of ones between its zero and the one before."""
     codes = np.frombuffer("".join(keys).encode("ascii"), np.uint8).reshape(-1, 20) - 65
     bits = np.unpackbits(codes[:, 0::2] << np.uint8(4) | codes[:, 1::2], axis=1,
                          bitorder="little")
-    return np.where(bits == 1, np.cumsum(1 - bits, axis=1, dtype=np.int8), np.int8(-1))
+    zeros = np.cumsum(bits == 0, axis=1, dtype=np.int8)
+    ends = np.nonzero((bits == 0) & (zeros <= 2 * BAR))[1].reshape(-1, 2 * BAR)
+    return (np.diff(ends, axis=1, prepend=-1) - 1).astype(np.int8)
+
+
+def board_classes(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`GnubgNN.position_classes` of boards of :func:`board_counts` (n, 50): the
+    classes (str) and the pip counts of the player then on roll, shape (n,)."""
+    sides = counts.reshape(-1, 2, BAR) > 0
+    # 0-based from each side's own side; 24 the bar, -1 none
+    rearmost = np.where(sides.any(axis=2), BAR - 1 - np.argmax(sides[:, :, ::-1], axis=2), -1)
+    home = (rearmost < 6).all(axis=1) | (rearmost < 0).any(axis=1)
+    # my point i + 1 is the opponent's 24 - i: passed when i + j < 23
+    kinds = np.where(home, "bearoff", np.where(rearmost.sum(axis=1) < BAR - 2, "race",
+                                               "contact"))
+    return kinds, counts[:, BAR:] @ np.arange(1, BAR + 1)
 
 
 @lru_cache(maxsize=None)
@@ -153,16 +167,7 @@ class GnubgNN(Evaluator):
     def position_classes(self, keys: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`position_class` of each of ``keys`` as two arrays of shape (n,): the
         classes (str) and the pip counts."""
-        points = checker_points(keys)
-        on_roll = points >= BAR  # the checkers of the player then on roll
-        rearmost = np.stack([np.where(on_roll, -1, points).max(axis=1),
-                             np.where(on_roll, points - BAR, -1).max(axis=1)],
-                            axis=1)  # 0-based from each side's own side; 24 the bar, -1 none
-        home = (rearmost < 6).all(axis=1) | (rearmost < 0).any(axis=1)
-        # my point i + 1 is the opponent's 24 - i: passed when i + j < 23
-        kinds = np.where(home, "bearoff", np.where(rearmost.sum(axis=1) < BAR - 2, "race",
-                                                   "contact"))
-        return kinds, np.where(on_roll, points - (BAR - 1), 0).sum(axis=1)
+        return board_classes(board_counts(keys))
 
     def _evaluate_uncached(self, position: Position) -> Probabilities:
         if position.is_over:

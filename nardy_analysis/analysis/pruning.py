@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from ..game.rules import BAR
 from .blas import one_blas_thread
 from .evaluator import Probabilities, Utility
-from .gnubg import GnubgNN, checker_points
+from .gnubg import GnubgNN, board_classes, board_counts
 
 PRUNE_MOVES = 5
 """The least number of plays GNU Backgammon's pruning nets keep (:func:`pruned`)."""
@@ -61,8 +62,34 @@ def pruned(evaluator: GnubgNN, plays: list[tuple[str, ...]],
     if not listed:
         return found
     keys = tuple(chain.from_iterable(plays[index] for index in listed))
-    kinds, _ = evaluator.position_classes(keys)
-    counts = _board_counts(checker_points(keys))
+    kinds, values = np.empty(len(keys), dtype="<U7"), np.full(len(keys), np.nan)
+    for start in range(0, len(keys), _CHUNK):
+        rows = slice(start, start + _CHUNK)
+        kinds[rows], values[rows] = _pruning_values(evaluator, keys[rows], utility)
+    sizes = np.array([len(plays[index]) for index in listed])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    codes = np.unique(kinds, return_inverse=True)[1]
+    uniform = (np.minimum.reduceat(codes, starts) == np.maximum.reduceat(codes, starts)) \
+        & (kinds[starts] != "bearoff")
+    order = np.lexsort((values, np.repeat(np.arange(len(listed)), sizes)))
+    for index, start, same in zip(listed, starts.tolist(), uniform):
+        if same:
+            found[index] = order[start:start + keeps[index]] - start
+    return found
+
+
+_CHUNK = 4096
+"""Plays valued by the pruning nets at a time (:func:`pruned`): their inputs stay in the
+processor's cache."""
+
+
+def _pruning_values(evaluator: GnubgNN, keys: tuple[str, ...],
+                    utility: Utility) -> tuple[np.ndarray, np.ndarray]:
+    """The classes (``contact``, ``crashed``, ``race``, ``bearoff``) of the positions of the
+    play ``keys`` and the opponent's cubeless ``utility`` there by the pruning net of the
+    class (NaN in a bear-off), shape (n,) each."""
+    counts = board_counts(keys)
+    kinds, _ = board_classes(counts)
     kinds = np.where((kinds == "contact") & _crashed(counts), "crashed", kinds)
     values = np.full(len(keys), np.nan)
     weights = np.array([utility.win, utility.win_gammon, utility.win_backgammon,
@@ -72,19 +99,13 @@ def pruned(evaluator: GnubgNN, plays: list[tuple[str, ...]],
                 _pruning_nets(evaluator.gnubg).items():
             rows = kinds == kind
             if rows.any():
-                units = _logistic(beta_hidden * (_pruning_inputs(counts[rows]) @ hidden
+                units = _logistic(beta_hidden * (_first_layer(counts[rows], hidden)
                                                  + hidden_bias))
                 chances = _logistic(beta_output * (units @ output + output_bias))
                 values[rows] = utility.base + chances @ weights
     for row in np.flatnonzero(kinds == "race"):
         values[row] = utility(_pruning(evaluator.gnubg, keys[row]))
-    start = 0
-    for index in listed:
-        end = start + len(plays[index])
-        if (kinds[start:end] == kinds[start]).all() and kinds[start] != "bearoff":
-            found[index] = np.argsort(values[start:end], kind="stable")[:keeps[index]]
-        start = end
-    return found
+    return kinds, values
 
 
 @lru_cache(maxsize=None)
@@ -94,8 +115,8 @@ def _pruning_nets(gnubg: Any) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndar
     (``data/gnubg.weights`` of the package: a net's name line, ``inputs hidden outputs
     trained beta_hidden beta_output``, then the hidden weights input by input, the output
     weights output by output, the hidden and the output thresholds): per net the hidden
-    weights (200, h), thresholds (h,), output weights (h, 5), thresholds (5,) and the
-    betas."""
+    weights unit by unit as :func:`_first_layer` takes them (4, 50, h), the thresholds
+    (h,), output weights (h, 5), thresholds (5,) and the betas."""
     lines = (Path(gnubg.__file__).parent / "data" / "gnubg.weights").read_text(
         encoding="latin-1").splitlines()
     nets = {}
@@ -104,7 +125,10 @@ def _pruning_nets(gnubg: Any) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndar
             inputs, hidden, outputs, _, beta_hidden, beta_output = lines[index + 1].split()
             i, h, o = int(inputs), int(hidden), int(outputs)
             values = np.array(lines[index + 2:index + 2 + i * h + h * o + h + o], dtype=float)
-            nets[line.split()[1]] = (values[:i * h].reshape(i, h),
+            units = values[:i * h].reshape(2 * BAR, 4, h).transpose(1, 0, 2).copy()
+            bar = units[:, BAR - 1::BAR]  # at least 1, 2, 3: on a point 1, 2, 3 or more
+            bar[1], bar[2] = bar[0] + bar[1], bar[0] + bar[1] + bar[2]
+            nets[line.split()[1]] = (units,
                                      values[i * h + h * o:i * h + h * o + h],
                                      values[i * h:i * h + h * o].reshape(o, h).T,
                                      values[i * h + h * o + h:], float(beta_hidden),
@@ -112,29 +136,22 @@ def _pruning_nets(gnubg: Any) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndar
     return nets
 
 
-def _board_counts(points: np.ndarray) -> np.ndarray:
-    """Checkers per point of :func:`checker_points`' rows: shape (n, 50), the 25 points (24
-    the bar) of the side not on roll, then of the side on roll."""
-    rows = np.broadcast_to(np.arange(len(points))[:, None], points.shape)
-    valid = points >= 0
-    return np.bincount((rows[valid] * 50 + points[valid]).astype(np.int64),
-                       minlength=50 * len(points)).reshape(-1, 50)
-
-
-def _pruning_inputs(counts: np.ndarray) -> np.ndarray:
-    """GNU Backgammon's 200 base inputs of boards of :func:`_board_counts`, shape (n, 200):
-    for each side and point four units, on a point one, two, three or more checkers (one
-    each) and half the checkers beyond three, on the bar at least one, two, three and half
-    the checkers beyond three."""
-    n = counts.reshape(len(counts), 2, 25).astype(float)
-    units = np.stack([n == 1, n == 2, n >= 3, np.maximum(n - 3, 0) / 2], axis=-1).astype(float)
-    bar = n[:, :, 24]
-    units[:, :, 24, :3] = np.stack([bar >= 1, bar >= 2, bar >= 3], axis=-1)
-    return units.reshape(len(counts), 200)
+def _first_layer(counts: np.ndarray, hidden: np.ndarray) -> np.ndarray:
+    """The hidden units' weighted input sums of boards of
+    :func:`~nardy_analysis.analysis.gnubg.board_counts` (n, 50), shape (n, h), without the
+    thresholds: GNU Backgammon's 200 base inputs (for each side and point four units: on a
+    point one, two, three or more checkers, one each, and half the checkers beyond three; on
+    the bar at least one, two, three, and half the checkers beyond three) times ``hidden``,
+    the weights of :func:`_pruning_nets` unit by unit (4, 50, h) with the bar's made those of
+    a point's units."""
+    sums: np.ndarray = ((counts == 1) @ hidden[0] + (counts == 2) @ hidden[1]
+                        + (counts >= 3) @ hidden[2] + (np.maximum(counts, 3) - 3) * 0.5 @ hidden[3])
+    return sums
 
 
 def _crashed(counts: np.ndarray) -> np.ndarray:
-    """Whether either side of boards of :func:`_board_counts` is crashed, as GNU Backgammon's
+    """Whether either side of boards of
+    :func:`~nardy_analysis.analysis.gnubg.board_counts` is crashed, as GNU Backgammon's
     ``ClassifyPosition`` has it (eval.c, read, not copied): six checkers or fewer left on
     the board, or no more than six besides those piled on the ace point (when it holds two
     or more; or besides the ace and deuce points' when the deuce point holds two or more), or

@@ -9,7 +9,7 @@ roller's best play of each roll among those GNU Backgammon's pruning nets keep
 from __future__ import annotations
 
 from itertools import chain
-from typing import NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -52,12 +52,19 @@ def _cubeless(state: CubeState) -> Utility:
                          state.post_crawford)
 
 
-class Reply(NamedTuple):
-    """The best play of one roll in a search: the position after it (the opponent on roll),
-    the opponent's chances there (9 columns, :func:`position_chances`) and their cube life
-    index."""
+def _settled(position: Position, state: CubeState) -> bool:
+    """Whether a search values ``position`` as it stands, whatever the plies left: the game
+    over, or in money play (``state``, either side's) a two-sided bear-off, valued exactly."""
+    return position.is_over or (not state.length and is_two_sided_bearoff(position))
 
-    after: Position
+
+class Reply(NamedTuple):
+    """The best play of one roll in a search: the position before it, the play (the
+    engine's key; None for a dance), the opponent's chances after it (9 columns,
+    :func:`position_chances`) and their cube life index there."""
+
+    before: Position
+    play: Any
     chances: np.ndarray
     life: float
 
@@ -89,7 +96,7 @@ class CubefulSearch:
     evaluator : Evaluator
         The engine of the 0-ply chances (:meth:`Evaluator.plays`).
     plies : int
-        The depth of :meth:`after_play` and :meth:`cube_decision`.
+        The depth of :meth:`after_plays` and :meth:`cube_decision`.
     """
 
     def __init__(self, evaluator: Evaluator, plies: int):
@@ -100,26 +107,46 @@ class CubefulSearch:
         """The best play of each of the 21 rolls (``ALL_ROLLS``) in ``position`` for the
         player on roll with the cube ``state`` (theirs), by 0-ply cubeful equity; a dance
         leaves the position with the opponent on roll."""
-        found = self._replies.get((position, state))
-        if found is not None:
-            return found
-        evaluator, parts, lives, dances = self.evaluator, [], [], {}
-        listed = [evaluator.plays(position, roll) for roll in ALL_ROLLS]
-        plays = [(position, roll, keys) for roll, (keys, _) in zip(ALL_ROLLS, listed) if keys]
-        found_lives = iter(life_indices(evaluator, plays, deep=self.deep))
-        for index, (roll, (keys, chances)) in enumerate(zip(ALL_ROLLS, listed)):
-            if keys:
-                parts.append(_pad(chances_after_plays(evaluator, position, keys, chances)))
-                lives.append(next(found_lives))
-            else:
-                dances[index] = position.with_turn(1 - position.turn)
-                parts.append(position_chances(evaluator, dances[index])[None])
-                lives.append(np.array([cube_efficiency(dances[index], self.deep)]))
+        return self.replies_of((position,), state)[0]
+
+    def replies_of(self, positions: Sequence[Position], state: CubeState) -> list[list[Reply]]:
+        """:meth:`replies` of each of ``positions`` (games not over, the same cube
+        ``state``), those not yet known worked out together: one array operation for all
+        their plays instead of one per position."""
+        wanted = [position for position in dict.fromkeys(positions)
+                  if (position, state) not in self._replies]
+        if wanted:
+            for position, found in zip(wanted, self._best_plays(wanted, state)):
+                self._replies[(position, state)] = found
+        return [self._replies[(position, state)] for position in positions]
+
+    def _best_plays(self, positions: list[Position], state: CubeState) -> list[list[Reply]]:
+        """:meth:`replies` of ``positions``, none known yet."""
+        evaluator, parts, lives = self.evaluator, [], []
+        keys: list[Any]
+        items = [(position, roll, *evaluator.plays(position, roll))
+                 for position in positions for roll in ALL_ROLLS]
+        found_lives = iter(life_indices(evaluator, [item[:3] for item in items if item[2]],
+                                        deep=self.deep))
+        for start in range(0, len(items), len(ALL_ROLLS)):
+            position, keys, chances = items[start][0], [], []
+            for _, _, play_keys, play_chances in items[start:start + len(ALL_ROLLS)]:
+                if play_keys:
+                    keys += play_keys
+                    chances.append(play_chances)
+                    lives.append(next(found_lives))
+                else:
+                    dance = position.with_turn(1 - position.turn)
+                    keys.append(None)
+                    chances.append(np.array([evaluator.evaluate(dance)]))
+                    lives.append(np.array([cube_efficiency(dance, self.deep)]))
+            parts.append(_pad(chances_after_plays(evaluator, position, tuple(keys),
+                                                  np.concatenate(chances))))
         rows, life = np.concatenate(parts), np.concatenate(lives)
         equities = after_play_equities(rows, state, life)
-        ends = np.cumsum([len(part) for part in parts])
-        keeps = (pruned(evaluator, [keys for keys, _ in listed], _cubeless(state.turned()))
-                 if isinstance(evaluator, GnubgNN) else [None] * len(listed))
+        ends = np.cumsum([max(len(item[2]), 1) for item in items])
+        keeps = (pruned(evaluator, [item[2] for item in items], _cubeless(state.turned()))
+                 if isinstance(evaluator, GnubgNN) else [None] * len(items))
         found = []
         for index, (start, end) in enumerate(zip(np.concatenate([[0], ends[:-1]]), ends)):
             kept = keeps[index]
@@ -127,12 +154,19 @@ class CubefulSearch:
                 best = start + int(np.argmax(equities[start:end]))
             else:
                 best = start + int(kept[np.argmax(equities[start:end][kept])])
-            after = dances.get(index)
-            if after is None:
-                after = evaluator.position_after(listed[index][0][best - start], position.turn)
-            found.append(Reply(after, rows[best], float(life[best])))
-        self._replies[(position, state)] = found
-        return found
+            position, _, listed, _ = items[index]
+            found.append(Reply(position, listed[best - start] if listed else None, rows[best],
+                               float(life[best])))
+        return [found[start:start + len(ALL_ROLLS)]
+                for start in range(0, len(found), len(ALL_ROLLS))]
+
+    def _after(self, reply: Reply) -> Position:
+        """The position after the play of ``reply`` (a dance: the same, the opponent on
+        roll)."""
+        before = reply.before
+        if reply.play is None:
+            return before.with_turn(1 - before.turn)
+        return self.evaluator.position_after(reply.play, before.turn)
 
     def _leaf(self, rows: np.ndarray, life: np.ndarray,
               states: tuple[CubeState | None, ...]) -> np.ndarray:
@@ -144,66 +178,75 @@ class CubefulSearch:
                 values[:, column] = cubeful_equities(rows, state, life)
         return values
 
-    def value(self, position: Position, states: tuple[CubeState | None, ...],
-              mover: CubeState, plies: int, top: bool = False,
-              reply: Reply | None = None) -> np.ndarray:
-        """The values of ``position`` at ``plies`` for the player on roll under each of
-        ``states`` (None: a state that does not occur), MWC (match play) or money equity per
-        cube of the state; ``mover`` is the actual cube, by which plays are chosen. ``top``:
-        no cube decision now (each state valued as no double, as for the equities of a cube
-        decision). ``reply``: the position's 0-ply chances and life index, when known."""
-        leaf = (plies == 0 or position.is_over
-                or (not mover.length and is_two_sided_bearoff(position)))
-        if leaf:
-            if reply is None:
-                reply = Reply(position, _pad(position_chances(self.evaluator, position)[None])[0],
-                              cube_efficiency(position, self.deep))
-            if top:
-                return np.array([np.nan if state is None else
-                                 float(no_double(reply.chances[None], state, reply.life)[0])
-                                 for state in states])
-            values: np.ndarray = self._leaf(reply.chances[None], np.array([reply.life]),
-                                            states)[0]
+    def values(self, positions: Sequence[Position], states: tuple[CubeState | None, ...],
+               mover: CubeState, plies: int, top: bool = False,
+               known: Sequence[tuple[np.ndarray, float]] | None = None) -> np.ndarray:
+        """The values of each of ``positions`` at ``plies`` for the player on roll under each
+        of ``states`` (None: a state that does not occur), shape (len(positions),
+        len(states)), MWC (match play) or money equity per cube of the state; ``mover`` is
+        the actual cube, by which plays are chosen. ``top``: no cube decision now (each
+        state valued as no double, as for the equities of a cube decision). ``known``: the
+        positions' 0-ply chances (9 columns) and life indices, when known. The positions of
+        each ply are searched together (:meth:`replies_of`)."""
+        values = np.full((len(positions), len(states)), np.nan)
+        searched = []
+        for row, position in enumerate(positions):
+            if plies and not _settled(position, mover):
+                searched.append(row)
+                continue
+            chances, life = known[row] if known else (
+                _pad(position_chances(self.evaluator, position)[None])[0],
+                cube_efficiency(position, self.deep))
+            for column, state in enumerate(states):
+                if state is not None:
+                    value = no_double if top else cubeful_equities
+                    values[row, column] = value(chances[None], state, np.array([life]))[0]
+        if not searched:
             return values
         children = tuple(chain.from_iterable(
             (None, None) if state is None else
             (state.turned(), state.doubled().turned() if not top and state.may_double else None)
             for state in states))
-        replies = self.replies(position, mover)
+        replies = list(chain.from_iterable(
+            self.replies_of([positions[row] for row in searched], mover)))
         if plies == 1:
-            below = self._leaf(np.array([r.chances for r in replies]),
-                               np.array([r.life for r in replies]), children)
+            below = self._leaf(np.array([reply.chances for reply in replies]),
+                               np.array([reply.life for reply in replies]), children)
         else:
-            below = np.array([self.value(r.after, children, mover.turned(), plies - 1,
-                                         reply=r) for r in replies])
-        mean = _ROLL_WEIGHTS @ below / 36
+            below = self.values([self._after(reply) for reply in replies], children,
+                                mover.turned(), plies - 1,
+                                known=[(reply.chances, reply.life) for reply in replies])
+        below = below.reshape(len(searched), len(ALL_ROLLS), len(children))
+        mean = np.array([_ROLL_WEIGHTS @ rolls / 36 for rolls in below])
         mine = 1.0 - mean if mover.length else -mean
-        values = np.full(len(states), np.nan)
-        for index, state in enumerate(states):
+        for column, state in enumerate(states):
             if state is None:
                 continue
-            no_double, double_take = mine[2 * index], mine[2 * index + 1]
-            values[index] = no_double
-            if not np.isnan(double_take):
-                double_take *= 1 if state.length else 2
-                double_pass = state.mwc(state.cube) if state.length else 1.0
-                values[index] = max(no_double, min(double_take, double_pass))
+            nd, dt = mine[:, 2 * column], mine[:, 2 * column + 1]
+            values[searched, column] = nd
+            if not np.isnan(dt).all():
+                dp = state.mwc(state.cube) if state.length else 1.0
+                values[searched, column] = np.maximum(
+                    nd, np.minimum(dt * (1 if state.length else 2), dp))
         return values
 
-    def after_play(self, after: Position, state: CubeState) -> float:
-        """The mover's normalised cubeful equity (EMG) at :attr:`plies` after a play that
-        led to ``after`` (the opponent on roll), ``state`` the mover's cube before it: as
-        :func:`after_play_equities`, the opponent's value at :attr:`plies` turned round."""
+    def after_plays(self, afters: Sequence[Position], state: CubeState) -> np.ndarray:
+        """The mover's normalised cubeful equity (EMG) at :attr:`plies` after each of the
+        plays that led to ``afters`` (the opponent on roll), shape (len(afters),), ``state``
+        the mover's cube before them: as :func:`after_play_equities`, the opponent's value
+        at :attr:`plies` turned round."""
         opponent = state.turned()
-        value = self.value(after, (opponent,), opponent, self.plies)[0]
-        return float(state.normalise(1.0 - value if state.length else -value))
+        value = self.values(afters, (opponent,), opponent, self.plies)[:, 0]
+        normalised: np.ndarray = state.normalise(1.0 - value if state.length else -value)
+        return normalised
 
     def cube_decision(self, position: Position, state: CubeState) -> tuple[float, float, float]:
         """ND, DT, DP (EMG) of the player on roll in ``position`` at :attr:`plies`, as
         :func:`~nardy_analysis.analysis.cubeful.normalised_cube_decision` has them at 0-ply
         (GNU Backgammon's ``GeneralCubeDecisionE``: the no-double and doubled cube valued
         without a cube decision at the top); ``state.may_double`` must be true."""
-        nd, dt = self.value(position, (state, state.doubled()), state, self.plies, top=True)
+        nd, dt = self.values((position,), (state, state.doubled()), state, self.plies,
+                             top=True)[0]
         if not state.length:
             return float(nd), float(2 * dt), 1.0
         win, lose = state.mwc(state.cube), state.mwc(-state.cube)

@@ -371,12 +371,11 @@ def _searched(search: CubefulSearch, evaluator: Evaluator, turn: ReplayedTurn,
         return shallow
     deep = np.full(len(keys), -np.inf)
 
-    def value(index: int) -> None:
-        deep[index] = search.after_play(
-            evaluator.position_after(keys[index], turn.player), state)
+    def value(*indices: int) -> None:
+        deep[list(indices)] = search.after_plays(
+            [evaluator.position_after(keys[index], turn.player) for index in indices], state)
 
-    for index in kept if len(kept) > 1 else (kept[0], played):
-        value(index)
+    value(*(kept if len(kept) > 1 else dict.fromkeys((kept[0], played))))
     if len(kept) > 1:
         for index in order[len(kept):]:
             if shallow[index] <= deep[deep > -np.inf].min():
