@@ -131,6 +131,12 @@ def process_seconds(argv: list[str], env: dict | None = None) -> float:
     return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
+def gnubg_process_seconds(commands: list[str]) -> float:
+    """CPU seconds of gnubg's whole process (its import and start-up, ``set threads 1``,
+    then ``commands``)."""
+    return process_seconds([PYTHON, "-c", _PROCESS_SCRIPT, json.dumps(commands)])
+
+
 def process_race(command: str, path: Path, setup: tuple[str, ...], repeat: int):
     """Whole processes, CPU seconds, best of ``repeat`` rounds taken in turn: ``nardy
     command path`` run first as a new user would (``HOME`` and ``XDG_CACHE_HOME`` a new empty
@@ -145,9 +151,8 @@ def process_race(command: str, path: Path, setup: tuple[str, ...], repeat: int):
             first = min(first, process_seconds(ours, env))
             warm = min(warm, process_seconds(ours, env))
         if available():
-            commands = [*setup, f'import mat "{path}"', "analyse match"]
-            theirs = min(theirs, process_seconds([PYTHON, "-c", _PROCESS_SCRIPT,
-                                                  json.dumps(commands)]))
+            theirs = min(theirs, gnubg_process_seconds(
+                [*setup, f'import mat "{path}"', "analyse match"]))
     return first, warm, theirs
 
 

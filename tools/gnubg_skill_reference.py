@@ -21,7 +21,11 @@ process go to the statistics file. For each ``NAME.mat``:
   each move): ``game``, ``roll`` (order of the roll in the game, dances included, as in the
   luck data), ``player``, ``dice``, ``plays`` (candidate plays gnubg listed), ``played``
   (gnubg's cubeful equity of the play made at the analysis' ply, normalised equity), ``best``
-  (that of its best play) and ``best_play`` (gnubg's SGF encoding of it).
+  (that of its best play) and ``best_play`` (gnubg's SGF encoding of it);
+* ``NAME.cubes.tsv``: one row per cube decision gnubg analysed (from the SGF ``DA[...]``
+  property): ``game``, ``roll`` (the roll it comes before), ``player`` (who may double),
+  ``no_double`` and ``double_take`` (gnubg's cubeful equities of the player, MWC in match
+  play, as it wrote them).
 
 Only files our replayer accepts cleanly (a game's last play may be unknown, ``????``) are
 recorded and the tool checks that gnubg saw the
@@ -119,6 +123,26 @@ def sgf_moves(text: str) -> list[list[tuple]]:
     return games
 
 
+def sgf_cubes(text: str) -> list[list[tuple]]:
+    """Per game, each cube decision gnubg analysed (the SGF ``DA[...]`` property of the move
+    or double that follows it): (index from 1 of the roll it comes before, the player who
+    may double, no double, double take), gnubg's cubeful equities (MWC in match play) as it
+    wrote them. Player 0 is ``W``, as in :func:`gnubg_reference.sgf_rolls`."""
+    games = []
+    for game in text.split("(;FF[4]")[1:]:
+        cubes, index = [], 0
+        for node in game.split("\n;")[1:]:
+            move = re.match(r"[WB]\[\d\d[a-z]*\]", node) is not None
+            index += move
+            found = re.search(r"DA\[E ver \d+ ((?:[-0-9.C]+ ?)+)\]", node)
+            if found is not None and (move or node[1:9] == "[double]"):  # not a take's
+                fields = found[1].split()  # 2C, cube, ..., 5 chances, cubeless, ND, ..., DT
+                cubes.append((index if move else index + 1, "WB".index(node[0]),
+                              float(fields[10]), float(fields[17])))
+        games.append(cubes)
+    return games
+
+
 def _unknown_last(game) -> bool:
     """The game's only gap is its last roll's play, written ``????`` (gnubg imports the
     roll, not a move)."""
@@ -128,8 +152,8 @@ def _unknown_last(game) -> bool:
 
 def record(path: Path, out: Path, gnubg_python: str, plies: int = 0,
            keep_sgf: bool = False) -> int:
-    """Write ``NAME.skill.json`` and ``NAME.moves.tsv`` for one file (and gnubg's SGF,
-    ``NAME.sgf``, with ``keep_sgf``); returns moves written."""
+    """Write ``NAME.skill.json``, ``NAME.moves.tsv`` and ``NAME.cubes.tsv`` for one file
+    (and gnubg's SGF, ``NAME.sgf``, with ``keep_sgf``); returns moves written."""
     matches = replay_file(path)
     if len(matches) != 1 or matches[0].errors or not all(g.complete or _unknown_last(g)
                                                           for g in matches[0].games):
@@ -159,6 +183,12 @@ def record(path: Path, out: Path, gnubg_python: str, plies: int = 0,
             lines.append(f"{game.number}\t{index}\t{turn.player}\t{turn.roll}\t{plays}\t"
                          f"{played:.6f}\t{best:.6f}\t{key}")
     (out / f"{path.stem}.moves.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    cubes = [f"# gnubg {version.strip()}: analyse match, cube decisions {plies}-ply cubeful, "
+             f"from {path.name}", "game\troll\tplayer\tno_double\tdouble_take"]
+    for game, found in zip(match.games, sgf_cubes(text)):
+        cubes += [f"{game.number}\t{index}\t{player}\t{nd:.6f}\t{dt:.6f}"
+                  for index, player, nd, dt in found]
+    (out / f"{path.stem}.cubes.tsv").write_text("\n".join(cubes) + "\n", encoding="utf-8")
     stats = {"gnubg": version.strip(),
              "settings": "; ".join(["set threads 1", *commands, "import mat", "analyse match",
                                     "save match", "show statistics match"]),

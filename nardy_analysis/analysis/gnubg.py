@@ -55,9 +55,12 @@ def board_counts(keys: Iterable[str]) -> np.ndarray:
     codes = np.frombuffer("".join(keys).encode("ascii"), np.uint8).reshape(-1, 20) - 65
     bits = np.unpackbits(codes[:, 0::2] << np.uint8(4) | codes[:, 1::2], axis=1,
                          bitorder="little")
-    zeros = np.cumsum(bits == 0, axis=1, dtype=np.int8)
-    ends = np.nonzero((bits == 0) & (zeros <= 2 * BAR))[1].reshape(-1, 2 * BAR)
-    return (np.diff(ends, axis=1, prepend=-1) - 1).astype(np.int8)
+    zero = bits == 0
+    ends = np.flatnonzero(zero & (np.cumsum(zero, axis=1, dtype=np.int8) <= 2 * BAR))
+    counts = np.empty(len(ends), np.int64)
+    counts[1:] = ends[1:] - ends[:-1] - 1
+    counts[::2 * BAR] = ends[::2 * BAR] % 80  # a key's first zero: the ones before it
+    return counts.reshape(-1, 2 * BAR).astype(np.int8)
 
 
 def board_classes(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -73,6 +76,18 @@ def board_classes(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return kinds, counts[:, BAR:] @ np.arange(1, BAR + 1)
 
 
+def board_keys(counts: np.ndarray) -> list[str]:
+    """The position keys of boards of :func:`board_counts` (n, 50): its decoding the other
+    way round."""
+    ends = np.cumsum(counts.astype(np.int64) + 1, axis=1) - 1  # each point's zero
+    bits = np.arange(80) < ends[:, -1:]
+    bits[np.arange(len(counts))[:, None], ends] = False
+    packed = np.packbits(bits, axis=1, bitorder="little")
+    letters = np.stack([packed >> 4, packed & 15], axis=2) + np.uint8(65)
+    text = letters.tobytes().decode("ascii")
+    return [text[start:start + 20] for start in range(0, len(text), 20)]
+
+
 @lru_cache(maxsize=None)
 def _one_sided(gnubg: Any, side: tuple[int, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """gnubg-nn's one-sided bear-off distribution of ``side`` (checkers on points 1..6):
@@ -81,12 +96,13 @@ def _one_sided(gnubg: Any, side: tuple[int, ...]) -> tuple[tuple[float, ...], tu
     return done, tuple(sum(done[i:]) for i in range(len(done)))
 
 
-def _turned_twice(win: float) -> float:
-    """``win`` as gnubg-nn's ``best_move`` lists it: ``1 - (1 - win)`` in single precision
-    (it turns the chances round to the mover's side and back), which can differ from
-    ``probabilities()``'s number in the last bit of a float."""
+def _turned_twice(win: Any) -> Any:
+    """``win`` (a number or an array) as gnubg-nn's ``best_move`` lists it: ``1 - (1 -
+    win)`` in single precision (it turns the chances round to the mover's side and back),
+    which can differ from ``probabilities()``'s number in the last bit of a float."""
     one = np.float32(1.0)
-    return float(one - (one - np.float32(win)))
+    turned = one - (one - np.asarray(win, dtype=np.float32))
+    return turned.astype(float) if turned.ndim else float(turned)
 
 
 class GnubgNN(Evaluator):
@@ -223,6 +239,48 @@ class GnubgNN(Evaluator):
             chances = [self._net([list(side) for side in gnubg.board_from_position_key(key)], p)
                        for key, _, p, _ in found[2]]
         return chances
+
+    def play_boards(self, rolls: Sequence[tuple[Position, Roll]]) -> list[np.ndarray]:
+        """The boards after every legal play of each ``(position, roll)`` as
+        :func:`board_counts` has them (the opponent then on roll), shape (plays, 50) each, in
+        gnubg-nn's order of making the plays: :meth:`plays` without valuing them, for a
+        search that values only some (:meth:`play_chances`)."""
+        gnubg, listed = self.gnubg, []
+        for position, roll in rolls:
+            check_roll(roll)
+            listed.append(gnubg.moves(self.board(position), roll.high, roll.low))
+        found = list(chain.from_iterable(listed))
+        if not found:
+            return [np.zeros((0, 2 * BAR), np.int8) for _ in listed]
+        boards = board_counts(found)
+        boards = np.concatenate([boards[:, BAR:], boards[:, :BAR]], axis=1)  # turned round
+        return np.split(boards, np.cumsum([len(moves) for moves in listed])[:-1])
+
+    def play_chances(self, plays: Sequence[tuple[Position, np.ndarray, bool]]
+                     ) -> list[tuple[tuple[str, ...], np.ndarray]]:
+        """The keys of plays of :meth:`play_boards` and the opponent's chances after them,
+        as :meth:`plays` gives them: for each ``(position, boards, alone)`` (``alone``: the
+        roll's only play) a tuple of keys and an array (len(boards), 5)."""
+        gnubg, found = self.gnubg, []
+        counts = np.concatenate([boards for _, boards, _ in plays])
+        keys = board_keys(counts) if len(counts) else []
+        boards = counts.reshape(-1, 2, BAR).tolist()
+        rows = np.array([gnubg.probabilities(board, 0) for board in boards]).reshape(-1, 5)
+        listed = rows.copy()
+        listed[:, 0] = _turned_twice(rows[:, 0])
+        start = 0
+        for position, play_boards, alone in plays:
+            end = start + len(play_boards)
+            if alone:  # gnubg-nn lists a roll's only play without valuing it
+                chances = np.array([self._net(boards[start], rows[start])])
+            elif any(position.opponent[7:BAR + 1]):  # no bear-off after this roll
+                chances = listed[start:end]
+            else:
+                chances = np.array([self._net(board, row) for board, row in
+                                    zip(boards[start:end], listed[start:end])]).reshape(-1, 5)
+            found.append((tuple(keys[start:end]), chances))
+            start = end
+        return found
 
     def best_equities(self, position: Position, rolls: tuple[Roll, ...],
                       utility: Utility = MONEY) -> tuple[float, ...]:

@@ -11,7 +11,6 @@ once; races go to gnubg-nn's own pruning evaluation.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +19,13 @@ import numpy as np
 from ..game.rules import BAR
 from .blas import one_blas_thread
 from .evaluator import Probabilities, Utility
-from .gnubg import GnubgNN, board_classes, board_counts
+from .gnubg import GnubgNN, board_classes
 
 PRUNE_MOVES = 5
 """The least number of plays GNU Backgammon's pruning nets keep (:func:`pruned`)."""
 
 
-def pruned(evaluator: GnubgNN, plays: list[tuple[str, ...]],
+def pruned(evaluator: GnubgNN, plays: list[np.ndarray],
            utility: Utility) -> list[np.ndarray | None]:
     """The plays that GNU Backgammon's pruning nets keep when a search picks the best play
     of a roll (eval.c, ``FindBestMoveInEval``, read, not copied): of ``n`` plays, the ``5 +
@@ -36,19 +35,19 @@ def pruned(evaluator: GnubgNN, plays: list[tuple[str, ...]],
     Parameters
     ----------
     evaluator : GnubgNN
-        The engine whose play keys ``plays`` holds.
-    plays : list of tuple of str
-        For each roll, the keys of its plays (:meth:`GnubgNN.plays
-        <nardy_analysis.analysis.evaluator.Evaluator.plays>`).
+        The engine of the nets.
+    plays : list of ndarray of shape (n, 50)
+        For each roll, the boards after its plays, the opponent on roll
+        (:meth:`GnubgNN.play_boards`).
     utility : Utility
         The opponent's cubeless equity.
 
     Returns
     -------
     list of (ndarray of int, or None)
-        For each list of ``plays``, the indices of the plays kept; None (every play) when
-        there are no more plays than that or the positions are not all race, all crashed or
-        all contact (:func:`_crashed`).
+        For each of ``plays``, the indices of the plays kept, the best for the mover first;
+        None (every play) when there are no more plays than that or the positions are not
+        all race, all crashed or all contact (:func:`_crashed`).
 
     Notes
     -----
@@ -56,16 +55,16 @@ def pruned(evaluator: GnubgNN, plays: list[tuple[str, ...]],
     (:func:`_pruning_nets`, :func:`_logistic`), races by gnubg-nn itself
     (``probabilities(board, p_prune)``).
     """
-    keeps = [PRUNE_MOVES + len(keys).bit_length() - 1 for keys in plays]
-    listed = [index for index, keys in enumerate(plays) if len(keys) > keeps[index]]
+    keeps = [PRUNE_MOVES + len(boards).bit_length() - 1 for boards in plays]
+    listed = [index for index, boards in enumerate(plays) if len(boards) > keeps[index]]
     found: list[np.ndarray | None] = [None] * len(plays)
     if not listed:
         return found
-    keys = tuple(chain.from_iterable(plays[index] for index in listed))
-    kinds, values = np.empty(len(keys), dtype="<U7"), np.full(len(keys), np.nan)
-    for start in range(0, len(keys), _CHUNK):
+    counts = np.concatenate([plays[index] for index in listed])
+    kinds, values = np.empty(len(counts), dtype="<U7"), np.full(len(counts), np.nan)
+    for start in range(0, len(counts), _CHUNK):
         rows = slice(start, start + _CHUNK)
-        kinds[rows], values[rows] = _pruning_values(evaluator, keys[rows], utility)
+        kinds[rows], values[rows] = _pruning_values(evaluator, counts[rows], utility)
     sizes = np.array([len(plays[index]) for index in listed])
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     codes = np.unique(kinds, return_inverse=True)[1]
@@ -83,15 +82,15 @@ _CHUNK = 4096
 processor's cache."""
 
 
-def _pruning_values(evaluator: GnubgNN, keys: tuple[str, ...],
+def _pruning_values(evaluator: GnubgNN, counts: np.ndarray,
                     utility: Utility) -> tuple[np.ndarray, np.ndarray]:
-    """The classes (``contact``, ``crashed``, ``race``, ``bearoff``) of the positions of the
-    play ``keys`` and the opponent's cubeless ``utility`` there by the pruning net of the
-    class (NaN in a bear-off), shape (n,) each."""
-    counts = board_counts(keys)
+    """The classes (``contact``, ``crashed``, ``race``, ``bearoff``) of boards of
+    :func:`~nardy_analysis.analysis.gnubg.board_counts` (n, 50) and the opponent's cubeless
+    ``utility`` there by the pruning net of the class (NaN in a bear-off), shape (n,)
+    each."""
     kinds, _ = board_classes(counts)
     kinds = np.where((kinds == "contact") & _crashed(counts), "crashed", kinds)
-    values = np.full(len(keys), np.nan)
+    values = np.full(len(counts), np.nan)
     weights = np.array([utility.win, utility.win_gammon, utility.win_backgammon,
                         utility.lose_gammon, utility.lose_backgammon])
     with one_blas_thread():
@@ -104,7 +103,7 @@ def _pruning_values(evaluator: GnubgNN, keys: tuple[str, ...],
                 chances = _logistic(beta_output * (units @ output + output_bias))
                 values[rows] = utility.base + chances @ weights
     for row in np.flatnonzero(kinds == "race"):
-        values[row] = utility(_pruning(evaluator.gnubg, keys[row]))
+        values[row] = utility(_pruning(evaluator.gnubg, counts[row].tobytes()))
     return kinds, values
 
 
@@ -167,10 +166,11 @@ def _crashed(counts: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=200_000)
-def _pruning(gnubg: Any, key: str) -> Probabilities:
-    """The pruning net's chances for the player on roll in the position of a play's ``key``
-    (gnubg-nn's ``probabilities(board, p_prune)``, the net of the position's class)."""
-    board = [list(side) for side in gnubg.board_from_position_key(key)]
+def _pruning(gnubg: Any, counts: bytes) -> Probabilities:
+    """The pruning net's chances for the player on roll of a board of
+    :func:`~nardy_analysis.analysis.gnubg.board_counts` (its 50 counts as bytes; gnubg-nn's
+    ``probabilities(board, p_prune)``, the net of the position's class)."""
+    board = np.frombuffer(counts, np.int8).reshape(2, BAR).tolist()
     return Probabilities(*gnubg.probabilities(board, gnubg.p_prune))
 
 

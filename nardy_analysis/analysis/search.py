@@ -13,7 +13,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from ..game.moves import ALL_ROLLS
+from ..game.moves import ALL_ROLLS, Roll
 from ..game.position import Position
 from .bearoff import is_two_sided_bearoff
 from .cube_life import cube_efficiency, life_indices
@@ -52,6 +52,11 @@ def _cubeless(state: CubeState) -> Utility:
                          state.post_crawford)
 
 
+_BATCH = 32
+"""Positions whose plays :meth:`CubefulSearch.replies_of` works out together: enough that
+array operations outweigh Python's work, few enough to keep memory small."""
+
+
 def _settled(position: Position, state: CubeState) -> bool:
     """Whether a search values ``position`` as it stands, whatever the plies left: the game
     over, or in money play (``state``, either side's) a two-sided bear-off, valued exactly."""
@@ -83,8 +88,10 @@ class CubefulSearch:
     twice as high, the opponent's) where the roller may double; then each state takes the
     roller's cube decision from those two values. The best play of a roll is the one with the
     highest 0-ply cubeful equity (:func:`after_play_equities`) under the actual cube, the
-    same for every state valued, among the plays gnubg's pruning nets keep (gnubg-nn:
-    :func:`~nardy_analysis.analysis.pruning.pruned`, by the opponent's cubeless equity).
+    same for every state valued (of equal ones, that with the highest cubeless equity of the
+    mover, as eval.c's ``ScoreMoves`` breaks ties), among the plays gnubg's pruning nets
+    keep (gnubg-nn: :func:`~nardy_analysis.analysis.pruning.pruned`, by the opponent's
+    cubeless equity); only those are valued by the full nets.
 
     In an evaluation of two plies or more every cube life index, at the leaves and in the
     choice of plays, is the deeper one
@@ -115,8 +122,9 @@ class CubefulSearch:
         their plays instead of one per position."""
         wanted = [position for position in dict.fromkeys(positions)
                   if (position, state) not in self._replies]
-        if wanted:
-            for position, found in zip(wanted, self._best_plays(wanted, state)):
+        for start in range(0, len(wanted), _BATCH):
+            batch = wanted[start:start + _BATCH]
+            for position, found in zip(batch, self._best_plays(batch, state)):
                 self._replies[(position, state)] = found
         return [self._replies[(position, state)] for position in positions]
 
@@ -124,8 +132,8 @@ class CubefulSearch:
         """:meth:`replies` of ``positions``, none known yet."""
         evaluator, parts, lives = self.evaluator, [], []
         keys: list[Any]
-        items = [(position, roll, *evaluator.plays(position, roll))
-                 for position in positions for roll in ALL_ROLLS]
+        items = self._kept_plays([(position, roll) for position in positions
+                                  for roll in ALL_ROLLS], state)
         found_lives = iter(life_indices(evaluator, [item[:3] for item in items if item[2]],
                                         deep=self.deep))
         for start in range(0, len(items), len(ALL_ROLLS)):
@@ -144,21 +152,36 @@ class CubefulSearch:
                                                   np.concatenate(chances))))
         rows, life = np.concatenate(parts), np.concatenate(lives)
         equities = after_play_equities(rows, state, life)
-        ends = np.cumsum([max(len(item[2]), 1) for item in items])
-        keeps = (pruned(evaluator, [item[2] for item in items], _cubeless(state.turned()))
-                 if isinstance(evaluator, GnubgNN) else [None] * len(items))
-        found = []
-        for index, (start, end) in enumerate(zip(np.concatenate([[0], ends[:-1]]), ends)):
-            kept = keeps[index]
-            if kept is None:
-                best = start + int(np.argmax(equities[start:end]))
-            else:
-                best = start + int(kept[np.argmax(equities[start:end][kept])])
-            position, _, listed, _ = items[index]
-            found.append(Reply(position, listed[best - start] if listed else None, rows[best],
-                               float(life[best])))
+        sizes = [max(len(item[2]), 1) for item in items]
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        rolls = np.repeat(np.arange(len(items)), sizes)
+        best_equity = np.repeat(np.maximum.reduceat(equities, starts), sizes)
+        ties = np.where(equities == best_equity, _cubeless(state).of_opponent(rows[:, :5]),
+                        -np.inf)
+        bests = np.lexsort((-ties, rolls))[starts]
+        found = [Reply(position, listed[best - start] if listed else None, chances, life)
+                 for (position, _, listed, _), best, start, chances, life in zip(
+                     items, bests.tolist(), starts.tolist(), rows[bests], life[bests].tolist())]
         return [found[start:start + len(ALL_ROLLS)]
                 for start in range(0, len(found), len(ALL_ROLLS))]
+
+    def _kept_plays(self, rolls: list[tuple[Position, Roll]], state: CubeState
+                    ) -> list[tuple[Position, Roll, tuple[Any, ...], np.ndarray]]:
+        """For each ``(position, roll)``: the plays the search looks at, ``(position, roll,
+        keys, chances)`` as :meth:`Evaluator.plays` gives them; with gnubg-nn, those its
+        pruning nets keep (:func:`pruned`, in their order), and only they are valued."""
+        evaluator = self.evaluator
+        if not isinstance(evaluator, GnubgNN):
+            return [(position, roll, *evaluator.plays(position, roll))
+                    for position, roll in rolls]
+        listed = evaluator.play_boards(rolls)
+        kept = [boards if keep is None else boards[keep]
+                for boards, keep in zip(listed, pruned(evaluator, listed,
+                                                       _cubeless(state.turned())))]
+        valued = evaluator.play_chances([(position, boards, len(boards) == 1)
+                                         for (position, _), boards in zip(rolls, kept)])
+        return [(position, roll, keys, chances)
+                for (position, roll), (keys, chances) in zip(rolls, valued)]
 
     def _after(self, reply: Reply) -> Position:
         """The position after the play of ``reply`` (a dance: the same, the opponent on
