@@ -159,8 +159,8 @@ class CubefulSearch:
         ties = np.where(equities == best_equity, _cubeless(state).of_opponent(rows[:, :5]),
                         -np.inf)
         bests = np.lexsort((-ties, rolls))[starts]
-        found = [Reply(position, listed[best - start] if listed else None, chances, life)
-                 for (position, _, listed, _), best, start, chances, life in zip(
+        found = [Reply(position, listed[best - start] if listed else None, chances, x)
+                 for (position, _, listed, _), best, start, chances, x in zip(
                      items, bests.tolist(), starts.tolist(), rows[bests], life[bests].tolist())]
         return [found[start:start + len(ALL_ROLLS)]
                 for start in range(0, len(found), len(ALL_ROLLS))]

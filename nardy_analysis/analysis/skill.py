@@ -49,8 +49,9 @@ one so far, and the play made, are valued by a cubeful 2-ply search
 the 21 rolls by 0-ply cubeful equity among those gnubg's pruning nets keep, both players'
 cube decisions at every ply, the deeper cube life indices), and so are the cube decisions;
 the summary's luck stays gnubg's default, cubeful 0-ply. On the three matches of
-tests/data/skill/ply2 the marks are within one of gnubg 1.1.0a16's and the checker error
-totals within 0.005 EMG per player (README.md there has the numbers).
+tests/data/skill/ply2 every count and rating word of the statistics equals gnubg
+1.1.0a16's, the checker error totals are within 0.001 EMG per player and the cube error
+totals within 0.0002 (README.md there has the numbers).
 
 The match statistics of :func:`skill_summary` (counts, error rates, marks, ratings, the FIBS
 rating) are :mod:`~nardy_analysis.analysis.match_statistics`'s.

@@ -114,8 +114,8 @@ def _print_table(summary: pd.DataFrame) -> None:
 @click.option("--ply", type=click.IntRange(0, 2), default=0, show_default=True,
               help="Look-ahead of the analysis: 0 as GNU Backgammon's \"Expert\" analysis "
                    "(a match in seconds), 2 as its \"World class\" one (cubeful 2-ply with "
-                   "its move filter and pruning nets: minutes of CPU a match, 1 to 3 per "
-                   "100 rolls, 10 to 30 times gnubg's own), 1 the same at 1-ply.")
+                   "its move filter and pruning nets: 20 to 40 s of CPU per 100 rolls, "
+                   "about 4 times gnubg's own), 1 the same at 1-ply.")
 @jobs_option
 @dask_option
 @rules_option
