@@ -51,8 +51,10 @@ def test_plies_and_long_nardy():
     matches = replay_file(SAMPLES / "long" / "simulated_match.mat", rules=LONG)
     with pytest.raises(InvalidArgument, match="0, 1 or 2"):
         skill_frame(matches, ply=3)
-    with pytest.raises(InvalidArgument, match="short nardy"):
+    with pytest.raises(InvalidArgument, match="at 2 plies is for short nardy.*at 0 plies"):
         skill_frame(matches, ply=2)
+    with pytest.raises(InvalidArgument, match="at 1 ply is for short nardy"):
+        skill_frame(matches, ply=1)
 
 
 @needs_engine

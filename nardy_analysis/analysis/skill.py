@@ -646,8 +646,9 @@ def skill_frame(source: Source, evaluator: Evaluator | None = None,
     try:
         for match_id, match in identified_matches(source):
             if ply and not match.rules.cube:
-                raise InvalidArgument(f"skill at {ply} plies is for short nardy; the match "
-                                      f"{match_id!r} is long nardy (rules {match.rules.name!r})")
+                raise InvalidArgument(f"skill at {ply} {'ply' if ply == 1 else 'plies'} is for "
+                                      f"short nardy; the match {match_id!r} is long nardy "
+                                      f"(rules {match.rules.name!r}): analyse it at 0 plies")
             rows += _match_rows(match_evaluator(match.rules, evaluator), match_id, match, ply)
     finally:
         if collecting:

@@ -114,8 +114,9 @@ def _print_table(summary: pd.DataFrame) -> None:
 @click.option("--ply", type=click.IntRange(0, 2), default=0, show_default=True,
               help="Look-ahead of the analysis: 0 as GNU Backgammon's \"Expert\" analysis "
                    "(a match in seconds), 2 as its \"World class\" one (cubeful 2-ply with "
-                   "its move filter and pruning nets: 20 to 40 s of CPU per 100 rolls, "
-                   "about 4 times gnubg's own), 1 the same at 1-ply.")
+                   "its move filter and pruning nets: about 4 times gnubg's own CPU, 30 to 90 "
+                   "s for a match of 130 to 220 rolls), 1 the same at 1-ply; 1 and 2 are "
+                   "for short nardy only.")
 @jobs_option
 @dask_option
 @rules_option
@@ -132,7 +133,8 @@ def skill(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str |
     normalised equity (EMG: points per game at cube 1, or normalised match equity), at
     0-ply (--ply 2: 2-ply, short nardy only) and cubeful as GNU Backgammon's analysis
     measures them; marks, categories and ratings are gnubg's; the luck of the summary is
-    gnubg's default cubeful 0-ply luck at any --ply, as in its World class analysis. The
+    gnubg's default cubeful 0-ply luck at any --ply, that of gnubg's Expert analysis (its
+    World class analysis reports a luck that differs by up to 0.06 EMG a player). The
     table shows per player: moves, unforced moves, moves marked doubtful/bad/very bad, the
     checker error total and rate (thousandths of EMG per unforced move) and rating, cube
     decisions, close ones, the cube error total and rate, the overall rating and the Snowie
@@ -145,7 +147,7 @@ def skill(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str |
     has no cube: its checker plays are measured by the long nardy engine (part of the
     package) in cubeless money equity per game (a mars 2 points, a home mars 3 or as the
     rules score it), the cube columns are empty (- in the table) and there are no ratings
-    (n/a: gnubg's rate backgammon play). Exit status: 0 when no file had an error, 1 when
+    (n/a: gnubg's ratings are for backgammon play). Exit status: 0 when no file had an error, 1 when
     any had, 2 for usage errors (and a missing engine extra).
     """
     files = found_files(paths).files
