@@ -12,7 +12,8 @@ threads 1``, chequerplay and cube decisions evaluated at 0 plies (cubeful, gnubg
 move filter, :func:`settings`), luck at 0 plies (cubeful too, gnubg's default, as
 ``skill_summary``'s luck), ``import mat``, ``analyse match``, ``save match`` (SGF, kept as
 ``NAME.sgf`` with ``--keep-sgf``) and ``show statistics match``; the CPU seconds of gnubg's
-process go to the statistics file. For each ``NAME.mat``:
+process go to the statistics file (``--no-cache``: ``set cache 0`` first, gnubg's evaluation
+cache off, which changes its World class luck). For each ``NAME.mat``:
 
 * ``NAME.skill.json``: every line of gnubg's "Match statistics" table as gnubg printed it,
   ``{label: [player 0 text, player 1 text]}`` (player 0 is the left column of the file), with
@@ -151,15 +152,16 @@ def _unknown_last(game) -> bool:
 
 
 def record(path: Path, out: Path, gnubg_python: str, plies: int = 0,
-           keep_sgf: bool = False) -> int:
+           keep_sgf: bool = False, cache: bool = True) -> int:
     """Write ``NAME.skill.json``, ``NAME.moves.tsv`` and ``NAME.cubes.tsv`` for one file
-    (and gnubg's SGF, ``NAME.sgf``, with ``keep_sgf``); returns moves written."""
+    (and gnubg's SGF, ``NAME.sgf``, with ``keep_sgf``; without ``cache``, gnubg's
+    evaluation cache off first, ``set cache 0``); returns moves written."""
     matches = replay_file(path)
     if len(matches) != 1 or matches[0].errors or not all(g.complete or _unknown_last(g)
                                                           for g in matches[0].games):
         raise SystemExit(f"{path}: does not replay cleanly; gnubg would repair it silently")
     match = matches[0]
-    commands = settings(plies)
+    commands = settings(plies) if cache else ["set cache 0", *settings(plies)]
     with tempfile.TemporaryDirectory() as tmp:
         sgf = Path(tmp) / "match.sgf"
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
@@ -204,10 +206,13 @@ def main(argv=None) -> None:
     parser.add_argument("--plies", type=int, choices=(0, 2), default=0,
                         help="chequerplay and cube analysis plies (2: World class)")
     parser.add_argument("--keep-sgf", action="store_true", help="also keep gnubg's SGF")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="turn gnubg's evaluation cache off first (set cache 0)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for path in args.files:
-        count = record(path, args.out, args.gnubg_python, args.plies, args.keep_sgf)
+        count = record(path, args.out, args.gnubg_python, args.plies, args.keep_sgf,
+                       not args.no_cache)
         print(f"{path.name}: {count} moves", file=sys.stderr)
 
 

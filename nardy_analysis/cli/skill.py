@@ -133,8 +133,9 @@ def skill(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str |
     normalised equity (EMG: points per game at cube 1, or normalised match equity), at
     0-ply (--ply 2: 2-ply, short nardy only) and cubeful as GNU Backgammon's analysis
     measures them; marks, categories and ratings are gnubg's; the luck of the summary is
-    gnubg's default cubeful 0-ply luck at any --ply, that of gnubg's Expert analysis (its
-    World class analysis reports a luck that differs by up to 0.06 EMG a player). The
+    gnubg's default cubeful 0-ply luck at any --ply, that of gnubg's Expert analysis and of
+    its World class one with its evaluation cache off (with the cache on, gnubg's World
+    class luck differs by up to 0.06 EMG a player). The
     table shows per player: moves, unforced moves, moves marked doubtful/bad/very bad, the
     checker error total and rate (thousandths of EMG per unforced move) and rating, cube
     decisions, close ones, the cube error total and rate, the overall rating and the Snowie
