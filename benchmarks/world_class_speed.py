@@ -3,9 +3,10 @@ in one run.
 
 Usage: python benchmarks/world_class_speed.py [MATCH.mat ...]
 
-Default matches: the three of tests/data/skill/ply2 (137, 134 and 219 rolls). For each match,
-taken in turn, whole processes in CPU seconds (start-up included, one run each): ``nardy
-skill --ply 2 MATCH``, after one untimed run that fills the bear-off cache, and gnubg's own
+Default matches: those of tests/data/skill/ply2 (three matches of 137, 134 and 219 rolls and
+a money session of 151). For each match, taken in turn, whole processes in CPU seconds
+(start-up included, one run each): ``nardy skill --ply 2 MATCH``, after one untimed run that
+fills the bear-off cache, and gnubg's own
 process with its World class settings (those of tools/gnubg_skill_reference.py, which made
 the references of tests/data/skill/ply2), ``import mat`` and ``analyse match``
 (benchmarks/gnubg_peer.py).

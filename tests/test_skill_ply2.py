@@ -98,9 +98,10 @@ def test_first_plays_and_cube_decisions_as_gnubg():
 @pytest.mark.parametrize("reference", REFERENCES, ids=lambda p: p.stem)
 def test_every_cube_decision_as_gnubg(reference):
     """The no double and double/take equities of every cube decision gnubg analysed at 2
-    plies in the three matches (23, 81 and 111) equal its own to 5e-5 MWC, and nine in ten
-    of them to 2e-6 (measured: all within 2.9e-5, 200 of 215 within 2e-6; gnubg works in
-    single precision)."""
+    plies equal its own: in the three matches (23, 81 and 111 decisions) to 5e-5 MWC and
+    nine in ten of the equities to 2e-6 (measured: all within 2.9e-5, 411 of 430 within
+    2e-6), in the money session (114) to 1e-4 EMG and four in five to 2e-6 (measured:
+    8.9e-5, 195 of 228); gnubg works in single precision."""
     name = reference.name.split(".")[0]
     cubes = pd.read_csv(DATA / f"{name}.cubes.tsv", sep="\t", comment="#")
     search = CubefulSearch(GnubgNN(0), 2)
@@ -108,17 +109,19 @@ def test_every_cube_decision_as_gnubg(reference):
     for decision in _match_decisions(replay_file(DATA / f"{name}.mat")[0]):
         if isinstance(decision, _CubeDecision) and decision.state.may_double:
             state = decision.state
-            win, lose = state.mwc(state.cube), state.mwc(-state.cube)
-            found.append((decision.game.number, decision.turn, decision.side, *(
-                (v * (win - lose) + win + lose) / 2
-                for v in search.cube_decision(decision.position, state)[:2])))
+            values = search.cube_decision(decision.position, state)[:2]
+            if state.length:  # gnubg writes MWC in match play, equity in money play
+                win, lose = state.mwc(state.cube), state.mwc(-state.cube)
+                values = tuple((v * (win - lose) + win + lose) / 2 for v in values)
+            found.append((decision.game.number, decision.turn, decision.side, *values))
     ours = pd.DataFrame(found, columns=["game", "roll", "player", "no_double", "double_take"])
     both = cubes.merge(ours, on=["game", "roll", "player"], suffixes=("", "_ours"))
     assert len(both) == len(cubes)
     differences = pd.concat([(both[column] - both[f"{column}_ours"]).abs()
                              for column in ("no_double", "double_take")])
-    assert differences.max() < 5e-5
-    assert (differences < 2e-6).mean() > 0.9
+    match_play = "money" not in name
+    assert differences.max() < (5e-5 if match_play else 1e-4)
+    assert (differences < 2e-6).mean() > (0.9 if match_play else 0.8)
 
 
 @pytest.mark.slow
@@ -137,6 +140,7 @@ def test_world_class_statistics_as_gnubg(reference):
     table = stats["match"]
     chequer, cube, overall = table["Chequerplay"], table["Cube"], table["Overall"]
     luck = json.loads((DATA / "nocache" / reference.name).read_text())["match"]
+    unit = "MWC" if "Error total EMG (MWC)" in chequer else "Points"
     matches = replay_file(DATA / stats["file"])
     frame = skill_frame(matches, ply=2)
     summary = skill_summary(matches, frame)
@@ -146,22 +150,22 @@ def test_world_class_statistics_as_gnubg(reference):
             assert row[f"marked_{mark.replace(' ', '_')}"] == \
                 int(chequer[f"Moves marked {mark}"][side])
         assert row["checker_error_emg"] == pytest.approx(
-            number(chequer["Error total EMG (MWC)"][side]), abs=0.002)
+            number(chequer[f"Error total EMG ({unit})"][side]), abs=0.002)
         assert row["checker_rating"] == chequer["Chequerplay rating"][side]
         assert row["cube_decisions"] == int(cube["Total cube decisions"][side])
         assert row["close_cube_decisions"] == \
             int(cube["Close or actual cube decisions"][side])
         assert row["cube_error_emg"] == pytest.approx(
-            number(cube["Error total EMG (MWC)"][side]), abs=0.001)
+            number(cube[f"Error total EMG ({unit})"][side]), abs=0.001)
         assert row["cube_rating"] == cube["Cube decision rating"][side]
         assert row["overall_rating"] == overall["Overall rating"][side]
         # luck: gnubg's own with its evaluation cache off (nocache/)
         assert row["luck_emg"] == pytest.approx(
-            number(luck["Luck"]["Luck total EMG (MWC)"][side]), abs=0.0005)
+            number(luck["Luck"][f"Luck total EMG ({unit})"][side]), abs=0.0005)
         if "Luck adjusted result" in luck["Overall"]:
-            assert row["luck_adjusted_result"] == pytest.approx(
-                float(luck["Overall"]["Luck adjusted result"][side].rstrip("%")) / 100,
-                abs=2e-4)  # as tests/test_skill.py at 0 plies
+            text = luck["Overall"]["Luck adjusted result"][side]
+            expected = float(text.rstrip("%")) / 100 if unit == "MWC" else float(text)
+            assert row["luck_adjusted_result"] == pytest.approx(expected, abs=2e-4)
     moves = frame[frame["kind"] == "move"]
     theirs = pd.read_csv(DATA / f"{reference.name.split('.')[0]}.moves.tsv", sep="\t",
                          comment="#", dtype={"dice": str})
