@@ -131,13 +131,13 @@ class CubefulSearch:
     def _best_plays(self, positions: list[Position], state: CubeState) -> list[list[Reply]]:
         """:meth:`replies` of ``positions``, none known yet."""
         evaluator, parts, lives = self.evaluator, [], []
-        keys: list[Any]
         items = self._kept_plays([(position, roll) for position in positions
                                   for roll in ALL_ROLLS], state)
         found_lives = iter(life_indices(evaluator, [item[:3] for item in items if item[2]],
                                         deep=self.deep))
         for start in range(0, len(items), len(ALL_ROLLS)):
-            position, keys, chances = items[start][0], [], []
+            position, chances = items[start][0], []
+            keys: list[Any] = []
             for _, _, play_keys, play_chances in items[start:start + len(ALL_ROLLS)]:
                 if play_keys:
                     keys += play_keys
@@ -192,13 +192,14 @@ class CubefulSearch:
         return self.evaluator.position_after(reply.play, before.turn)
 
     def _leaf(self, rows: np.ndarray, life: np.ndarray,
-              states: tuple[CubeState | None, ...]) -> np.ndarray:
+              states: tuple[CubeState | None, ...], top: bool = False) -> np.ndarray:
         """0-ply values (n, len(states)) of positions with the chances ``rows`` (n, 9) of the
-        player on roll; NaN for a missing state."""
+        player on roll; NaN for a missing state; ``top``: each state valued as no double."""
+        value = no_double if top else cubeful_equities
         values = np.full((len(rows), len(states)), np.nan)
         for column, state in enumerate(states):
             if state is not None:
-                values[:, column] = cubeful_equities(rows, state, life)
+                values[:, column] = value(rows, state, life)
         return values
 
     def values(self, positions: Sequence[Position], states: tuple[CubeState | None, ...],
@@ -212,18 +213,14 @@ class CubefulSearch:
         positions' 0-ply chances (9 columns) and life indices, when known. The positions of
         each ply are searched together (:meth:`replies_of`)."""
         values = np.full((len(positions), len(states)), np.nan)
-        searched = []
-        for row, position in enumerate(positions):
-            if plies and not _settled(position, mover):
-                searched.append(row)
-                continue
-            chances, life = known[row] if known else (
-                _pad(position_chances(self.evaluator, position)[None])[0],
-                cube_efficiency(position, self.deep))
-            for column, state in enumerate(states):
-                if state is not None:
-                    value = no_double if top else cubeful_equities
-                    values[row, column] = value(chances[None], state, np.array([life]))[0]
+        settled = [not plies or _settled(position, mover) for position in positions]
+        leaves = [row for row, leaf in enumerate(settled) if leaf]
+        searched = [row for row, leaf in enumerate(settled) if not leaf]
+        if leaves:
+            chances, lives = zip(*(known[row] if known else (
+                _pad(position_chances(self.evaluator, positions[row])[None])[0],
+                cube_efficiency(positions[row], self.deep)) for row in leaves))
+            values[leaves] = self._leaf(np.array(chances), np.array(lives), states, top)
         if not searched:
             return values
         children = tuple(chain.from_iterable(

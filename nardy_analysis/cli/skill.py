@@ -135,21 +135,21 @@ def skill(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str |
     measures them; marks, categories and ratings are gnubg's; the luck of the summary is
     gnubg's default cubeful 0-ply luck at any --ply, that of gnubg's Expert analysis and of
     its World class one with its evaluation cache off (with the cache on, gnubg's World
-    class luck differs by up to 0.06 EMG a player). The
-    table shows per player: moves, unforced moves, moves marked doubtful/bad/very bad, the
-    checker error total and rate (thousandths of EMG per unforced move) and rating, cube
-    decisions, close ones, the cube error total and rate, the overall rating and the Snowie
-    error rate. --json writes every column of the summary
-    (one object per player per match, or per player with --by player); --csv and --parquet
-    write one row per decision (nardy_analysis.analysis.skill.DECISION_COLUMNS).
+    class luck differs by up to 0.06 EMG a player). The table shows per player: moves,
+    unforced moves, moves marked doubtful/bad/very bad, the checker error total and rate
+    (thousandths of EMG per unforced move) and rating, cube decisions, close ones, the cube
+    error total and rate, the overall rating and the Snowie error rate. --json writes every
+    column of the summary (one object per player per match, or per player with --by
+    player); --csv and --parquet write one row per decision
+    (nardy_analysis.analysis.skill.DECISION_COLUMNS).
     Every game that can be read is analysed; each error is reported on stderr with the game
     it concerns. Short nardy needs the engine extra: pip install 'nardy-analysis[engine]'
     (without it the command stops at the first short nardy file, exit status 2). Long nardy
     has no cube: its checker plays are measured by the long nardy engine (part of the
     package) in cubeless money equity per game (a mars 2 points, a home mars 3 or as the
     rules score it), the cube columns are empty (- in the table) and there are no ratings
-    (n/a: gnubg's ratings are for backgammon play). Exit status: 0 when no file had an error, 1 when
-    any had, 2 for usage errors (and a missing engine extra).
+    (n/a: gnubg's ratings are for backgammon play). Exit status: 0 when no file had an
+    error, 1 when any had, 2 for usage errors (and a missing engine extra).
     """
     files = found_files(paths).files
     parts = parquet_parts(parquet_file, DECISION_DTYPES)
