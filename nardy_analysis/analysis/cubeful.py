@@ -47,7 +47,7 @@ from .bearoff import (
     is_two_sided_bearoff,
 )
 from .cube_life import rearmost
-from .evaluator import MONEY, Evaluator
+from .evaluator import MONEY, Evaluator, swapped
 from .match_equity import (
     MET_LENGTH,
     GameSituation,
@@ -102,16 +102,6 @@ def _mwc(score: MatchScore, points: int) -> float:
                                 score.opponent_away + min(points, 0), score.post)
 
 
-_SWAP = [0, 3, 4, 1, 2]
-
-
-def _swap(chances: np.ndarray) -> np.ndarray:
-    """Chances (n, 5) from the other side."""
-    swapped = chances[:, _SWAP]
-    swapped[:, 0] = 1.0 - swapped[:, 0]
-    return swapped
-
-
 def _outcome_average(score: MatchScore, chances: np.ndarray, cube: int, win: bool) -> np.ndarray:
     """MWC of the player on roll averaged over the kinds of win (or loss) at ``cube``."""
     sign, (p, g, b) = (1, chances[:, :3].T) if win else (-1, (1.0 - chances[:, 0],
@@ -132,7 +122,7 @@ def _take_point(doubler: MatchScore, taker_chances: np.ndarray, cube: int) -> np
         win = _outcome_average(taker, taker_chances, 2 * cube, True)
         point: np.ndarray = (passed - lose) / (win - lose)
         return point
-    cash = 1.0 - _take_point(taker, _swap(taker_chances), 2 * cube)
+    cash = 1.0 - _take_point(taker, swapped(taker_chances), 2 * cube)
     point = cash * (passed - lose) / (taker.mwc(2 * cube) - lose)
     return point
 
@@ -170,7 +160,7 @@ def _match_no_double(score: MatchScore, chances: np.ndarray, cube: int, owner: i
     if owner in (None, 1) and score.opponent_away > cube:
         knots.append((_take_point(score.other, chances, cube), score.mwc(-cube)))
     if owner in (None, 0) and score.away > cube:
-        knots.append((1.0 - _take_point(score, _swap(chances), cube), score.mwc(cube)))
+        knots.append((1.0 - _take_point(score, swapped(chances), cube), score.mwc(cube)))
     knots.append((1.0, win))
     return dead, _piecewise(pw, knots), np.broadcast_to(x, dead.shape)
 

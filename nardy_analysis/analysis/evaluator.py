@@ -116,9 +116,27 @@ class Utility:
                 + self.win_backgammon * chances[:, 4] + self.lose_gammon * chances[:, 1]
                 + self.lose_backgammon * chances[:, 2])
 
+    def opponent(self) -> "Utility":
+        """The opponent's equity in the same game, of their own chances:
+        ``-self(p.swapped())``. For money equity and GNU Backgammon's normalised match
+        equity it is the opponent's own: a match equity ``M`` normalised by the player's
+        ``W`` and ``L`` (MWC after winning and losing the cube) is ``(2 M - W - L) / (W -
+        L)``, and the opponent's ``1 - M`` by their ``1 - L`` and ``1 - W`` is its
+        negative."""
+        return Utility(-(self.base + self.win), self.win, -self.lose_gammon,
+                       -self.lose_backgammon, -self.win_gammon, -self.win_backgammon)
+
 
 MONEY = Utility()
 """Cubeless money equity (:attr:`Probabilities.money_equity`)."""
+
+
+def swapped(chances: np.ndarray) -> np.ndarray:
+    """Chances of shape (..., 5) from the other player's side, as
+    :meth:`Probabilities.swapped` turns them."""
+    turned = chances[..., [0, 3, 4, 1, 2]]
+    turned[..., 0] = 1.0 - turned[..., 0]
+    return turned
 
 
 class BestPlay(NamedTuple):
@@ -208,7 +226,7 @@ class Evaluator(ABC):
         keys, chances = self._plays(position, roll)
         if not keys:
             after = position.with_turn(1 - position.turn)
-            mine = self.evaluate(after).swapped()
+            mine = self._after_dance(after, utility)
             return BestPlay(after, mine, utility(mine))
         equity, key, mine = self._choose(position, keys, chances, utility)
         return BestPlay(self._position_after(key, position.turn), mine, equity)
@@ -262,6 +280,11 @@ class Evaluator(ABC):
         equities = utility.of_opponent(chances)
         best = max(np.flatnonzero(equities == equities.max()), key=keys.__getitem__)
         return float(equities[best]), keys[best], Probabilities(*chances[best]).swapped()
+
+    def _after_dance(self, after: Position, utility: Utility) -> Probabilities:
+        """The mover's chances in ``after``, the position a dance leaves (the opponent on
+        roll); ``utility`` is the mover's equity."""
+        return self.evaluate(after).swapped()
 
     def _filtered_choice(self, position: Position, keys: tuple[Any, ...], chances: np.ndarray,
                          utility: Utility) -> tuple[float, Any, Probabilities]:

@@ -42,7 +42,9 @@ from .evaluator import (
     check_roll,
     game_over_probabilities,
     not_installed,
+    swapped,
 )
+from .plies import CubelessSearch
 
 
 def board_counts(keys: Iterable[str]) -> np.ndarray:
@@ -112,10 +114,10 @@ class GnubgNN(Evaluator):
     ----------
     ply : int
         0 (default) for the nets' static evaluation; ``n >= 1`` (up to 4) to look ``n`` rolls
-        ahead. At ``n >= 1`` the plays within
-        :data:`~nardy_analysis.analysis.evaluator.FILTER_WIDTH` of the 0-ply best (at most
-        :data:`~nardy_analysis.analysis.evaluator.FILTER_MOVES` besides it) are evaluated
-        again at ``n``-ply, as GNU Backgammon's move filters do.
+        ahead: :meth:`evaluate` is gnubg-nn's own ``n``-ply evaluation, and the best play of
+        a roll (:meth:`best_play`, :meth:`best_equities`) is GNU Backgammon's at ``n`` plies
+        as its luck analysis finds it, cubeless, through its default move filters and without
+        pruning nets (:class:`~nardy_analysis.analysis.plies.CubelessSearch`).
     cache_size : int
         How many (position, roll) play lists and position evaluations to keep.
 
@@ -141,6 +143,7 @@ class GnubgNN(Evaluator):
         self.gnubg = gnubg_nn
         version = getattr(getattr(gnubg_nn, "_version_module", None), "version", "?")
         self.name = f"gnubg-nn {version} {ply}-ply"
+        self._last_search: tuple[Any, CubelessSearch | None] = (None, None)
 
     @staticmethod
     def board(position: Position) -> list[list[int]]:
@@ -186,9 +189,9 @@ class GnubgNN(Evaluator):
         return board_classes(board_counts(keys))
 
     def _evaluate_uncached(self, position: Position) -> Probabilities:
-        if position.is_over:
-            return game_over_probabilities(position)
-        return self._net(self.board(position))
+        if self.ply and not position.is_over:
+            return self._net(self.board(position))
+        return self._static(position)
 
     def _net(self, board: list[list[int]],
              probabilities: Sequence[float] | None = None) -> Probabilities:
@@ -345,4 +348,30 @@ class GnubgNN(Evaluator):
                 utility: Utility) -> tuple[float, Any, Probabilities]:
         if not self.ply:
             return super()._choose(position, keys, chances, utility)
-        return self._filtered_choice(position, keys, chances, utility)
+        index, equity, after = self._search(utility, position.turn).best(
+            position, keys, chances, self.ply)
+        return equity, keys[index], Probabilities(*swapped(after))
+
+    def _after_dance(self, after: Position, utility: Utility) -> Probabilities:
+        if not self.ply:
+            return super()._after_dance(after, utility)
+        return Probabilities(*swapped(
+            self._search(utility, 1 - after.turn).chances(after, self.ply)))
+
+    def _search(self, utility: Utility, side: int) -> CubelessSearch:
+        """The :class:`CubelessSearch` of ``side`` with the equity ``utility``: the last one
+        made, while they are the same (a match's rolls go by a few cube and score
+        states)."""
+        key, search = self._last_search
+        if search is None or key != (utility, side):
+            search = CubelessSearch(self, lambda position: np.array(self._static(position)),
+                                    utility, side)
+            self._last_search = ((utility, side), search)
+        return search
+
+    def _static(self, position: Position) -> Probabilities:
+        """The 0-ply chances of the player on roll in ``position``."""
+        if position.is_over:
+            return game_over_probabilities(position)
+        board = self.board(position)
+        return self._net(board, self.gnubg.probabilities(board, 0))

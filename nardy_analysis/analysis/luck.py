@@ -8,8 +8,11 @@ throws, of the equity after the best play of each throw (21 distinct rolls, each
 counted twice). How the roll was actually
 played does not matter. A dance counts like any other roll: its equity is that of the
 unchanged position with the opponent on roll. Equity is the engine's cubeless equity at
-0-ply by default (the evaluator's ``ply`` changes it), the setting GNU Backgammon's luck
-analysis uses when told ``set analysis luckanalysis cubeful off``.
+0-ply by default, the setting GNU Backgammon's luck analysis uses when told ``set analysis
+luckanalysis cubeful off``. The evaluator's ``ply`` changes it; gnubg-nn's best plays at 1
+and 2 plies (:class:`~nardy_analysis.analysis.plies.CubelessSearch`) are those of gnubg's
+luck analysis at that ply (``set analysis luckanalysis plies N``), and so is the luck
+(tests/data/luck/ply1, ply2).
 
 The first roll of a game is special: it also decides who moves first, so GNU Backgammon
 averages over the 30 non-double throws of the opening roll, 15 for each player, the
