@@ -78,17 +78,19 @@ def by_player(summary: pd.DataFrame) -> pd.DataFrame:
 def _print_table(summary: pd.DataFrame) -> None:
     """One line per player of each match, or per player with ``--by player`` (a
     ``matches`` column, no Snowie error rate: the opponents' moves are not summed); ``-``
-    for the cube of long nardy, which has none."""
+    for the cube of long nardy, which has none. The ratings are gnubg's words: checker
+    play, cube decisions and overall."""
     totals = "matches" in summary
     click.echo(f"  {'player':<20}" + (f"{'matches':>8}" if totals else "")
                + f"{'moves':>6}{'unforced':>9}{'?!/?/??':>10}{'checker EMG':>12}{'rate':>8}  "
                f"{'checker rating':<18}{'cube':>5}{'close':>6}{'cube EMG':>9}{'rate':>8}  "
-               + ("overall" if totals else f"{'overall':<18}{'snowie':>7}"))
+               f"{'cube rating':<18}" + ("overall" if totals else f"{'overall':<18}{'snowie':>7}"))
     for _, row in summary.iterrows():
         marks = f"{row['marked_doubtful']}/{row['marked_bad']}/{row['marked_very_bad']}"
-        cube = (f"{'-':>5}{'-':>6}{'-':>9}{'-':>8}  " if pd.isna(row["cube_decisions"]) else
-                f"{row['cube_decisions']:>5}{row['close_cube_decisions']:>6}"
-                f"{row['cube_error_emg']:>+9.3f}{row['cube_error_rate_memg']:>+8.1f}  ")
+        cube = (f"{'-':>5}{'-':>6}{'-':>9}{'-':>8}  {'-':<18}" if pd.isna(row["cube_decisions"])
+                else f"{row['cube_decisions']:>5}{row['close_cube_decisions']:>6}"
+                f"{row['cube_error_emg']:>+9.3f}{row['cube_error_rate_memg']:>+8.1f}  "
+                f"{row['cube_rating']:<18}")
         click.echo(f"  {str(row['player'])[:19]:<20}"
                    + (f"{row['matches']:>8}" if totals else "")
                    + f"{row['total_moves']:>6}{row['unforced_moves']:>9}{marks:>10}"
@@ -138,7 +140,7 @@ def skill(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str |
     class luck differs by up to 0.06 EMG a player). The table shows per player: moves,
     unforced moves, moves marked doubtful/bad/very bad, the checker error total and rate
     (thousandths of EMG per unforced move) and rating, cube decisions, close ones, the cube
-    error total and rate, the overall rating and the Snowie error rate. --json writes every
+    error total, rate and rating, the overall rating and the Snowie error rate. --json writes every
     column of the summary (one object per player per match, or per player with --by
     player); --csv and --parquet write one row per decision
     (nardy_analysis.analysis.skill.DECISION_COLUMNS).
