@@ -72,8 +72,9 @@ def empty_engine_cache() -> None:
                                            / "gnubg.weights")))
 
 
-def cold_seconds(work, matches) -> tuple[float, int]:
-    """CPU seconds for ``work(matches, evaluator=engine)`` on a fresh gnubg-nn engine with
+def cold_seconds(work, matches, ply: int = 0) -> tuple[float, int]:
+    """CPU seconds for ``work(matches, evaluator=engine)`` on a fresh gnubg-nn engine of
+    ``ply`` with
     the luck cache and gnubg-nn's own evaluation cache empty and no two-sided bear-off table
     in memory (read again from the package, as a new process does; gnubg reads its
     ``gnubg_ts0.bd``) (ours, cold: gnubg's run is a new process each time), and the rows of
@@ -85,7 +86,7 @@ def cold_seconds(work, matches) -> tuple[float, int]:
     _best_equities.cache_clear()
     bearoff._stored.cache_clear()
     empty_engine_cache()
-    engine = GnubgNN()
+    engine = GnubgNN(ply)
     start = time.process_time()
     frame = work(matches, evaluator=engine)
     return time.process_time() - start, len(frame)

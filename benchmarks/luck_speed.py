@@ -1,6 +1,6 @@
 """Speed of the dice-luck analysis on one core against GNU Backgammon's own, in one run.
 
-Usage: python benchmarks/luck_speed.py [MATCH.mat] [--repeat N] [--profile]
+Usage: python benchmarks/luck_speed.py [MATCH.mat] [--repeat N] [--profile] [--ply N]
 
 Default match: tests/data/luck/BackgammonStudio_8518258.mat (13 points, 19 games, 563 rolls).
 Ours: the luck of every roll (21 best plays for each position, 0-ply) with the engine's
@@ -12,6 +12,8 @@ x gnubg's. The floor: gnubg-nn's ``best_move`` alone for the same rolls
 (skill_speed.engine_floor). Then whole processes, ``nardy luck MATCH`` (first run and warm)
 against gnubg's own process (:func:`gnubg_peer.process_race`), with the goals of
 skill_speed.py. With --profile, the top entries of a cProfile run of ours by internal time.
+With --ply N (1 or 2): the luck at N plies against gnubg's with ``set analysis luckanalysis
+plies N`` (its chequer play and cube still analysed at 0-ply), and nothing else.
 """
 
 import cProfile
@@ -38,8 +40,24 @@ GNUBG_SETUP = ("set analysis chequerplay evaluation plies 0",
                "set analysis luckanalysis plies 0", "set analysis luckanalysis cubeful off")
 
 
+def plies(path: Path, ply: int, repeat: int) -> None:
+    """Luck at ``ply`` against gnubg's luck analysis at that ply, best of ``repeat``."""
+    setup = (*GNUBG_SETUP[:2], f"set analysis luckanalysis plies {ply}", *GNUBG_SETUP[3:])
+    mine, rolls, theirs, version = timed_against_gnubg(
+        lambda: cold_seconds(luck_frame, replay_file(path), ply), path, setup, repeat)
+    depth = f"{ply} {'ply' if ply == 1 else 'plies'}"
+    print(f"{path.name}: {rolls} rolls; best of {repeat}; CPU seconds")
+    print(f"nardy luck at {depth} {mine:8.1f} s ({mine / rolls:.2f} s a roll)")
+    if version:
+        print(f"gnubg {version} analyse match, luck at {depth} {theirs:8.1f} s "
+              f"({theirs / rolls:.2f} s a roll); ratio {mine / theirs:.2f}")
+
+
 def main() -> None:
     path, repeat, args = match_argument(DEFAULT)
+    if "--ply" in args:
+        plies(path, int(args[args.index("--ply") + 1]), repeat)
+        return
     matches = replay_file(path)
     mine, rolls, theirs, version = timed_against_gnubg(
         lambda: cold_seconds(luck_frame, matches), path, GNUBG_SETUP, repeat)

@@ -55,7 +55,9 @@ def not_installed(what: str, extra: str, package: str) -> EngineError:
 
 
 FILTER_WIDTH = 0.16
-"""Equity window of the move filter for plies >= 1 (GNU Backgammon's default for 1-ply)."""
+"""Equity window of the move filter for plies >= 1: that of GNU Backgammon's "Normal" filter,
+its World class analysis' (gnubg-nn's best plays at those plies go by gnubg's default
+filters instead, :data:`~nardy_analysis.analysis.plies.DEFAULT_FILTERS`)."""
 FILTER_MOVES = 8
 """Plays kept besides the 0-ply best by that filter."""
 
