@@ -81,8 +81,9 @@ def test_luck_at_one_ply_as_gnubgs(name):
 @needs_engine
 @pytest.mark.slow
 def test_luck_at_two_plies_as_gnubgs():
-    """The first six rolls of BackgammonGalaxy_5238874 (two opening rolls among them) at 2
-    plies, within 0.00001 of gnubg's luck analysis at 2 plies."""
+    """The first six rolls of BackgammonGalaxy_5238874 (the opening roll among them, its luck
+    over both players' 30 throws) at 2 plies, within 0.00001 of gnubg's luck analysis at 2
+    plies."""
     match = replay_file(DATA / "BackgammonGalaxy_5238874.mat")[0]
     game = match.games[0]
     start = dataclasses.replace(match, games=(dataclasses.replace(game, turns=game.turns[:6]),))

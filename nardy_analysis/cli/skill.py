@@ -84,13 +84,13 @@ def _print_table(summary: pd.DataFrame) -> None:
     click.echo(f"  {'player':<20}" + (f"{'matches':>8}" if totals else "")
                + f"{'moves':>6}{'unforced':>9}{'?!/?/??':>10}{'checker EMG':>12}{'rate':>8}  "
                f"{'checker rating':<18}{'cube':>5}{'close':>6}{'cube EMG':>9}{'rate':>8}  "
-               f"{'cube rating':<18}" + ("overall" if totals else f"{'overall':<18}{'snowie':>7}"))
+               f"{'cube rating':<20}" + ("overall" if totals else f"{'overall':<18}{'snowie':>7}"))
     for _, row in summary.iterrows():
         marks = f"{row['marked_doubtful']}/{row['marked_bad']}/{row['marked_very_bad']}"
-        cube = (f"{'-':>5}{'-':>6}{'-':>9}{'-':>8}  {'-':<18}" if pd.isna(row["cube_decisions"])
+        cube = (f"{'-':>5}{'-':>6}{'-':>9}{'-':>8}  {'-':<20}" if pd.isna(row["cube_decisions"])
                 else f"{row['cube_decisions']:>5}{row['close_cube_decisions']:>6}"
                 f"{row['cube_error_emg']:>+9.3f}{row['cube_error_rate_memg']:>+8.1f}  "
-                f"{row['cube_rating']:<18}")
+                f"{row['cube_rating']:<20}")
         click.echo(f"  {str(row['player'])[:19]:<20}"
                    + (f"{row['matches']:>8}" if totals else "")
                    + f"{row['total_moves']:>6}{row['unforced_moves']:>9}{marks:>10}"
@@ -108,7 +108,8 @@ def _print_table(summary: pd.DataFrame) -> None:
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per player per match on stdout instead of the tables.")
 @click.option("--by", "by", type=click.Choice(["player"]),
-              help="Totals per player across all the files instead of per match.")
+              help="Totals per player across all the files instead of per match (no Snowie "
+                   "error rate: it counts the opponents' moves too).")
 @click.option("--parquet", "parquet_file", type=ParquetOutput(), default=None,
               help="Write one row per decision (as --csv) as Parquet: one file when the name "
                    "ends in .parquet, else a folder of part files (a partitioned dataset, "
@@ -139,8 +140,9 @@ def skill(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str |
     its World class one with its evaluation cache off (with the cache on, gnubg's World
     class luck differs by up to 0.06 EMG a player). The table shows per player: moves,
     unforced moves, moves marked doubtful/bad/very bad, the checker error total and rate
-    (thousandths of EMG per unforced move) and rating, cube decisions, close ones, the cube
-    error total, rate and rating, the overall rating and the Snowie error rate. --json writes every
+    (thousandths of EMG per unforced move) and rating, cube decisions ("cube") and the close
+    or actual ones ("close"), the cube error total, rate (per close decision) and rating, the
+    overall rating and the Snowie error rate. --json writes every
     column of the summary (one object per player per match, or per player with --by
     player); --csv and --parquet write one row per decision
     (nardy_analysis.analysis.skill.DECISION_COLUMNS).
