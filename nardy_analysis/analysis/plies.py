@@ -94,14 +94,12 @@ class CubelessSearch:
         candidates = list(range(len(keys)))
         for level, (count, width) in enumerate(DEFAULT_FILTERS[plies]):
             order = sorted(candidates, key=lambda index: -values[index])
-            kept = [i for i in order[:count] if values[i] >= values[order[0]] - width]
-            if len(kept) == 1:
-                candidates = kept
+            candidates = [i for i in order[:count] if values[i] >= values[order[0]] - width]
+            if len(candidates) == 1:
                 break
-            for index in kept:
+            for index in candidates:
                 chances[index] = self.chances(
                     self.evaluator.position_after(keys[index], mover), level + 1)
                 values[index] = utility.of_opponent(chances[index][None])[0]
-            candidates = kept
         best = max(candidates, key=lambda index: values[index])
         return best, float(values[best]), chances[best]

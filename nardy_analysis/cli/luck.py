@@ -124,10 +124,10 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
                    "gnubg-nn 1 and 2 as gnubg's luck analysis at that ply (its default move "
                    "filters, no pruning nets); long nardy 0 or 1. Each ply costs far more, in "
                    "CPU time per roll on one core: gnubg-nn about 0.003 s at 0-ply, 0.3 to 0.5 s "
-                   "at 1-ply, 3 to 5 s at 2-ply (2 to 3 times gnubg's own), minutes at 3-ply; long "
-                   "nardy 0.02 s and 0.6 s (a match of 180 rolls: 3 s, and 2 minutes at "
-                   "1-ply). From 1-ply the rolls of a file analysed in this process (one file, "
-                   "or --jobs 1) have a progress bar.")
+                   "at 1-ply, 2 to 5 s at 2-ply (2.3 to 2.8 times gnubg's own), minutes at "
+                   "3-ply; long nardy 0.02 s and 0.6 s (a match of 180 rolls: 3 s, and 2 "
+                   "minutes at 1-ply). From 1-ply the rolls of a file analysed in this process "
+                   "(one file, or --jobs 1) have a progress bar.")
 @click.option("--engine", type=click.Choice(list(ENGINES)), default="gnubg-nn",
               show_default=True, help="gnubg-nn matches GNU Backgammon; bgsage is another "
               "engine (pip install 'nardy-analysis[sage]').")
