@@ -146,6 +146,7 @@ def sure_life_index(position: Position, roll: Roll, deep: bool = False) -> float
     return None
 
 
+@lru_cache(maxsize=4096)
 def rearmost(position: Position) -> tuple[int, int]:
     """The points of the rearmost checkers of the player on roll and of the opponent.
 
