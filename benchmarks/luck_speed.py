@@ -40,27 +40,21 @@ GNUBG_SETUP = ("set analysis chequerplay evaluation plies 0",
                "set analysis luckanalysis plies 0", "set analysis luckanalysis cubeful off")
 
 
-def plies(path: Path, ply: int, repeat: int) -> None:
-    """Luck at ``ply`` against gnubg's luck analysis at that ply, best of ``repeat``."""
-    setup = (*GNUBG_SETUP[:2], f"set analysis luckanalysis plies {ply}", *GNUBG_SETUP[3:])
-    mine, rolls, theirs, version = timed_against_gnubg(
-        lambda: cold_seconds(luck_frame, replay_file(path), ply), path, setup, repeat)
-    depth = f"{ply} {'ply' if ply == 1 else 'plies'}"
-    print(f"{path.name}: {rolls} rolls; best of {repeat}; CPU seconds")
-    print(f"nardy luck at {depth} {mine:8.1f} s ({mine / rolls:.2f} s a roll)")
-    if version:
-        print(f"gnubg {version} analyse match, luck at {depth} {theirs:8.1f} s "
-              f"({theirs / rolls:.2f} s a roll); ratio {mine / theirs:.2f}")
-
-
 def main() -> None:
     path, repeat, args = match_argument(DEFAULT)
-    if "--ply" in args:
-        plies(path, int(args[args.index("--ply") + 1]), repeat)
-        return
+    ply = int(args[args.index("--ply") + 1]) if "--ply" in args else 0
+    setup = (*GNUBG_SETUP[:2], f"set analysis luckanalysis plies {ply}", *GNUBG_SETUP[3:])
     matches = replay_file(path)
     mine, rolls, theirs, version = timed_against_gnubg(
-        lambda: cold_seconds(luck_frame, matches), path, GNUBG_SETUP, repeat)
+        lambda: cold_seconds(luck_frame, matches, ply), path, setup, repeat)
+    if ply:
+        depth = f"{ply} {'ply' if ply == 1 else 'plies'}"
+        print(f"{path.name}: {rolls} rolls; best of {repeat}; CPU seconds")
+        print(f"nardy luck at {depth} {mine:8.1f} s ({mine / rolls:.2f} s a roll)")
+        if version:
+            print(f"gnubg {version} analyse match, luck at {depth} {theirs:8.1f} s "
+                  f"({theirs / rolls:.2f} s a roll); ratio {mine / theirs:.2f}")
+        return
     print(f"{path.name}: {rolls} rolls; best of {repeat}")
     print(f"nardy luck      {mine:6.2f} s ({rolls / mine:,.0f} rolls/s), CPU seconds")
     floor, listed = engine_floor(matches, repeat), engine_floor(matches, repeat, True)

@@ -50,7 +50,7 @@ from ..errors import InvalidArgument
 from ..game.moves import ALL_ROLLS
 from ..game.position import Position
 from ..game.rules import CHECKERS, OFF
-from .shots import throws
+from .shots import ROLL_THROWS
 
 __all__ = ["BEAROFF_CHECKERS", "BEAROFF_POINTS", "OWNED", "CENTRED", "OPPONENT_OWNS",
            "TABLE_FILE", "bearoff_equities", "is_two_sided_bearoff", "stored_table"]
@@ -63,7 +63,7 @@ points (gnubg's ``gnubg_ts0.bd``, ``gnubg-TS-06-06-1``)."""
 CUBELESS, OWNED, CENTRED, OPPONENT_OWNS = range(4)
 """The columns of :func:`bearoff_equities`, in gnubg's order."""
 
-_WEIGHTS = np.array([throws((roll,)) for roll in ALL_ROLLS]) / 36.0
+_WEIGHTS = np.array(ROLL_THROWS) / 36.0
 
 
 def _pips(side: Sequence[int]) -> int:

@@ -220,28 +220,37 @@ class GnubgNN(Evaluator):
                                       b=1)
         if not found[0]:
             return (), np.zeros((0, 5))
-        keys, _, listed, _ = zip(*found[2])
-        chances = (self._listed(position, found)
-                   if len(keys) == 1 or not any(position.opponent[7:BAR + 1]) else listed)
-        return keys, np.fromiter(chain.from_iterable(chances), float,
+        keys = next(zip(*found[2]))
+        return keys, np.fromiter(chain.from_iterable(self._listed(position, found)), float,
                                  5 * len(keys)).reshape(-1, 5)
 
-    def _listed(self, position: Position, found: Any) -> list[Sequence[float]]:
+    def _listed(self, position: Position, found: Any) -> Sequence[Sequence[float]]:
         """The opponent's chances (rows of 5) after each play in gnubg-nn's answer
-        ``found`` to ``best_move(list=1, b=1)`` in ``position``, as :meth:`_plays_uncached`
-        gives them: one-sided bear-offs as :meth:`_net` has them."""
-        gnubg = self.gnubg
+        ``found`` to ``best_move(list=1, b=1)`` in ``position``, as :meth:`plays` gives them
+        (:meth:`_valued`)."""
         if not found[0]:
             return []
-        if len(found[2]) == 1:  # one legal play: gnubg-nn lists it without evaluating it
-            board = [list(side) for side in gnubg.board_from_position_key(found[1])]
-            chances: list[Sequence[float]] = [self._net(board, gnubg.probabilities(board, 0))]
-        elif any(position.opponent[7:BAR + 1]):  # no bear-off after this roll
-            chances = [play[2] for play in found[2]]
-        else:
-            chances = [self._net([list(side) for side in gnubg.board_from_position_key(key)], p)
-                       for key, _, p, _ in found[2]]
-        return chances
+        gnubg = self.gnubg
+        listed: Sequence[Sequence[float]] = self._valued(
+            position, [play[2] for play in found[2]],
+            ([list(side) for side in gnubg.board_from_position_key(key)]
+             for key, _, _, _ in found[2]))
+        return listed
+
+    def _valued(self, position: Position, listed: Any,
+                boards: Iterable[list[list[int]]]) -> Any:
+        """The opponent's chances after the plays of one roll in ``position`` as :meth:`plays`
+        gives them, from those gnubg-nn lists (``listed``: rows of 5, a list or an array):
+        a roll's only play, which gnubg-nn lists without valuing it, valued at 0-ply; after a
+        roll that may reach a bear-off, one-sided bear-offs as :meth:`_net` has them.
+        ``boards``, the boards after the plays, is read only in those two cases."""
+        gnubg = self.gnubg
+        if len(listed) == 1:
+            board = next(iter(boards))
+            return [self._net(board, gnubg.probabilities(board, 0))]
+        if any(position.opponent[7:BAR + 1]):  # no bear-off after this roll
+            return listed
+        return [self._net(board, row) for board, row in zip(boards, listed)]
 
     def play_boards(self, rolls: Sequence[tuple[Position, Roll]]) -> list[np.ndarray]:
         """The boards after every legal play of each ``(position, roll)`` as
@@ -259,29 +268,23 @@ class GnubgNN(Evaluator):
         boards = np.concatenate([boards[:, BAR:], boards[:, :BAR]], axis=1)  # turned round
         return np.split(boards, np.cumsum([len(moves) for moves in listed])[:-1])
 
-    def play_chances(self, plays: Sequence[tuple[Position, np.ndarray, bool]]
+    def play_chances(self, plays: Sequence[tuple[Position, np.ndarray]]
                      ) -> list[tuple[tuple[str, ...], np.ndarray]]:
         """The keys of plays of :meth:`play_boards` and the opponent's chances after them,
-        as :meth:`plays` gives them: for each ``(position, boards, alone)`` (``alone``: the
-        roll's only play) a tuple of keys and an array (len(boards), 5)."""
+        as :meth:`plays` gives them: for each ``(position, boards)`` (some or all of a roll's
+        plays; all of them when there is only one) a tuple of keys and an array
+        (len(boards), 5)."""
         gnubg, found = self.gnubg, []
-        counts = np.concatenate([boards for _, boards, _ in plays])
+        counts = np.concatenate([boards for _, boards in plays])
         keys = board_keys(counts) if len(counts) else []
         boards = counts.reshape(-1, 2, BAR).tolist()
-        rows = np.array([gnubg.probabilities(board, 0) for board in boards]).reshape(-1, 5)
-        listed = rows.copy()
-        listed[:, 0] = _turned_twice(rows[:, 0])
+        listed = np.array([gnubg.probabilities(board, 0) for board in boards]).reshape(-1, 5)
+        listed[:, 0] = _turned_twice(listed[:, 0])
         start = 0
-        for position, play_boards, alone in plays:
+        for position, play_boards in plays:
             end = start + len(play_boards)
-            if alone:  # gnubg-nn lists a roll's only play without valuing it
-                chances = np.array([self._net(boards[start], rows[start])])
-            elif any(position.opponent[7:BAR + 1]):  # no bear-off after this roll
-                chances = listed[start:end]
-            else:
-                chances = np.array([self._net(board, row) for board, row in
-                                    zip(boards[start:end], listed[start:end])]).reshape(-1, 5)
-            found.append((tuple(keys[start:end]), chances))
+            chances = self._valued(position, listed[start:end], boards[start:end])
+            found.append((tuple(keys[start:end]), np.asarray(chances).reshape(-1, 5)))
             start = end
         return found
 
@@ -300,7 +303,8 @@ class GnubgNN(Evaluator):
             found = self._money_best_equities(position, rolls)
             if found is not None:
                 return found
-        board, rows, ends, alone = self.board(position), [], [], {}
+        board, ends, alone = self.board(position), [], {}
+        rows: list[Sequence[float]] = []
         for index, roll in enumerate(rolls):
             check_roll(roll)
             chances = self._listed(position, self.gnubg.best_move(

@@ -79,7 +79,7 @@ from .match_equity import (
     match_winning_chance,
     per_game_equity,
 )
-from .shots import throws
+from .shots import ROLL_THROWS
 from .turns import Source, identified_matches
 
 __all__ = ["LUCKY", "MARKS", "OPENING_ROLLS", "RATINGS", "RATING_SHOWN", "RollLuck",
@@ -116,7 +116,6 @@ def _best_equities(evaluator: Evaluator, position: Position,
 
 
 _OPENINGS = tuple(ALL_ROLLS.index(r) for r in OPENING_ROLLS)
-_THROWS = tuple(throws((r,)) for r in ALL_ROLLS)  # 1 for a double, 2 for any other roll
 
 
 def mean_equity(mine: Sequence[float], theirs: Sequence[float] | None = None) -> float:
@@ -141,7 +140,7 @@ def mean_equity(mine: Sequence[float], theirs: Sequence[float] | None = None) ->
     """
     if theirs is not None:
         return sum(mine[i] - t for i, t in zip(_OPENINGS, theirs)) / (2 * len(_OPENINGS))
-    return sum(e * w for e, w in zip(mine, _THROWS)) / 36
+    return sum(e * w for e, w in zip(mine, ROLL_THROWS)) / 36
 
 
 class RollLuck(NamedTuple):
@@ -209,10 +208,10 @@ def roll_luck_distribution(position: Position, roll: Roll, utility: Utility = MO
         return RollLuck(equity - mean, equity, nan, nan, nan, nan)
     mean = mean_equity(mine)
     lucks = [e - mean for e in mine]
-    return RollLuck(equity - mean, equity, sum(w * x * x for x, w in zip(lucks, _THROWS)) / 36,
-                    sum(w for x, w in zip(lucks, _THROWS) if x > LUCKY) / 36,
-                    sum(w for x, w in zip(lucks, _THROWS) if x < -LUCKY) / 36,
-                    sum(w * x ** 4 for x, w in zip(lucks, _THROWS)) / 36)
+    return RollLuck(equity - mean, equity, sum(w * x * x for x, w in zip(lucks, ROLL_THROWS)) / 36,
+                    sum(w for x, w in zip(lucks, ROLL_THROWS) if x > LUCKY) / 36,
+                    sum(w for x, w in zip(lucks, ROLL_THROWS) if x < -LUCKY) / 36,
+                    sum(w * x ** 4 for x, w in zip(lucks, ROLL_THROWS)) / 36)
 
 
 def roll_luck(position: Position, roll: Roll, utility: Utility = MONEY,

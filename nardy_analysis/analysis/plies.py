@@ -29,7 +29,7 @@ from ..game.moves import ALL_ROLLS
 from ..game.position import Position
 from .bearoff import is_two_sided_bearoff
 from .evaluator import Evaluator, Utility, swapped
-from .shots import throws
+from .shots import ROLL_THROWS
 
 DEFAULT_FILTERS: dict[int, tuple[tuple[int, float], ...]] = {
     1: ((12, 0.24),),
@@ -41,7 +41,7 @@ DEFAULT_FILTERS: dict[int, tuple[tuple[int, float], ...]] = {
 number of plays at most and the equity window (EMG) of the plays valued again at ``k + 1``
 plies (gnubg 1.1.0a16's ``get_eval_hint_filter``, which its luck analysis uses)."""
 
-_THROWS = np.array([throws((roll,)) for roll in ALL_ROLLS], dtype=float)
+_THROWS = np.array(ROLL_THROWS, dtype=float)
 
 
 class CubelessSearch:

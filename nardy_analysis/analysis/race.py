@@ -32,6 +32,7 @@ import numpy as np
 
 from ..game.moves import ALL_ROLLS
 from ..game.rules import CHECKERS
+from .shots import ROLL_THROWS
 
 __all__ = ["FEW", "covered", "race_chances", "turn_distributions"]
 
@@ -43,7 +44,7 @@ HOME = 6
 TURNS = 32
 """Columns of the distributions: no covered side needs as many turns."""
 
-_WEIGHTS = np.array([1 if roll.is_double else 2 for roll in ALL_ROLLS]) / 36.0
+_WEIGHTS = np.array(ROLL_THROWS) / 36.0
 _BASE = 16 ** np.arange(POINTS, dtype=np.int64)     # a side's code: its counts in base 16
 
 

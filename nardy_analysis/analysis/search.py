@@ -29,8 +29,9 @@ from .evaluator import MONEY, Evaluator, Utility
 from .gnubg import GnubgNN
 from .match_equity import match_utility
 from .pruning import pruned
+from .shots import ROLL_THROWS
 
-_ROLL_WEIGHTS = np.array([1.0 if roll.is_double else 2.0 for roll in ALL_ROLLS])
+_ROLL_WEIGHTS = np.array(ROLL_THROWS, dtype=float)
 """Throws of 36 of each of ``ALL_ROLLS``."""
 
 
@@ -178,7 +179,7 @@ class CubefulSearch:
         kept = [boards if keep is None else boards[keep]
                 for boards, keep in zip(listed, pruned(evaluator, listed,
                                                        _cubeless(state.turned())))]
-        valued = evaluator.play_chances([(position, boards, len(boards) == 1)
+        valued = evaluator.play_chances([(position, boards)
                                          for (position, _), boards in zip(rolls, kept)])
         return [(position, roll, keys, chances)
                 for (position, roll), (keys, chances) in zip(rolls, valued)]

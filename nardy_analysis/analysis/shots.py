@@ -80,6 +80,10 @@ def throws(rolls: Iterable[Roll]) -> int:
     return sum(1 if r.is_double else 2 for r in rolls)
 
 
+ROLL_THROWS: tuple[int, ...] = tuple(throws((roll,)) for roll in ALL_ROLLS)
+""":func:`throws` of each of ``ALL_ROLLS``: 1 for a double, 2 for any other roll."""
+
+
 def shots(position: Position, rules: Rules = STANDARD) -> Shots:
     """Hitting rolls of ``position`` for the player on roll.
 
