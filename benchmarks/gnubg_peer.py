@@ -140,11 +140,12 @@ def gnubg_process_seconds(commands: list[str]) -> float:
 
 def process_race(command: str, path: Path, setup: tuple[str, ...], repeat: int):
     """Whole processes, CPU seconds, best of ``repeat`` rounds taken in turn: ``nardy
-    command path`` run first as a new user would (``HOME`` and ``XDG_CACHE_HOME`` a new empty
-    folder) and again at once as the same user (warm), and gnubg's own process (its import
+    command path`` (the command this Python's environment installed, as a user runs it, not
+    the checkout's sources) run first as a new user would (``HOME`` and ``XDG_CACHE_HOME`` a
+    new empty folder) and again at once as the same user (warm), and gnubg's own process (its import
     and start-up, ``set threads 1``, ``setup``, ``import mat``, ``analyse match``): ``(first,
     warm, gnubg's)``, gnubg's inf when it is not installed."""
-    ours = [sys.executable, "-m", "nardy_analysis", command, str(path)]
+    ours = [str(Path(sys.executable).with_name("nardy")), command, str(path)]
     first = warm = theirs = float("inf")
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as home:

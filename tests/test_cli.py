@@ -454,6 +454,21 @@ def test_a_command_runs_with_the_cli_gc_threshold():
         gc.set_threshold(*before)
 
 
+@pytest.mark.parametrize("setting, threads", [(None, 1), ("2", 2)])
+def test_the_command_line_loads_blas_on_one_thread_unless_told(setting, threads):
+    """numpy loaded after the command line's module has one OpenBLAS thread, or the
+    user's OPENBLAS_NUM_THREADS."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if setting:
+        env["OPENBLAS_NUM_THREADS"] = setting
+    code = ("import nardy_analysis.cli, numpy, threadpoolctl; "
+            "print([p['num_threads'] for p in threadpoolctl.threadpool_info() "
+            "if p['user_api'] == 'blas'])")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == f"[{threads}]"
+
+
 def test_simulate_replay_and_convert_caucasian_matches(tmp_path):
     # Caucasian short nardy (a checker in its owner's home cannot be hit): simulated matches
     # carry their Variation tag and replay clean under it; under short nardy's rules their

@@ -187,11 +187,12 @@ class _Rows(NamedTuple):
     """Shape (k,)."""
 
 
-def _by_state(items: list[_Rows],
-              compute: Callable[[np.ndarray, CubeState, np.ndarray], Any]) -> list[Any]:
+def _by_state(items: list[_Rows], compute: Callable[[np.ndarray, CubeState, np.ndarray], Any],
+              best: bool = False) -> list[Any]:
     """``compute(chances, state, x)`` for each item, made once per distinct state on the
     items' rows stacked (:func:`_stacked`; a match has few states and many decisions): each
-    item's slice of the result, its rows on the last axis."""
+    item's slice of the result, its rows on the last axis; with ``best``, the largest value
+    of each item's slice (a float; ``compute`` giving one value per row)."""
     groups: dict[CubeState, list[int]] = {}
     for index, item in enumerate(items):
         groups.setdefault(item.state, []).append(index)
@@ -200,7 +201,12 @@ def _by_state(items: list[_Rows],
         values = np.asarray(compute(_stacked([items[i].chances for i in members]), state,
                                     np.concatenate([items[i].life for i in members])))
         ends = np.cumsum([len(items[i].chances) for i in members])
-        for index, start, end in zip(members, np.concatenate([[0], ends[:-1]]), ends):
+        starts = np.concatenate([[0], ends[:-1]])
+        if best:
+            for index, value in zip(members, np.maximum.reduceat(values, starts).tolist()):
+                found[index] = value
+            continue
+        for index, start, end in zip(members, starts, ends):
             found[index] = values[..., start:end]
     return found
 
@@ -458,7 +464,7 @@ def _best_after(evaluator: Evaluator, listed: list[tuple[Position, Roll, CubeSta
             dance = position.with_turn(1 - position.turn)
             items.append(_Rows(state, position_chances(evaluator, dance)[None],
                                np.array([cube_efficiency(dance) if cubeful else 0.0])))
-    return [float(values.max()) for values in _by_state(items, after_play_equities)]
+    return _by_state(items, after_play_equities, best=True)
 
 
 def _cubeful_luck(evaluator: Evaluator, match: ReplayedMatch) -> list[tuple[int, float, float]]:

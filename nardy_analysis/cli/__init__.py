@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import gc
+import os
 from importlib import import_module
 
 import click
+
+# BLAS on one thread for every command unless the user sets otherwise, before numpy loads:
+# OpenBLAS starts its threads when it loads (about 0.1 s of CPU on 2 cores, a twentieth of a
+# `nardy luck` of 563 rolls), and the commands' matrix products are too small for threads to
+# speed up (analysis/blas.py).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 GC_THRESHOLD = 5_000
 """The garbage collector's first threshold (allocations between young collections) while a
