@@ -69,6 +69,24 @@ def test_best_plays_at_one_ply_as_gnubgs():
 
 @needs_engine
 @pytest.mark.slow
+def test_best_plays_at_three_plies_as_gnubgs():
+    """gnubg 1.1.0a16's ``findbestmoves`` at 3 plies (its default filters: 16 plays within
+    0.32 at 0 ply, 8 within 0.16 at 1 ply, 4 within 0.06 at 2 plies), cubeless, no
+    pruning, in the position of :func:`_sixth_roll`: the best play's score for four rolls.
+    4-2's best play is valued at 3 plies here (16 plays within 0.32), not left at its 0-ply
+    value as at 1 ply."""
+    from nardy_analysis.analysis.gnubg import GnubgNN
+
+    position, utility = _sixth_roll()
+    three = GnubgNN(3)
+    for roll, theirs in (("62", 0.0286492), ("21", -0.0435742), ("55", -0.1855707),
+                         ("42", 0.2983862)):
+        assert three.best_play(position, Roll.from_str(roll), utility).equity == \
+            pytest.approx(theirs, abs=2e-6), roll
+
+
+@needs_engine
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["BackgammonGalaxy_5238874", "money_BackgammonGalaxy_165695"])
 def test_luck_at_one_ply_as_gnubgs(name):
     """Every roll's luck at 1 ply within 0.0001 of gnubg's ``set analysis luckanalysis plies

@@ -12,7 +12,8 @@ unchanged position with the opponent on roll. Equity is the engine's cubeless eq
 luckanalysis cubeful off``. The evaluator's ``ply`` changes it; gnubg-nn's best plays at 1
 and 2 plies (:class:`~nardy_analysis.analysis.plies.CubelessSearch`) are those of gnubg's
 luck analysis at that ply (``set analysis luckanalysis plies N``), and so is the luck
-(tests/data/luck/ply1, ply2).
+(tests/data/luck/ply1, ply2); at 3 plies the best plays of single rolls are checked against
+gnubg's, the luck of whole matches is not.
 
 The first roll of a game is special: it also decides who moves first, so GNU Backgammon
 averages over the 30 non-double throws of the opening roll, 15 for each player, the

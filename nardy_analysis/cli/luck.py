@@ -122,7 +122,9 @@ def _print_players(table: pd.DataFrame, files: int) -> None:
 @click.option("--ply", type=click.IntRange(0, 3), default=0, show_default=True,
               help="Look-ahead of the engine's evaluations: 0 as gnubg's luck analysis; with "
                    "gnubg-nn 1 and 2 as gnubg's luck analysis at that ply (its default move "
-                   "filters, no pruning nets); long nardy 0 or 1. Each ply costs far more, in "
+                   "filters, no pruning nets; 3 through its 3-ply filters, whose best plays "
+                   "agree with gnubg's but whose luck is not checked against it); long nardy "
+                   "0 or 1. Each ply costs far more, in "
                    "CPU time per roll on one core: gnubg-nn about 0.003 s at 0-ply, 0.3 to 0.5 s "
                    "at 1-ply, 2 to 5 s at 2-ply (2.3 to 2.8 times gnubg's own), minutes at "
                    "3-ply; long nardy 0.02 s and 0.6 s (a match of 180 rolls: 3 s, and 2 "
