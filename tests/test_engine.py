@@ -13,6 +13,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from conftest import side
 
@@ -321,13 +322,16 @@ def test_dance_keeps_the_position_with_the_opponent_on_roll():
 def test_bearing_off_the_last_checker_is_a_certain_win():
     engine = GnubgNN()
     position = Position.from_mover(side(p1=1, p2=1), side(p22=10, p0=5))
-    best = engine.best_play(position, Roll(2, 1))
-    assert best.after.is_over
-    assert tuple(best.probabilities) == (1, 0, 0, 0, 0)
+    keys, chances = engine.plays(position, Roll(2, 1))
+    over = [engine._position_after(key, position.turn) for key in keys]
+    assert [after.is_over for after in over] == [True, False]
+    # 2/1 1/off leaves a win as certain (the opponent needs 10 rolls at least): equal
+    assert chances.tolist() == [[0.0] * 5] * 2
+    assert tuple(engine.best_play(position, Roll(2, 1)).probabilities) == (1, 0, 0, 0, 0)
     gammon = Position.from_mover(side(p1=1, p2=1), side(p13=5, p12=10))
     assert tuple(engine.best_play(gammon, Roll(2, 1)).probabilities) == (1, 1, 0, 0, 0)
     with pytest.raises(EngineError, match="over"):
-        engine.best_play(best.after, Roll(2, 1))
+        engine.best_play(over[0], Roll(2, 1))
 
 
 @needs_engine
@@ -339,6 +343,45 @@ def test_one_sided_bear_off_as_gnubg():
     position = Position.from_id("2wUAAGIAAAAAAA", 0)
     assert gnubg_nn.probabilities(GnubgNN.board(position), 0)[0] == 1.0
     assert GnubgNN().evaluate(position).win == pytest.approx(0.998937, abs=1e-6)
+
+
+RACES = pd.read_csv(Path(__file__).parent / "data" / "race" / "gnubg_race.tsv", sep="\t",
+                    comment="#")
+_CUBELESS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])  # money equity: 2 win - 1 + gammons ...
+
+
+@needs_engine
+def test_race_chances_as_gnubg():
+    """400 random races (tests/data/race): each chance within 1e-4 of GNU Backgammon
+    1.1.0a16's 0-ply one, where gnubg-nn's own chances give a cubeless equity off by more
+    than 1e-4 in 50 of them (certain wins, losses and gammons, and impossible gammons,
+    that gnubg's checks find and gnubg-nn's miss)."""
+    import gnubg_nn
+
+    engine, theirs = GnubgNN(), RACES.iloc[:, 1:].to_numpy()
+    positions = [Position.from_id(text) for text in RACES["position_id"]]
+    ours = np.array([engine.evaluate(position) for position in positions])
+    own = np.array([gnubg_nn.probabilities(GnubgNN.board(p), 0) for p in positions])
+    assert len(positions) == 400
+    assert np.abs(ours - theirs).max() < 1e-4
+    assert (np.abs((own - theirs) @ _CUBELESS) > 1e-4).sum() >= 50
+
+
+@needs_engine
+def test_race_plays_valued_as_their_positions():
+    """After every play of every roll in a race, the chances :meth:`plays` lists are those
+    of the position the play leaves (gnubg's race checks both ways), to gnubg-nn's single
+    precision."""
+    engine = GnubgNN()
+    for text in RACES["position_id"][:40]:
+        position = Position.from_id(text)
+        for roll in ALL_ROLLS:
+            keys, chances = engine.plays(position, roll)
+            for key, row in zip(keys, chances):
+                after = engine._position_after(key, position.turn)
+                alone = game_over_probabilities(after) if after.is_over else \
+                    engine.evaluate(after)
+                assert row == pytest.approx(np.array(alone), abs=1e-7), (text, roll, key)
 
 
 @needs_engine

@@ -13,7 +13,8 @@ never returns) and the luck analysis set to cubeless 0-ply (``--plies`` to chang
 saves the match as SGF and prints its match and game statistics. From the SGF every roll's
 ``LU[...]`` (gnubg's luck of that roll, normalised equity, 5 decimals) goes to ``NAME.luck.tsv``
 with the columns ``game``, ``roll`` (1-based index of the roll in the game), ``player``
-(0 = left column of the file), ``dice`` and ``luck``; the per-player luck lines of gnubg's
+(0 = left column of the file), ``dice`` and ``luck`` (a roll whose play is not recorded,
+``???``, gnubg does not analyse: it has no row); the per-player luck lines of gnubg's
 match and game statistics go to ``NAME.stats.json`` (see :func:`parse_statistics`).
 
 gnubg's importer silently repairs plays it finds illegal, so only files that our replayer
@@ -128,12 +129,12 @@ def parse_statistics(text: str) -> dict:
 def record(path: Path, out: Path, gnubg_python: str, plies: int) -> int:
     """Write ``NAME.luck.tsv`` and ``NAME.stats.json`` for one file; returns rolls written."""
     matches = replay_file(path)
-    if len(matches) != 1 or matches[0].errors or not all(g.complete for g in matches[0].games):
+    if len(matches) != 1 or matches[0].errors:
         raise SystemExit(f"{path}: does not replay cleanly; gnubg would repair it silently")
     match = matches[0]
     text, statistics, version = run_gnubg(gnubg_python, path, plies, len(match.games))
     games = sgf_rolls(text)
-    ours = [[(t.player, t.roll) for t in g.turns] for g in match.games]
+    ours = [[(t.player, t.roll) for t in g.turns if t.play is not None] for g in match.games]
     theirs = [[(p, r) for p, r, _ in g] for g in games]
     if ours != theirs:
         raise SystemExit(f"{path}: gnubg saw other games or dice than our replay")

@@ -22,7 +22,7 @@ from ..game.moves import Roll
 from ..game.position import Position
 from ..game.rules import BAR
 from .bearoff import BEAROFF_POINTS
-from .evaluator import Evaluator
+from .evaluator import Evaluator, rearmost
 from .gnubg import GnubgNN
 from .turns import phase
 
@@ -144,26 +144,6 @@ def sure_life_index(position: Position, roll: Roll, deep: bool = False) -> float
     if theirs > BEAROFF_POINTS or mine - moved > BEAROFF_POINTS:
         return _one_life_index("race", position.pip_count(1 - position.turn), deep)
     return None
-
-
-@lru_cache(maxsize=4096)
-def rearmost(position: Position) -> tuple[int, int]:
-    """The points of the rearmost checkers of the player on roll and of the opponent.
-
-    Parameters
-    ----------
-    position : Position
-        A game not over.
-
-    Returns
-    -------
-    (int, int)
-        Each side's rearmost point from its own side (25 the bar), the player on roll's
-        first; kept for the 21 rolls of a position.
-    """
-    mine, theirs = (next(point for point in range(BAR, 0, -1) if side[point])
-                    for side in (position.on_roll, position.opponent))
-    return mine, theirs
 
 
 @lru_cache(maxsize=None)

@@ -46,8 +46,7 @@ from .bearoff import (
     bearoff_equities,
     is_two_sided_bearoff,
 )
-from .cube_life import rearmost
-from .evaluator import MONEY, Evaluator, swapped
+from .evaluator import MONEY, Evaluator, rearmost, swapped
 from .match_equity import (
     MET_LENGTH,
     GameSituation,

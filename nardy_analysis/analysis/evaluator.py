@@ -25,7 +25,7 @@ import numpy as np
 from ..errors import EngineError
 from ..game.moves import Roll
 from ..game.position import Position, ending
-from ..game.rules import CHECKERS, STANDARD, Rules
+from ..game.rules import BAR, CHECKERS, STANDARD, Rules
 
 ENGINE_EXTRA = "pip install 'nardy-analysis[engine]'"
 """The command that installs the default engine (gnubg-nn, GPL-3)."""
@@ -324,6 +324,26 @@ def check_position(position: Position) -> None:
     """
     if not isinstance(position, Position):
         raise EngineError(f"not a Position: {position!r}")
+
+
+@lru_cache(maxsize=4096)
+def rearmost(position: Position) -> tuple[int, int]:
+    """The points of the rearmost checkers of the player on roll and of the opponent.
+
+    Parameters
+    ----------
+    position : Position
+        A game not over.
+
+    Returns
+    -------
+    (int, int)
+        Each side's rearmost point from its own side (25 the bar), the player on roll's
+        first; kept for the 21 rolls of a position.
+    """
+    mine, theirs = (next(point for point in range(BAR, 0, -1) if side[point])
+                    for side in (position.on_roll, position.opponent))
+    return mine, theirs
 
 
 def check_roll(roll: Roll) -> None:

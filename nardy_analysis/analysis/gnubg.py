@@ -42,6 +42,7 @@ from .evaluator import (
     check_roll,
     game_over_probabilities,
     not_installed,
+    rearmost,
     swapped,
 )
 from .plies import CubelessSearch
@@ -93,9 +94,88 @@ def board_keys(counts: np.ndarray) -> list[str]:
 @lru_cache(maxsize=None)
 def _one_sided(gnubg: Any, side: tuple[int, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """gnubg-nn's one-sided bear-off distribution of ``side`` (checkers on points 1..6):
-    ``P(done in i rolls)`` and ``P(done in i rolls or more)``, i = 0, 1, ..."""
+    ``P(done in i + 1 rolls)`` and ``P(done in i + 1 rolls or more)``, i = 0, 1, ...
+    (GNU Backgammon's database: multiples of 1/65535, the last one not 0)."""
     done = gnubg.bearoff_probabilities(side)
     return done, tuple(sum(done[i:]) for i in range(len(done)))
+
+
+_CROSSINGS = np.repeat([1, 2, 3, 4, 5], [6, 6, 6, 6, 1])
+"""Per point (0-based from the side's own side, 24 the bar): the quarters of the board a
+checker there has still to cross to be borne off (GNU Backgammon's crossovers)."""
+
+
+def _contact_kept(position: Position, roll: Roll) -> bool:
+    """Whether after every play of ``roll`` in ``position`` a checker of either side has
+    still to pass one of the other's: the mover's rearmost checker moves at most the
+    roll's pips, and a hit opponent's checker is behind all of the mover's."""
+    mine, theirs = rearmost(position)
+    return mine - roll.pips + theirs > BAR - 1
+
+
+def _rearmost_indices(boards: np.ndarray) -> np.ndarray:
+    """Each side's rearmost point of gnubg boards (n, 2, 25), 0-based: shape (n, 2)."""
+    indices: np.ndarray = BAR - 1 - np.argmax(boards[:, :, ::-1] > 0, axis=2)
+    return indices
+
+
+def _race_checked(gnubg: Any, boards: np.ndarray, chances: np.ndarray) -> np.ndarray:
+    """The 0-ply chances of races (no contact, not both sides home) as GNU Backgammon
+    1.1.0a16 has them after its sanity checks (``SanityCheck`` in its ``eval.c``), which
+    gnubg-nn 1.1.0a11 makes otherwise; positions in contact keep their chances.
+
+    A side needs at least a quarter of its crossovers in rolls (4 a roll at most: a double)
+    and at most as many rolls as its one-sided bear-off distribution allows when all its
+    checkers are home, else twice its crossovers. The player on roll wins for certain when
+    the opponent needs more rolls than they can need, and loses for certain the other way
+    round; a gammon is certain or impossible by the same count over the crossovers before
+    the first checker is borne off; no gammon once a checker is off, no backgammon with
+    every checker out of the winner's home board; then no gammon above the wins and no
+    backgammon above the gammons.
+
+    Parameters
+    ----------
+    gnubg : module
+        ``gnubg_nn``, for its one-sided bear-off database.
+    boards : numpy.ndarray
+        Shape (n, 2, 25): gnubg boards, ``[opponent, player on roll]``.
+    chances : numpy.ndarray
+        Shape (n, 5): gnubg-nn's chances of the player on roll (win, win gammon, win
+        backgammon, lose gammon, lose backgammon), probabilities 0..1.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (n, 5), a new array: the chances checked.
+    """
+    back = _rearmost_indices(boards)
+    race = back.sum(axis=1) < BAR - 1
+    count = boards.sum(axis=2)
+    crossings = boards @ _CROSSINGS
+    before_off = 1 + boards @ (_CROSSINGS - 1)  # crossovers to the first checker off
+    most = 2 * crossings
+    for row, side in zip(*np.nonzero(back < 6)):
+        done, _ = _one_sided(gnubg, tuple(boards[row, side, :6].tolist()))
+        most[row, side] = len(done)
+    most[:, 1] = np.maximum(most[:, 1], 1)
+    win, gammon, backgammon, lose_gammon, lose_backgammon = chances.T.copy()
+    win[crossings[:, 0] > 4 * (most[:, 1] - 1)] = 1.0
+    full = count == CHECKERS
+    gammon = np.where(crossings[:, 1] > 8 * before_off[:, 0], 0.0,
+                      np.where(before_off[:, 0] > 4 * (most[:, 1] - 1), 1.0, gammon))
+    gammon[~full[:, 0]] = 0.0
+    backgammon[~full[:, 0] | (back[:, 0] < 18)] = 0.0
+    win[crossings[:, 1] > 4 * most[:, 0]] = 0.0
+    lose_gammon = np.where(crossings[:, 0] > 8 * before_off[:, 1] - 4, 0.0,
+                           np.where(before_off[:, 1] > 4 * most[:, 0], 1.0, lose_gammon))
+    lose_gammon[~full[:, 1]] = 0.0
+    lose_backgammon[~full[:, 1] | (back[:, 1] < 18)] = 0.0
+    gammon = np.minimum(gammon, win)
+    lose = np.float32(1.0) - win.astype(np.float32)  # single precision, as gnubg
+    lose_gammon = np.minimum(lose_gammon, lose.astype(float))
+    checked = np.stack([win, gammon, np.minimum(backgammon, gammon), lose_gammon,
+                        np.minimum(lose_backgammon, lose_gammon)], axis=1)
+    return np.where(race[:, None], checked, chances)
 
 
 def _turned_twice(win: Any) -> Any:
@@ -196,8 +276,10 @@ class GnubgNN(Evaluator):
     def _net(self, board: list[list[int]],
              probabilities: Sequence[float] | None = None) -> Probabilities:
         """gnubg-nn's chances for the player on roll of ``board`` (at ``self.ply`` unless
-        ``probabilities`` at 0-ply are given), one-sided bear-offs as GNU Backgammon does.
+        ``probabilities`` at 0-ply are given), races and one-sided bear-offs as GNU
+        Backgammon has them.
 
+        A race's chances are checked as GNU Backgammon checks them (:func:`_race_checked`).
         In a bear-off with both sides in the one-sided database gnubg-nn sometimes gives a
         certain win where GNU Backgammon combines the two sides' distributions of the number
         of rolls needed: ``win = sum_i P(I need i rolls) * P(opponent needs >= i rolls)``.
@@ -207,7 +289,11 @@ class GnubgNN(Evaluator):
             probabilities = gnubg.probabilities(board, self.ply)
             if self.ply:
                 return Probabilities(*probabilities)
-        if gnubg.classify(board) != gnubg.c_bearoff:
+        kind = gnubg.classify(board)
+        if kind == gnubg.c_race:
+            return Probabilities(*_race_checked(gnubg, np.array([board]),
+                                                np.array([probabilities], dtype=float))[0])
+        if kind != gnubg.c_bearoff:
             return Probabilities(*probabilities)
         mine, _ = _one_sided(gnubg, tuple(board[1][:6]))
         _, theirs = _one_sided(gnubg, tuple(board[0][:6]))
@@ -221,36 +307,40 @@ class GnubgNN(Evaluator):
         if not found[0]:
             return (), np.zeros((0, 5))
         keys = next(zip(*found[2]))
-        return keys, np.fromiter(chain.from_iterable(self._listed(position, found)), float,
-                                 5 * len(keys)).reshape(-1, 5)
+        return keys, np.fromiter(chain.from_iterable(self._listed(position, roll, found)),
+                                 float, 5 * len(keys)).reshape(-1, 5)
 
-    def _listed(self, position: Position, found: Any) -> Sequence[Sequence[float]]:
+    def _listed(self, position: Position, roll: Roll,
+                found: Any) -> Sequence[Sequence[float]]:
         """The opponent's chances (rows of 5) after each play in gnubg-nn's answer
-        ``found`` to ``best_move(list=1, b=1)`` in ``position``, as :meth:`plays` gives them
-        (:meth:`_valued`)."""
+        ``found`` to ``best_move(list=1, b=1)`` for ``roll`` in ``position``, as
+        :meth:`plays` gives them (:meth:`_valued`)."""
         if not found[0]:
             return []
-        gnubg = self.gnubg
         listed: Sequence[Sequence[float]] = self._valued(
-            position, [play[2] for play in found[2]],
-            ([list(side) for side in gnubg.board_from_position_key(key)]
-             for key, _, _, _ in found[2]))
+            position, [play[2] for play in found[2]], [play[0] for play in found[2]],
+            _contact_kept(position, roll))
         return listed
 
-    def _valued(self, position: Position, listed: Any,
-                boards: Iterable[list[list[int]]]) -> Any:
+    def _valued(self, position: Position, listed: Any, keys: Sequence[str],
+                contact_kept: bool) -> Any:
         """The opponent's chances after the plays of one roll in ``position`` as :meth:`plays`
         gives them, from those gnubg-nn lists (``listed``: rows of 5, a list or an array):
-        a roll's only play, which gnubg-nn lists without valuing it, valued at 0-ply; after a
-        roll that may reach a bear-off, one-sided bear-offs as :meth:`_net` has them.
-        ``boards``, the boards after the plays, is read only in those two cases."""
+        a roll's only play, which gnubg-nn lists without valuing it, valued at 0-ply; after
+        a play that leaves a race or may reach a bear-off, the chances as :meth:`_net` has
+        them. ``keys``, the plays' gnubg keys, are read only in those cases, and not at all
+        when ``contact_kept`` says that every play leaves the sides in contact."""
         gnubg = self.gnubg
         if len(listed) == 1:
-            board = next(iter(boards))
+            board = board_counts(keys).reshape(2, BAR).tolist()
             return [self._net(board, gnubg.probabilities(board, 0))]
-        if any(position.opponent[7:BAR + 1]):  # no bear-off after this roll
+        bear_off = not any(position.opponent[7:BAR + 1])  # possible after this roll
+        if contact_kept and not bear_off:
             return listed
-        return [self._net(board, row) for board, row in zip(boards, listed)]
+        boards = board_counts(keys).reshape(-1, 2, BAR)
+        if not bear_off:
+            return _race_checked(gnubg, boards, np.asarray(listed, dtype=float))
+        return [self._net(board, row) for board, row in zip(boards.tolist(), listed)]
 
     def play_boards(self, rolls: Sequence[tuple[Position, Roll]]) -> list[np.ndarray]:
         """The boards after every legal play of each ``(position, roll)`` as
@@ -277,13 +367,15 @@ class GnubgNN(Evaluator):
         gnubg, found = self.gnubg, []
         counts = np.concatenate([boards for _, boards in plays])
         keys = board_keys(counts) if len(counts) else []
-        boards = counts.reshape(-1, 2, BAR).tolist()
-        listed = np.array([gnubg.probabilities(board, 0) for board in boards]).reshape(-1, 5)
+        listed = np.array([gnubg.probabilities(board, 0)
+                           for board in counts.reshape(-1, 2, BAR).tolist()]).reshape(-1, 5)
         listed[:, 0] = _turned_twice(listed[:, 0])
+        contact = _rearmost_indices(counts.reshape(-1, 2, BAR)).sum(axis=1) > BAR - 2
         start = 0
         for position, play_boards in plays:
             end = start + len(play_boards)
-            chances = self._valued(position, listed[start:end], boards[start:end])
+            chances = self._valued(position, listed[start:end], keys[start:end],
+                                   bool(contact[start:end].all()))
             found.append((tuple(keys[start:end]), np.asarray(chances).reshape(-1, 5)))
             start = end
         return found
@@ -307,10 +399,10 @@ class GnubgNN(Evaluator):
         rows: list[Sequence[float]] = []
         for index, roll in enumerate(rolls):
             check_roll(roll)
-            chances = self._listed(position, self.gnubg.best_move(
+            chances = self._listed(position, roll, self.gnubg.best_move(
                 board, roll.high, roll.low, n=0, list=1, b=1))
             if len(chances) > 1:
-                rows += chances
+                rows.extend(chances)
                 ends.append(len(rows))
             elif chances:
                 alone[index] = float(utility.of_opponent(np.array(chances, dtype=float)).max())
@@ -328,13 +420,15 @@ class GnubgNN(Evaluator):
         the one play gnubg-nn picks per roll (``best_move(list=0)``, money being the state
         it is left in: this module never sets its score or cube) and its chances, which
         gnubg-nn's evaluation cache holds: the same numbers as the maximum over every
-        play's. A dance or a single play goes the base class's way, and so does the whole
-        position (None) when fewer than two rolls are left: numpy's product of a single row
-        can differ from the same row's in a larger array in the last bit."""
+        play's. A dance, a single play and a roll that may leave a race (whose chances
+        gnubg-nn does not check as :meth:`plays` does) go the base class's way, and so does
+        the whole position (None) when fewer than two rolls are left: numpy's product of a
+        single row can differ from the same row's in a larger array in the last bit."""
         gnubg, board, rows, picked, alone = self.gnubg, self.board(position), [], [], {}
         for index, roll in enumerate(rolls):
             check_roll(roll)
-            if len(gnubg.moves(board, roll.high, roll.low)) < 2:  # a dance or a single play
+            if len(gnubg.moves(board, roll.high, roll.low)) < 2 or \
+                    not _contact_kept(position, roll):
                 alone[index] = super().best_equities(position, (roll,), MONEY)[0]
                 continue
             key = gnubg.best_move(board, roll.high, roll.low, n=0, list=0, b=1)[1]

@@ -300,6 +300,8 @@ ROLL_COLUMNS = {
     "side": "the roller's column: 0 left, 1 right",
     "dice": "the roll, larger die first",
     "dance": "True when no part of the roll could be played",
+    "play_recorded": "False when the play is not recorded (``???``): GNU Backgammon's "
+                     "analysis gives such a roll no luck, and the summaries leave it out",
     "cube_value": "cube value when the roll was thrown (1 in long nardy: no cube)",
     "luck": "luck of the roll in the roller's equity: points per game at cube 1 (money "
             "play and long nardy) or normalised match equity (short nardy match play); "
@@ -326,8 +328,8 @@ the luck to the per-turn frame."""
 ROLL_DTYPES = {
     "file": "object", "match_id": "object", "match_length": "int64", "game": "int64",
     "turn": "int64", "move": "Int64", "player": "object", "side": "int64", "dice": "object",
-    "dance": "bool", "cube_value": "int64", "luck": "float64", "equity": "float64",
-    "luck_mwc": "float64", "luck_points": "float64", "mark": "object",
+    "dance": "bool", "play_recorded": "bool", "cube_value": "int64", "luck": "float64",
+    "equity": "float64", "luck_mwc": "float64", "luck_points": "float64", "mark": "object",
     "luck_variance": "float64", "p_lucky": "float64", "p_unlucky": "float64",
     "luck_fourth_moment": "float64",
 }
@@ -365,8 +367,9 @@ def luck_frame(source: Source, evaluator: Evaluator | None = None, ply: int = 0,
     -------
     pandas.DataFrame
         Columns :data:`ROLL_COLUMNS`. Every roll replayed is a row, dances and unknown
-        (``???``) plays included; the rest of a game after a rule violation is not replayed
-        and has no rows.
+        (``???``) plays included (``play_recorded`` False: the summaries leave them out, as
+        GNU Backgammon's statistics do); the rest of a game after a rule violation is not
+        replayed and has no rows.
 
     Raises
     ------
@@ -401,11 +404,11 @@ def luck_frame(source: Source, evaluator: Evaluator | None = None, ply: int = 0,
             (situation.mwc(side, cube) - situation.mwc(side, -cube)) / 2
         rows.append((match.record.file, match_id, match.record.length, game.number, number,
                      turn.record.move, match.record.players[side], side, str(turn.roll),
-                     len(play) == 0, cube, luck, equity, luck * scale,
+                     len(play) == 0, turn.play is not None, cube, luck, equity, luck * scale,
                      luck * cube if money else float("nan"), luck_mark(luck), variance,
                      lucky, unlucky, fourth))
     frame = pd.DataFrame(rows, columns=list(ROLL_COLUMNS))
-    return frame.astype({"move": "Int64", "dance": bool})
+    return frame.astype({"move": "Int64", "dance": bool, "play_recorded": bool})
 
 
 # --- summaries ------------------------------------------------------------------------------
@@ -434,8 +437,8 @@ results, which are in the matches: a summary of a luck frame alone has the other
 RESULT_COLUMNS = ["result", "luck_adjusted"]
 """The columns of :func:`luck_summary` that need the matches, not just their luck frame."""
 
-_NEEDED = ["file", "match_id", "match_length", "game", "side", "player", "luck", "luck_mwc",
-           "luck_points", "mark"]
+_NEEDED = ["file", "match_id", "match_length", "game", "side", "player", "play_recorded",
+           "luck", "luck_mwc", "luck_points", "mark"]
 
 
 
@@ -467,10 +470,10 @@ def _ratings(rate: float | None) -> dict[str, str]:
 
 
 def _side_rows(key: dict[str, Any], names: Sequence[str | None], rolls: dict[str, np.ndarray],
-               chosen: np.ndarray | slice, money: bool,
+               chosen: np.ndarray, money: bool,
                results: list[tuple[float, float]] | None) -> list[dict[str, Any]]:
     """The two rows (side 0, side 1) of one game or match: ``key`` columns, the luck of the
-    rolls ``chosen`` (a mask, or a slice for all) of ``rolls`` (columns as numpy arrays)
+    rolls ``chosen`` (a mask) of ``rolls`` (columns as numpy arrays)
     and, with the games' ``results`` (pairs by side), the result. Sums as pandas takes
     them (``nansum``: NaN counts 0)."""
     column = "luck_points" if money else "luck_mwc"
@@ -499,17 +502,19 @@ def _side_rows(key: dict[str, Any], names: Sequence[str | None], rolls: dict[str
 def _match_rows(key: dict[str, Any], names: Sequence[str | None], rolls: pd.DataFrame,
                 money: bool, games: Iterable[int],
                 results: list[tuple[float, float]] | None) -> list[dict[str, Any]]:
-    """The rows of one match: each game in ``games`` (numbers, in order), then the match."""
+    """The rows of one match: each game in ``games`` (numbers, in order), then the match.
+    Rolls whose play is not recorded are left out, as in GNU Backgammon's statistics."""
     columns = {c: rolls[c].to_numpy() for c in ("game", "side", "mark")} | {
         c: rolls[c].to_numpy(dtype=float, na_value=np.nan)
         for c in ("luck", "luck_mwc", "luck_points")}
+    recorded = rolls["play_recorded"].to_numpy(dtype=bool)
     rows = []
     for index, number in enumerate(games):
         rows += _side_rows({**key, "scope": "game", "game": number}, names, columns,
-                           columns["game"] == number, money,
+                           recorded & (columns["game"] == number), money,
                            None if results is None else [results[index]])
     return rows + _side_rows({**key, "scope": "match", "game": pd.NA}, names, columns,
-                             slice(None), money, results)
+                             recorded, money, results)
 
 
 def _frame_summary(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -549,9 +554,10 @@ def luck_summary(source: Source | pd.DataFrame, frame: pd.DataFrame | None = Non
     pandas.DataFrame
         Columns :data:`SUMMARY_COLUMNS` (without :data:`RESULT_COLUMNS` for a frame alone);
         for each match its games in order, then the match, two rows (side 0, side 1) each.
-        The luck rate counts every roll (dances included); the match's result is the MWC at
-        its end minus that at its start (match play) or the points won (money play, long
-        nardy).
+        The luck rate counts every roll (dances included) but those whose play is not
+        recorded (``???``), which gnubg's statistics leave out too; the match's result is
+        the MWC at its end minus that at its start (match play) or the points won (money
+        play, long nardy).
 
     Raises
     ------
