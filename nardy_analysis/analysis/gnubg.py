@@ -105,12 +105,20 @@ _CROSSINGS = np.repeat([1, 2, 3, 4, 5], [6, 6, 6, 6, 1])
 checker there has still to cross to be borne off (GNU Backgammon's crossovers)."""
 
 
+@lru_cache(maxsize=4096)
+def _pips_to_pass(position: Position) -> int:
+    """The pips the player on roll must move before none of their checkers has one of the
+    opponent's still to pass (0 in a race): each checker behind the opponent's rearmost
+    brought past it (a hit only adds contact: the checker hit enters behind them all)."""
+    _, theirs = rearmost(position)
+    return sum(count * (point + theirs - BAR + 1)
+               for point, count in enumerate(position.on_roll) if point + theirs > BAR - 1)
+
+
 def _contact_kept(position: Position, roll: Roll) -> bool:
     """Whether after every play of ``roll`` in ``position`` a checker of either side has
-    still to pass one of the other's: the mover's rearmost checker moves at most the
-    roll's pips, and a hit opponent's checker is behind all of the mover's."""
-    mine, theirs = rearmost(position)
-    return mine - roll.pips + theirs > BAR - 1
+    still to pass one of the other's."""
+    return _pips_to_pass(position) > roll.pips
 
 
 def _rearmost_indices(boards: np.ndarray) -> np.ndarray:
@@ -122,7 +130,7 @@ def _rearmost_indices(boards: np.ndarray) -> np.ndarray:
 def _race_checked(gnubg: Any, boards: np.ndarray, chances: np.ndarray) -> np.ndarray:
     """The 0-ply chances of races (no contact, not both sides home) as GNU Backgammon
     1.1.0a16 has them after its sanity checks (``SanityCheck`` in its ``eval.c``), which
-    gnubg-nn 1.1.0a11 makes otherwise; positions in contact keep their chances.
+    gnubg-nn 1.1.0a11 makes otherwise; other positions keep their chances.
 
     A side needs at least a quarter of its crossovers in rolls (4 a roll at most: a double)
     and at most as many rolls as its one-sided bear-off distribution allows when all its
@@ -146,10 +154,12 @@ def _race_checked(gnubg: Any, boards: np.ndarray, chances: np.ndarray) -> np.nda
     Returns
     -------
     numpy.ndarray
-        Shape (n, 5), a new array: the chances checked.
+        Shape (n, 5): the chances checked (``chances`` itself when no position is a race).
     """
     back = _rearmost_indices(boards)
-    race = back.sum(axis=1) < BAR - 1
+    race = (back.sum(axis=1) < BAR - 1) & (back >= 6).any(axis=1)
+    if not race.any():
+        return chances
     count = boards.sum(axis=2)
     crossings = boards @ _CROSSINGS
     before_off = 1 + boards @ (_CROSSINGS - 1)  # crossovers to the first checker off
@@ -176,6 +186,13 @@ def _race_checked(gnubg: Any, boards: np.ndarray, chances: np.ndarray) -> np.nda
     checked = np.stack([win, gammon, np.minimum(backgammon, gammon), lose_gammon,
                         np.minimum(lose_backgammon, lose_gammon)], axis=1)
     return np.where(race[:, None], checked, chances)
+
+
+def _table(rows: Any) -> np.ndarray:
+    """Rows of 5 chances (a list of sequences, or an array) as an array (n, 5)."""
+    if isinstance(rows, np.ndarray):
+        return rows
+    return np.fromiter(chain.from_iterable(rows), float, 5 * len(rows)).reshape(-1, 5)
 
 
 def _turned_twice(win: Any) -> Any:
@@ -306,9 +323,7 @@ class GnubgNN(Evaluator):
                                       b=1)
         if not found[0]:
             return (), np.zeros((0, 5))
-        keys = next(zip(*found[2]))
-        return keys, np.fromiter(chain.from_iterable(self._listed(position, roll, found)),
-                                 float, 5 * len(keys)).reshape(-1, 5)
+        return next(zip(*found[2])), _table(self._listed(position, roll, found))
 
     def _listed(self, position: Position, roll: Roll,
                 found: Any) -> Sequence[Sequence[float]]:
@@ -324,23 +339,24 @@ class GnubgNN(Evaluator):
 
     def _valued(self, position: Position, listed: Any, keys: Sequence[str],
                 contact_kept: bool) -> Any:
-        """The opponent's chances after the plays of one roll in ``position`` as :meth:`plays`
-        gives them, from those gnubg-nn lists (``listed``: rows of 5, a list or an array):
-        a roll's only play, which gnubg-nn lists without valuing it, valued at 0-ply; after
-        a play that leaves a race or may reach a bear-off, the chances as :meth:`_net` has
-        them. ``keys``, the plays' gnubg keys, are read only in those cases, and not at all
-        when ``contact_kept`` says that every play leaves the sides in contact."""
+        """The opponent's chances after the plays of one roll in ``position`` (or of several
+        rolls with two plays or more each) as :meth:`plays` gives them, from those gnubg-nn
+        lists (``listed``: rows of 5, a list or an array): a roll's only play, which gnubg-nn
+        lists without valuing it, valued at 0-ply; after a play that leaves a race or a
+        bear-off, the chances as :meth:`_net` has them. ``keys``, the plays' gnubg keys, are
+        read only in those cases, and not at all when ``contact_kept`` says that every play
+        leaves the sides in contact."""
         gnubg = self.gnubg
         if len(listed) == 1:
-            board = board_counts(keys).reshape(2, BAR).tolist()
+            board = [list(side) for side in gnubg.board_from_position_key(keys[0])]
             return [self._net(board, gnubg.probabilities(board, 0))]
-        bear_off = not any(position.opponent[7:BAR + 1])  # possible after this roll
-        if contact_kept and not bear_off:
+        if contact_kept:  # no race, no bear-off
             return listed
         boards = board_counts(keys).reshape(-1, 2, BAR)
-        if not bear_off:
-            return _race_checked(gnubg, boards, np.asarray(listed, dtype=float))
-        return [self._net(board, row) for board, row in zip(boards.tolist(), listed)]
+        chances = _race_checked(gnubg, boards, np.asarray(listed, dtype=float))
+        for row in np.flatnonzero((_rearmost_indices(boards) < 6).all(axis=1)):  # bear-offs
+            chances[row] = self._net(boards[row].tolist(), chances[row])
+        return chances
 
     def play_boards(self, rolls: Sequence[tuple[Position, Roll]]) -> list[np.ndarray]:
         """The boards after every legal play of each ``(position, roll)`` as
@@ -397,18 +413,26 @@ class GnubgNN(Evaluator):
                 return found
         board, ends, alone = self.board(position), [], {}
         rows: list[Sequence[float]] = []
+        keys: list[str] = []
+        checked: list[int] = []  # the rows of the rolls that may leave a race or a bear-off
+        to_pass = _pips_to_pass(position)
         for index, roll in enumerate(rolls):
             check_roll(roll)
-            chances = self._listed(position, roll, self.gnubg.best_move(
-                board, roll.high, roll.low, n=0, list=1, b=1))
-            if len(chances) > 1:
-                rows.extend(chances)
-                ends.append(len(rows))
-            elif chances:
+            found = self.gnubg.best_move(board, roll.high, roll.low, n=0, list=1, b=1)
+            if not found[0]:
+                alone[index] = super().best_equities(position, (roll,), utility)[0]
+            elif len(found[2]) == 1:
+                chances = self._listed(position, roll, found)
                 alone[index] = float(utility.of_opponent(np.array(chances, dtype=float)).max())
             else:
-                alone[index] = super().best_equities(position, (roll,), utility)[0]
-        table = np.fromiter(chain.from_iterable(rows), float, 5 * len(rows)).reshape(-1, 5)
+                if roll.pips >= to_pass:  # may leave a race (_contact_kept)
+                    checked += range(len(rows), len(rows) + len(found[2]))
+                    keys += [play[0] for play in found[2]]
+                rows += [play[2] for play in found[2]]
+                ends.append(len(rows))
+        table = _table(rows)
+        if checked:
+            table[checked] = self._valued(position, table[checked], keys, False)
         best = iter(np.maximum.reduceat(utility.of_opponent(table), [0, *ends[:-1]]).tolist()
                     if rows else ())
         return tuple(alone[index] if index in alone else next(best)
