@@ -355,6 +355,22 @@ def test_luck_by_player_totals_are_the_sums_of_the_match_rows():
 # --- command line and chart -------------------------------------------------------------------
 
 @needs_engine
+def test_cli_says_which_rolls_the_table_leaves_out(tmp_path):
+    """The bundled sample's last play is ``????``: its roll is a row of the CSV, marked, and
+    the table's rolls (49 and 48, as gnubg's statistics) leave it out, as the header says."""
+    csv = tmp_path / "luck.csv"
+    result = CliRunner().invoke(luck, [str(DATA / "BackgammonStudio_5407469.mat"), "--csv",
+                                       str(csv), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "98 rolls (1 whose play is not recorded, left out below" in result.output
+    match = [line.split() for line in result.output.splitlines() if line.startswith("  match")]
+    assert [int(line[2]) for line in match] == [49, 48]
+    rows = pd.read_csv(csv, dtype={"dice": str})
+    assert rows.loc[~rows["play_recorded"], ["game", "player", "dice"]].values.tolist() == \
+        [[2, "p9be6", "61"]]
+
+
+@needs_engine
 def test_cli_csv_json_and_jobs(tmp_path):
     files = [str(DATA / "BackgammonGalaxy_165695.mat"),
              str(DATA / "money_BackgammonGalaxy_165695.mat")]

@@ -195,7 +195,10 @@ def luck(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str | 
                                        "summary": _with_units(result["summary"])},
                                       ensure_ascii=False))
                 continue
-            click.echo(f"{result['file']}: {plural(len(result['frame']), 'roll')}")
+            unknown = int((~result["frame"]["play_recorded"]).sum())
+            click.echo(f"{result['file']}: {plural(len(result['frame']), 'roll')}" + (
+                f" ({unknown} whose play is not recorded, left out below as gnubg leaves it "
+                "out)" if unknown else ""))
             _print_table(result["summary"])
     frame = pd.concat(frames, ignore_index=True) if frames else luck_frame([])
     close_parquet(parquet_file, parts, frame)
