@@ -355,6 +355,20 @@ def test_luck_by_player_totals_are_the_sums_of_the_match_rows():
 # --- command line and chart -------------------------------------------------------------------
 
 @needs_engine
+def test_a_match_without_rolls_is_rated_n_a_as_by_gnubg(tmp_path):
+    """A real 3-point match won by resignation before the first roll (BackgammonGalaxy
+    1154761, its lines as written): no rolls, no luck, and gnubg's statistics print the luck
+    rating "n/a"."""
+    path = tmp_path / "resigned.mat"
+    path.write_text(" 3 point match\n\n Game 1\n p9d29 : 0                       p4b54 : 0\n"
+                    "  1)                              Losses 3 point\n\n"
+                    "      Wins 3 point and the match\n", encoding="utf-8")
+    summary = luck_summary(load_file(path))
+    assert summary["rolls"].tolist() == [0] * 4 and (summary["luck"] == 0).all()
+    assert (summary["rating_gnubg"] == "n/a").all() and (summary["rating"] == "n/a").all()
+
+
+@needs_engine
 def test_cli_says_which_rolls_the_table_leaves_out(tmp_path):
     """The bundled sample's last play is ``????``: its roll is a row of the CSV, marked, and
     the table's rolls (49 and 48, as gnubg's statistics) leave it out, as the header says."""

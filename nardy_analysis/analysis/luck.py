@@ -423,8 +423,8 @@ SUMMARY_COLUMNS = {
     "luck": "total luck, normalised equity (gnubg's 'Luck total EMG')",
     "luck_rate": "luck per roll, normalised equity",
     "rating": "gnubg's rating of the luck rate in words that cannot be misread "
-              "(RATING_SHOWN: 'none (average luck)' for its 'None'); '' without rolls",
-    "rating_gnubg": "gnubg's rating, its exact word (RATINGS); '' without rolls",
+              "(RATING_SHOWN: 'none (average luck)' for its 'None'); 'n/a' without rolls",
+    "rating_gnubg": "gnubg's rating, its exact word (RATINGS); 'n/a' without rolls, as gnubg",
     "unit": "'mwc' (match-winning chance 0..1, match play) or 'points' (money play, long "
             "nardy)",
     "luck_total": "total luck in the unit",
@@ -465,7 +465,7 @@ def luck_adjusted(result: float, totals: list[float], side: int) -> float:
 
 def _ratings(rate: float | None) -> dict[str, str]:
     """The ``rating`` and ``rating_gnubg`` of a luck rate (None: no rolls)."""
-    word = "" if rate is None else luck_rating(rate)
+    word = "n/a" if rate is None else luck_rating(rate)  # gnubg's word without rolls
     return {"rating": RATING_SHOWN.get(word, word), "rating_gnubg": word}
 
 
