@@ -66,12 +66,19 @@ def board_counts(keys: Iterable[str]) -> np.ndarray:
     return counts.reshape(-1, 2 * BAR).astype(np.int8)
 
 
+def _rearmost_indices(boards: np.ndarray) -> np.ndarray:
+    """Each side's rearmost point of gnubg boards (n, 2, 25), 0-based from the side's own
+    side (24 the bar, -1 none): shape (n, 2)."""
+    sides = boards > 0
+    indices: np.ndarray = np.where(sides.any(axis=2),
+                                   BAR - 1 - np.argmax(sides[:, :, ::-1], axis=2), -1)
+    return indices
+
+
 def board_classes(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:meth:`GnubgNN.position_classes` of boards of :func:`board_counts` (n, 50): the
     classes (str) and the pip counts of the player then on roll, shape (n,)."""
-    sides = counts.reshape(-1, 2, BAR) > 0
-    # 0-based from each side's own side; 24 the bar, -1 none
-    rearmost = np.where(sides.any(axis=2), BAR - 1 - np.argmax(sides[:, :, ::-1], axis=2), -1)
+    rearmost = _rearmost_indices(counts.reshape(-1, 2, BAR))
     home = (rearmost < 6).all(axis=1) | (rearmost < 0).any(axis=1)
     # my point i + 1 is the opponent's 24 - i: passed when i + j < 23
     kinds = np.where(home, "bearoff", np.where(rearmost.sum(axis=1) < BAR - 2, "race",
@@ -127,12 +134,6 @@ def _contact_kept(position: Position, roll: Roll) -> bool:
     return _pips_to_pass(position) > roll.pips
 
 
-def _rearmost_indices(boards: np.ndarray) -> np.ndarray:
-    """Each side's rearmost point of gnubg boards (n, 2, 25), 0-based: shape (n, 2)."""
-    indices: np.ndarray = BAR - 1 - np.argmax(boards[:, :, ::-1] > 0, axis=2)
-    return indices
-
-
 def _race_checked(gnubg: Any, boards: np.ndarray, chances: np.ndarray) -> np.ndarray:
     """The 0-ply chances of races (no contact, not both sides home) as GNU Backgammon
     1.1.0a16 has them after its sanity checks (``SanityCheck`` in its ``eval.c``), which
@@ -164,14 +165,14 @@ def _race_checked(gnubg: Any, boards: np.ndarray, chances: np.ndarray) -> np.nda
         Shape (n, 5): the chances checked (``chances`` itself when no position is a race).
     """
     back = _rearmost_indices(boards)
-    race = (back.sum(axis=1) < BAR - 1) & (back >= 6).any(axis=1)
+    race = (back.sum(axis=1) < BAR - 1) & (back >= 6).any(axis=1) & (back >= 0).all(axis=1)
     if not race.any():
         return chances
     count = boards.sum(axis=2)
     crossings = boards @ _CROSSINGS
     before_off = 1 + boards @ (_CROSSINGS - 1)  # crossovers to the first checker off
     most = 2 * crossings
-    for row, side in zip(*np.nonzero(back < 6)):
+    for row, side in zip(*np.nonzero((back < 6) & race[:, None])):
         done, _ = _one_sided(gnubg, tuple(boards[row, side, :6].tolist()))
         most[row, side] = len(done)
     most[:, 1] = np.maximum(most[:, 1], 1)
@@ -395,7 +396,7 @@ class GnubgNN(Evaluator):
         listed = np.array([gnubg.probabilities(board, 0)
                            for board in counts.reshape(-1, 2, BAR).tolist()]).reshape(-1, 5)
         listed[:, 0] = _turned_twice(listed[:, 0])
-        contact = _rearmost_indices(counts.reshape(-1, 2, BAR)).sum(axis=1) > BAR - 2
+        contact = _rearmost_indices(counts.reshape(-1, 2, BAR)).sum(axis=1) >= BAR - 1
         start = 0
         for position, play_boards in plays:
             end = start + len(play_boards)
@@ -424,7 +425,6 @@ class GnubgNN(Evaluator):
         rows: list[Sequence[float]] = []
         keys: list[str] = []
         checked: list[int] = []  # the rows of the rolls that may leave a race or a bear-off
-        to_pass = _pips_to_pass(position)
         for index, roll in enumerate(rolls):
             check_roll(roll)
             found = self.gnubg.best_move(board, roll.high, roll.low, n=0, list=1, b=1)
@@ -434,7 +434,7 @@ class GnubgNN(Evaluator):
                 chances = self._listed(position, roll, found)
                 alone[index] = float(utility.of_opponent(np.array(chances, dtype=float)).max())
             else:
-                if roll.pips >= to_pass:  # may leave a race (_contact_kept)
+                if not _contact_kept(position, roll):
                     checked += range(len(rows), len(rows) + len(found[2]))
                     keys += [play[0] for play in found[2]]
                 rows += [play[2] for play in found[2]]
