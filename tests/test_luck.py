@@ -41,6 +41,7 @@ from nardy_analysis.analysis.luck import (
     match_winning_chance,
     roll_luck,
 )
+from nardy_analysis.analysis.match_statistics import fibs_rating_difference
 from nardy_analysis.cli.luck import luck
 from nardy_analysis.errors import InvalidArgument, NardyError
 from nardy_analysis.game.long import LongPosition
@@ -164,9 +165,14 @@ def test_every_roll_as_gnubg(path):
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_summary_as_gnubgs_statistics(path):
     """Per game and per match, each player's luck as gnubg's statistics print it (to the
-    printed precision; sums of 5-decimal values may drift in the last digit)."""
+    printed precision; sums of 5-decimal values may drift in the last digit); in match play
+    the first player's luck-based FIBS rating difference as well, within what the
+    luck-adjusted result's tolerance moves it (its known differences of 2e-4 MWC move it by
+    up to 0.17 rating points)."""
     stats = statistics(path)
-    summary = luck_summary(load_file(path), frame_of(path))
+    loaded = load_file(path)
+    length = loaded.matches[0].record.length
+    summary = luck_summary(loaded, frame_of(path))
     money = summary["unit"].iloc[0] == "points"
     scale, tolerance = (1, 0.002) if money else (100, 0.02)
     games = summary[summary["scope"] == "game"]
@@ -187,6 +193,16 @@ def test_summary_as_gnubgs_statistics(path):
             printed["luck_adjusted_result"], abs=tolerance)
         assert list(ours["rolls"]) == [sum(printed[k][s] for k in (
             "very_lucky", "lucky", "unmarked", "unlucky", "very_unlucky")) for s in (0, 1)]
+        fibs = list(ours["fibs_rating_difference"])
+        assert math.isnan(fibs[1])
+        if money:
+            assert math.isnan(fibs[0]) and "fibs_rating_difference" not in printed
+            continue
+        adjusted = ours["luck_adjusted"].iloc[0]
+        low, high = (fibs_rating_difference(adjusted + step * tolerance / scale, length)
+                     for step in (-1, 1))
+        assert low - 0.005 <= printed["fibs_rating_difference"][0] <= high + 0.005
+        assert low <= fibs[0] <= high
 
 
 # --- properties -------------------------------------------------------------------------------
@@ -396,6 +412,9 @@ def test_cli_csv_json_and_jobs(tmp_path):
     assert "luck (equity)" in result.output and "luck (%MWC)" in result.output
     assert "luck (points)" in result.output and "none (average luck)" in result.output
     assert '"None"' not in result.output
+    match = [line.split() for line in result.output.splitlines() if line.startswith("  match")]
+    assert [len(line) for line in match] == [12, 11, 11, 11]  # FIBS: match play, side 0
+    assert float(match[0][-1]) == pytest.approx(-311.45, abs=0.01)  # gnubg's statistics
     rows = pd.read_csv(csv, dtype={"dice": str})
     assert len(rows) == 302
     assert {"game", "move", "player", "dice", "luck"} <= set(rows.columns)
@@ -415,6 +434,9 @@ def test_cli_csv_json_and_jobs(tmp_path):
     assert objects[1]["summary"][-1]["luck_total_unit"] == "points"
     assert objects[0]["summary"][-1]["luck_total_unit"] == "match-winning chance (0..1)"
     assert objects[0]["summary"][-1]["luck_unit"] == "normalised match equity"
+    assert objects[0]["summary"][-2]["fibs_rating_difference"] == pytest.approx(-311.45,
+                                                                               abs=0.01)
+    assert objects[0]["summary"][-2]["fibs_rating_difference_unit"] == "FIBS rating points"
     ratings = {(o["rating"], o["rating_gnubg"]) for o in objects[1]["summary"]}
     assert ("none (average luck)", "None") in ratings
     assert {gnubg for _, gnubg in ratings} <= set(RATINGS)
@@ -528,12 +550,14 @@ Luck rate mEMG (MWC)                          +2.7   ( +0.043%)      +28.4   ( +
 Luck rating                              None                    Good dice, man!
 Actual result                             -50.00%                 +50.00%
 Luck adjusted result                      -19.04%                 +19.04%
+Luck based FIBS rating diff.             -311.45
 """
     assert tool.parse_statistics(text) == {
         "very_lucky": [0, 1], "unmarked": [68, 73], "luck_total": [0.203, 2.185],
         "luck_total_mwc": [3.156, 34.12], "luck_rate": [2.7, 28.4],
         "luck_rate_mwc": [0.043, 0.443], "rating": ["None", "Good dice, man!"],
-        "actual_result": [-50.0, 50.0], "luck_adjusted_result": [-19.04, 19.04]}
+        "actual_result": [-50.0, 50.0], "luck_adjusted_result": [-19.04, 19.04],
+        "fibs_rating_difference": [-311.45]}
 
 
 # --- long nardy ---------------------------------------------------------------------------------

@@ -415,6 +415,7 @@ def test_cli_table_columns_never_touch():
            "checker_error_rate_memg": -1403.9, "checker_rating": "Awful!",
            "cube_decisions": 1, "close_cube_decisions": 1, "cube_error_emg": -1.404,
            "cube_error_rate_memg": -1403.9, "cube_rating": "Awful!",
+           "overall_error_emg": -2.808, "overall_error_rate_memg": -1403.9,
            "overall_rating": "Awful!", "snowie_error_rate": -1403.9}
 
     @click.command()
@@ -423,7 +424,8 @@ def test_cli_table_columns_never_touch():
 
     out = CliRunner().invoke(show).stdout.splitlines()[1]
     assert out.split() == ["p", "3", "1", "0/0/1", "-1.404", "-1403.9", "Awful!", "1", "1",
-                           "-1.404", "-1403.9", "Awful!", "Awful!", "-1403.9"]
+                           "-1.404", "-1403.9", "Awful!", "-2.808", "-1403.9", "Awful!",
+                           "-1403.9"]
 
 
 @needs_engine

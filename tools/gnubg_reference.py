@@ -64,6 +64,7 @@ _STAT_LINES = {
     "Luck rating": "rating",
     "Actual result": "actual_result",
     "Luck adjusted result": "luck_adjusted_result",
+    "Luck based FIBS rating diff.": "fibs_rating_difference",
 }
 
 
@@ -104,7 +105,9 @@ def parse_statistics(text: str) -> dict:
     ``luck_total`` and ``luck_rate`` are in normalised equity (EMG; the rate in thousandths
     per roll); ``luck_total_mwc`` and ``luck_rate_mwc`` (match play, percent) or
     ``luck_total_points`` and ``luck_rate_points`` (money play, points) are gnubg's figures in
-    brackets; results are percent of match-winning chance in match play, points in money play.
+    brackets; results are percent of match-winning chance in match play, points in money play;
+    ``fibs_rating_difference`` (match play) has the first player's number alone, as gnubg
+    prints it.
     """
     found = {}
     for line in text.splitlines():

@@ -80,6 +80,7 @@ from .match_equity import (
     match_winning_chance,
     per_game_equity,
 )
+from .match_statistics import fibs_rating_difference
 from .shots import ROLL_THROWS
 from .turns import Source, identified_matches
 
@@ -430,11 +431,14 @@ SUMMARY_COLUMNS = {
     "luck_total": "total luck in the unit",
     "result": "actual result in the unit: MWC after minus MWC before, or points won",
     "luck_adjusted": "result - luck_total + the opponent's luck_total",
+    "fibs_rating_difference": "match play, side 0: the FIBS rating difference the "
+                              "luck-adjusted result implies over the match length (gnubg's "
+                              "'Luck based FIBS rating diff.'); NaN otherwise",
 }
-"""The columns of :func:`luck_summary`. ``result`` and ``luck_adjusted`` need the games'
-results, which are in the matches: a summary of a luck frame alone has the others."""
+"""The columns of :func:`luck_summary`. :data:`RESULT_COLUMNS` need the games' results,
+which are in the matches: a summary of a luck frame alone has the others."""
 
-RESULT_COLUMNS = ["result", "luck_adjusted"]
+RESULT_COLUMNS = ["result", "luck_adjusted", "fibs_rating_difference"]
 """The columns of :func:`luck_summary` that need the matches, not just their luck frame."""
 
 _NEEDED = ["file", "match_id", "match_length", "game", "side", "player", "play_recorded",
@@ -471,11 +475,12 @@ def _ratings(rate: float | None) -> dict[str, str]:
 
 def _side_rows(key: dict[str, Any], names: Sequence[str | None], rolls: dict[str, np.ndarray],
                chosen: np.ndarray, money: bool,
-               results: list[tuple[float, float]] | None) -> list[dict[str, Any]]:
+               results: list[tuple[float, float]] | None, length: int) -> list[dict[str, Any]]:
     """The two rows (side 0, side 1) of one game or match: ``key`` columns, the luck of the
     rolls ``chosen`` (a mask) of ``rolls`` (columns as numpy arrays)
-    and, with the games' ``results`` (pairs by side), the result. Sums as pandas takes
-    them (``nansum``: NaN counts 0)."""
+    and, with the games' ``results`` (pairs by side), the result and in a match to
+    ``length`` points the FIBS rating difference. Sums as pandas takes them (``nansum``:
+    NaN counts 0)."""
     column = "luck_points" if money else "luck_mwc"
     sides, marks = rolls["side"][chosen], rolls["mark"][chosen]
     luck, unit = rolls["luck"][chosen], rolls[column][chosen]
@@ -493,17 +498,21 @@ def _side_rows(key: dict[str, Any], names: Sequence[str | None], rolls: dict[str
                "unit": "points" if money else "mwc", "luck_total": totals[side]}
         if results is not None:
             outcome = float(sum(r[side] for r in results)) if results else float("nan")
-            row |= {"result": outcome,
-                    "luck_adjusted": luck_adjusted(outcome, totals, side)}
+            adjusted = luck_adjusted(outcome, totals, side)
+            row |= {"result": outcome, "luck_adjusted": adjusted,
+                    "fibs_rating_difference": fibs_rating_difference(adjusted, length)
+                    if length and not money and side == 0 else float("nan")}
         rows.append(row)
     return rows
 
 
 def _match_rows(key: dict[str, Any], names: Sequence[str | None], rolls: pd.DataFrame,
                 money: bool, games: Iterable[int],
-                results: list[tuple[float, float]] | None) -> list[dict[str, Any]]:
-    """The rows of one match: each game in ``games`` (numbers, in order), then the match.
-    Rolls whose play is not recorded are left out, as in GNU Backgammon's statistics."""
+                results: list[tuple[float, float]] | None, length: int = 0
+                ) -> list[dict[str, Any]]:
+    """The rows of one match (to ``length`` points; 0 money play): each game in ``games``
+    (numbers, in order), then the match. Rolls whose play is not recorded are left out, as
+    in GNU Backgammon's statistics."""
     columns = {c: rolls[c].to_numpy() for c in ("game", "side", "mark")} | {
         c: rolls[c].to_numpy(dtype=float, na_value=np.nan)
         for c in ("luck", "luck_mwc", "luck_points")}
@@ -512,9 +521,9 @@ def _match_rows(key: dict[str, Any], names: Sequence[str | None], rolls: pd.Data
     for index, number in enumerate(games):
         rows += _side_rows({**key, "scope": "game", "game": number}, names, columns,
                            recorded & (columns["game"] == number), money,
-                           None if results is None else [results[index]])
+                           None if results is None else [results[index]], length)
     return rows + _side_rows({**key, "scope": "match", "game": pd.NA}, names, columns,
-                             recorded, money, results)
+                             recorded, money, results, length)
 
 
 def _frame_summary(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -580,7 +589,8 @@ def luck_summary(source: Source | pd.DataFrame, frame: pd.DataFrame | None = Non
             raise InvalidArgument(f"the frame given is not the luck frame of match {match_id}")
         rows += _match_rows({"file": match.record.file, "match_id": match_id},
                             match.record.players, rolls, per_game_equity(match),
-                            [g.number for g in match.games], game_results(match))
+                            [g.number for g in match.games], game_results(match),
+                            match.record.length)
     summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
     return summary.astype({"game": "Int64"})
 
@@ -638,7 +648,7 @@ def luck_by_player(data: pd.DataFrame) -> pd.DataFrame:
     games = summary[(summary["scope"] == "game") & (summary["rolls"] > 0)]
     keys = ["player", "unit"]
     sums = ["rolls", *(m.replace(" ", "_") for m in MARKS), "luck", "luck_total"]
-    results = [c for c in RESULT_COLUMNS if c in summary.columns]
+    results = [c for c in RESULT_COLUMNS if c in summary.columns and c in PLAYER_COLUMNS]
     grouped = matches.groupby(keys, dropna=False)
     table = grouped[sums].sum()
     table.insert(0, "matches", grouped.size())

@@ -63,7 +63,8 @@ def _units(unit: str) -> dict[str, str]:
               else "equity, points per game at cube 1")
     other = "match-winning chance (0..1)" if unit == "mwc" else "points"
     return {"luck": equity, "luck_rate": f"{equity} per roll", "luck_total": other,
-            "result": other, "luck_adjusted": other}
+            "result": other, "luck_adjusted": other,
+            "fibs_rating_difference": "FIBS rating points"}
 
 
 def _with_units(table: pd.DataFrame) -> list[dict[str, Any]]:
@@ -78,15 +79,18 @@ def _print_rows(rows: pd.DataFrame, first: str, label: Callable[[pd.Series], str
     fills it; every numeric column names its unit."""
     unit = rows["unit"].iloc[0]
     scale, digits, name = (100, 2, "%MWC") if unit == "mwc" else (1, 3, "points")
+    fibs = unit == "mwc" and "fibs_rating_difference" in rows  # the match, not --by player
     click.echo(f"  {first:<8}{'player':<20}{'rolls':>6}{'luck (equity)':>15}"
                f"{'equity/roll':>13}  {'rating':<20}{f'luck ({name})':>15}"
-               f"{f'result ({name})':>17}{f'adjusted ({name})':>19}")
+               f"{f'result ({name})':>17}{f'adjusted ({name})':>19}"
+               + (f"{'FIBS rating diff.':>19}" if fibs else ""))
     for _, row in rows.iterrows():
         click.echo(f"  {label(row):<8}{str(row['player'])[:19]:<20}{row['rolls']:>6}"
                    f"{_sign(row['luck'], 3):>15}{_sign(row['luck_rate'], 4):>13}  "
                    f"{row['rating']:<20}{_sign(row['luck_total'] * scale, digits):>15}"
                    f"{_sign(row['result'] * scale, digits):>17}"
-                   f"{_sign(row['luck_adjusted'] * scale, digits):>19}")
+                   f"{_sign(row['luck_adjusted'] * scale, digits):>19}"
+                   + (f"{_sign(row['fibs_rating_difference'], 2):>19}" if fibs else ""))
 
 
 def _print_table(summary: pd.DataFrame) -> None:
@@ -152,7 +156,9 @@ def luck(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str | 
     engine's cubeless equity at 0-ply unless --ply says otherwise. For each match: per game
     and for the whole match, each player's rolls, total luck (equity), luck per roll
     (equity), gnubg's rating of it, the luck in match-winning chance (match play, in %) or
-    points (money play), the actual result and the luck-adjusted result. --by player gives
+    points (money play), the actual result and the luck-adjusted result, and in match play
+    the FIBS rating difference that result implies over the match length (the first
+    player's row, as gnubg's "Luck based FIBS rating diff."). --by player gives
     each player's totals over all the files instead: matches, rolls, luck, luck per roll and
     its rating, and luck, result and luck-adjusted result summed over the matches (match
     play and money play in rows of their own). Ratings are gnubg's words, its "None" shown

@@ -79,12 +79,13 @@ def _print_table(summary: pd.DataFrame) -> None:
     """One line per player of each match, or per player with ``--by player`` (a
     ``matches`` column, no Snowie error rate: the opponents' moves are not summed); ``-``
     for the cube of long nardy, which has none. The ratings are gnubg's words: checker
-    play, cube decisions and overall."""
+    play, cube decisions and overall (after the overall error total and rate)."""
     totals = "matches" in summary
     click.echo(f"  {'player':<20}" + (f"{'matches':>8}" if totals else "")
                + f"{'moves':>6}{'unforced':>9}{'?!/?/??':>10}{'checker EMG':>12}{'rate':>8}  "
                f"{'checker rating':<18}{'cube':>5}{'close':>6}{'cube EMG':>9}{'rate':>8}  "
-               f"{'cube rating':<20}" + ("overall" if totals else f"{'overall':<18}{'snowie':>7}"))
+               f"{'cube rating':<20}{'overall EMG':>11}{'rate':>8}  "
+               + ("overall rating" if totals else f"{'overall rating':<18}{'snowie':>7}"))
     for _, row in summary.iterrows():
         marks = f"{row['marked_doubtful']}/{row['marked_bad']}/{row['marked_very_bad']}"
         cube = (f"{'-':>5}{'-':>6}{'-':>9}{'-':>8}  {'-':<20}" if pd.isna(row["cube_decisions"])
@@ -96,6 +97,7 @@ def _print_table(summary: pd.DataFrame) -> None:
                    + f"{row['total_moves']:>6}{row['unforced_moves']:>9}{marks:>10}"
                    f"{row['checker_error_emg']:>+12.3f}{row['checker_error_rate_memg']:>+8.1f}  "
                    f"{row['checker_rating']:<18}" + cube
+                   + f"{row['overall_error_emg']:>+11.3f}{row['overall_error_rate_memg']:>+8.1f}  "
                    + (row["overall_rating"] if totals
                       else f"{row['overall_rating']:<18}{row['snowie_error_rate']:>+7.1f}"))
 
@@ -142,7 +144,8 @@ def skill(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str |
     unforced moves, moves marked doubtful/bad/very bad, the checker error total and rate
     (thousandths of EMG per unforced move) and rating, cube decisions ("cube") and the close
     or actual ones ("close"), the cube error total, rate (per close decision) and rating, the
-    overall rating and the Snowie error rate. --json writes every
+    overall error total, rate (per unforced move or close decision) and rating, and the
+    Snowie error rate. --json writes every
     column of the summary (one object per player per match, or per player with --by
     player); --csv and --parquet write one row per decision
     (nardy_analysis.analysis.skill.DECISION_COLUMNS).
