@@ -409,7 +409,8 @@ def test_cli_csv_json_and_jobs(tmp_path):
     result = runner.invoke(luck, files + ["--csv", str(csv), "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "Go to Las Vegas" in result.output and "match 165695" in result.output
-    assert "luck (equity)" in result.output and "luck (%MWC)" in result.output
+    assert "luck EMG" in result.output and "luck (%MWC)" in result.output
+    assert "mEMG/roll" in result.output
     assert "luck (points)" in result.output and "none (average luck)" in result.output
     assert '"None"' not in result.output
     match = [line.split() for line in result.output.splitlines() if line.startswith("  match")]

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from nardy_analysis import load_file, replay_file
 from nardy_analysis.analysis.cubeful import position_chances as chances_of
+from nardy_analysis.analysis.luck import MARKS
 from nardy_analysis.analysis.match_statistics import (
     CUBE_ERRORS,
     RATINGS,
@@ -253,7 +254,8 @@ def test_every_move_as_gnubg(reference):
 def test_match_statistics_as_gnubg(reference):
     """gnubg's "Match statistics" player by player: counts exact, errors and luck to gnubg's
     three decimals, rating words equal (two-sided bear-offs' cube decisions included), the
-    luck-adjusted result and its FIBS rating difference as printed."""
+    rolls marked lucky and unlucky and the luck rating, the luck-adjusted result and its
+    FIBS rating difference as printed."""
     stats = json.loads(reference.read_text())
     table = stats["match"]
     chequer, cube, overall = table["Chequerplay"], table["Cube"], table["Overall"]
@@ -281,8 +283,14 @@ def test_match_statistics_as_gnubg(reference):
             number(overall["Snowie error rate"][side]), abs=0.25)
         # luck: gnubg's default cubeful 0-ply luck, printed to 3 decimals (EMG), 0.01% (MWC)
         # or 0.001 points; the FIBS difference then within what 1e-4 of MWC makes of it
+        luck = table["Luck"]
         assert row["luck_emg"] == pytest.approx(
-            number(table["Luck"][f"Luck total EMG ({unit})"][side]), abs=0.0015)
+            number(luck[f"Luck total EMG ({unit})"][side]), abs=0.0015)
+        for mark in MARKS:
+            assert row[mark.replace(" ", "_")] == int(luck[f"Rolls marked {mark}"][side])
+        assert row["luck_rating"] == luck["Luck rating"][side]
+        if unit == "Points":  # no match-winning chance in money play
+            assert np.isnan(row["checker_error_mwc"]) and np.isnan(row["cube_error_mwc"])
         if "Luck adjusted result" in overall:
             text = overall["Luck adjusted result"][side]
             expected = float(text.rstrip("%")) / 100 if unit == "MWC" else float(text)

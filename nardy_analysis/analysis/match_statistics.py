@@ -108,7 +108,7 @@ def player_statistics(decisions: pd.DataFrame, side: int, all_moves: int,
     all_moves : int
         The moves of both players, for the Snowie error rate.
     length : int
-        The match length (0: money play, no FIBS rating).
+        The match length (0: money play: no FIBS rating, the MWC errors NaN).
 
     Returns
     -------
@@ -134,7 +134,7 @@ def player_statistics(decisions: pd.DataFrame, side: int, all_moves: int,
            "unmarked_moves": len(moves) - int(marks.reindex(MARKS).fillna(0).sum()),
            **{f"marked_{m.replace(' ', '_')}": int(marks.get(m, 0)) for m in MARKS},
            "checker_error_emg": checker,
-           "checker_error_mwc": float(unforced["error_mwc"].sum()),
+           "checker_error_mwc": float(unforced["error_mwc"].sum()) if length else float("nan"),
            "checker_error_rate_memg": 1000 * rate,
            "checker_rating": skill_rating(rate) if len(unforced) else NO_RATING,
            "cube_decisions": len(cube), "close_cube_decisions": len(close),
@@ -149,7 +149,8 @@ def player_statistics(decisions: pd.DataFrame, side: int, all_moves: int,
         for (a, b), error_rate, counts in ((_CHEQUER_LOSS, rate, len(unforced)),
                                            (_CUBE_LOSS, cube_rate, len(close))))
     return row | {
-        "cube_error_emg": cube_error, "cube_error_mwc": float(close["error_mwc"].sum()),
+        "cube_error_emg": cube_error,
+        "cube_error_mwc": float(close["error_mwc"].sum()) if length else float("nan"),
         "cube_error_rate_memg": 1000 * cube_rate,
         "cube_rating": skill_rating(cube_rate) if len(close) else NO_RATING,
         "overall_error_emg": total,

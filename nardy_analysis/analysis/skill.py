@@ -84,7 +84,7 @@ from .cubeful import (
 from .engine import match_evaluator
 from .evaluator import FILTER_WIDTH, Evaluator
 from .gnubg import GnubgNN
-from .luck import OPENING_ROLLS, luck_adjusted, mean_equity
+from .luck import MARKS, OPENING_ROLLS, luck_adjusted, luck_mark, luck_rating, mean_equity
 from .match_equity import game_results
 from .match_statistics import (
     CUBE_COUNTS,
@@ -518,7 +518,7 @@ SUMMARY_COLUMNS = {
     **{f"{key}{suffix}": f"'{name}' {what}" for key, name in CUBE_ERRORS.items()
        for suffix, what in (("", "count"), ("_emg", "cost, EMG"))},
     "cube_error_emg": "gnubg's cube 'Error total EMG' (<= 0)",
-    "cube_error_mwc": "the same in match-winning chance",
+    "cube_error_mwc": "the same in match-winning chance (NaN money play)",
     "cube_error_rate_memg": "thousandths of EMG per close or actual cube decision",
     "cube_rating": "gnubg's 'Cube decision rating'",
     "overall_error_emg": "checker plus cube error, EMG",
@@ -529,6 +529,9 @@ SUMMARY_COLUMNS = {
     "luck_emg": "the player's dice luck, EMG (gnubg's 'Luck total EMG' of its default, "
                 "cubeful 0-ply luck analysis; nardy luck is the cubeless one)",
     "luck_rate_memg": "thousandths of EMG per roll",
+    **{mark.replace(" ", "_"): f"rolls marked {mark} (gnubg's thresholds on the same luck)"
+       for mark in MARKS},
+    "luck_rating": "gnubg's 'Luck rating' of luck_rate_memg (its words; n/a without rolls)",
     "actual_result": "MWC after minus MWC before (match play) or points won",
     "luck_adjusted_result": "actual result minus own luck plus the opponent's",
     "fibs_rating_difference": "match play, side 0: the FIBS rating difference the "
@@ -599,6 +602,10 @@ def skill_summary(source: Source, frame: pd.DataFrame | None = None,
                    "luck_emg": float(mine["luck"].sum()),
                    "luck_rate_memg": 1000 * float(mine["luck"].mean()) if len(mine)
                    else float("nan"),
+                   **{m.replace(" ", "_"): int((mine["luck"].map(luck_mark) == m).sum())
+                      for m in MARKS},
+                   "luck_rating": luck_rating(float(mine["luck"].mean())) if len(mine)
+                   else "n/a",
                    "actual_result": result,
                    "luck_adjusted_result": luck_adjusted(result, totals, side)}
             row["fibs_rating_difference"] = (

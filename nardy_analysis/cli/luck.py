@@ -80,13 +80,13 @@ def _print_rows(rows: pd.DataFrame, first: str, label: Callable[[pd.Series], str
     unit = rows["unit"].iloc[0]
     scale, digits, name = (100, 2, "%MWC") if unit == "mwc" else (1, 3, "points")
     fibs = unit == "mwc" and "fibs_rating_difference" in rows  # the match, not --by player
-    click.echo(f"  {first:<8}{'player':<20}{'rolls':>6}{'luck (equity)':>15}"
-               f"{'equity/roll':>13}  {'rating':<20}{f'luck ({name})':>15}"
+    click.echo(f"  {first:<8}{'player':<20}{'rolls':>6}{'luck EMG':>15}"
+               f"{'mEMG/roll':>13}  {'rating':<20}{f'luck ({name})':>15}"
                f"{f'result ({name})':>17}{f'adjusted ({name})':>19}"
                + (f"{'FIBS rating diff.':>19}" if fibs else ""))
     for _, row in rows.iterrows():
         click.echo(f"  {label(row):<8}{str(row['player'])[:19]:<20}{row['rolls']:>6}"
-                   f"{_sign(row['luck'], 3):>15}{_sign(row['luck_rate'], 4):>13}  "
+                   f"{_sign(row['luck'], 3):>15}{_sign(row['luck_rate'] * 1000, 1):>13}  "
                    f"{row['rating']:<20}{_sign(row['luck_total'] * scale, digits):>15}"
                    f"{_sign(row['result'] * scale, digits):>17}"
                    f"{_sign(row['luck_adjusted'] * scale, digits):>19}"
@@ -154,8 +154,9 @@ def luck(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str | 
 
     PATHS are match files or folders (searched for *.mat, *.txt and *.sgf). Luck is the
     engine's cubeless equity at 0-ply unless --ply says otherwise. For each match: per game
-    and for the whole match, each player's rolls, total luck (equity), luck per roll
-    (equity), gnubg's rating of it, the luck in match-winning chance (match play, in %) or
+    and for the whole match, each player's rolls, total luck (EMG: normalised equity), luck
+    per roll (mEMG: thousandths of EMG; --json and --csv give it in EMG), gnubg's rating of
+    it, the luck in match-winning chance (match play, in %) or
     points (money play), the actual result and the luck-adjusted result, and in match play
     the FIBS rating difference that result implies over the match length (the first
     player's row, as gnubg's "Luck based FIBS rating diff."). --by player gives
