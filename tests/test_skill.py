@@ -146,6 +146,28 @@ def test_bearoff_doubles_as_gnubg():
     assert list(doubles["category"]) == ["", ""]
 
 
+@needs_engine
+def test_a_play_that_brings_the_last_checkers_home_is_valued_as_a_bear_off():
+    """BackgammonGalaxy_5808595, game 4, before roll 99 (17-point match, 4-3, the roller
+    owns a 4-cube, one checker on their 16-point): 44 bears it off into a two-sided
+    bear-off, whose cubeful equity gnubg 1.1.0a16 takes from its exact equities (its hint at
+    0-ply, ``set output digits 5``: 16/off, -0.64096); so must the luck and skill analyses,
+    which valued it as any race (-0.59000) while the roller's rearmost checker was out."""
+    from nardy_analysis.analysis.cube_life import life_indices
+    from nardy_analysis.analysis.cubeful import after_play_equities, chances_after_plays
+    from nardy_analysis.analysis.gnubg import GnubgNN
+    from nardy_analysis.game.moves import Roll
+
+    position, roll, evaluator = Position.from_id("NwAAQB8ACAAAAA", turn=0), Roll(4, 4), GnubgNN()
+    keys, chances = evaluator.plays(position, roll)
+    rows = chances_after_plays(evaluator, position, keys, chances)
+    assert rows.shape[1] == 9
+    [x] = life_indices(evaluator, [(position, roll, keys)])
+    state = CubeState(17, 13, 14, 4, owner=0)
+    # gnubg works in single precision: 2.6e-5 apart
+    assert after_play_equities(rows, state, x).max() == pytest.approx(-0.64096, abs=5e-5)
+
+
 chances_strategy = st.tuples(*[st.floats(0.0, 1.0)] * 5).map(
     lambda c: (c[0], c[0] * c[1], c[0] * c[1] * c[2], (1 - c[0]) * c[3],
                (1 - c[0]) * c[3] * c[4]))

@@ -506,9 +506,11 @@ def chances_after_plays(evaluator: Evaluator, position: Position, keys: tuple[An
         ``chances`` with the exact equities of the plays that reach a two-sided bear-off
         (NaN for the others); ``chances`` themselves when no play can reach one.
     """
-    mine, theirs = rearmost(position)
-    if mine > BEAROFF_POINTS or theirs > BEAROFF_POINTS \
-            or CHECKERS - position.opponent[OFF] > BEAROFF_CHECKERS:
+    _, theirs = rearmost(position)  # a roll moves 24 pips and bears off 4 checkers at most:
+    if theirs > BEAROFF_POINTS or CHECKERS - position.opponent[OFF] > BEAROFF_CHECKERS \
+            or CHECKERS - position.on_roll[OFF] > BEAROFF_CHECKERS + 4 \
+            or sum(count * (point - BEAROFF_POINTS) for point, count  # pips to bring home
+                   in enumerate(position.on_roll) if point > BEAROFF_POINTS) > 24:
         return chances
     exact = np.full((len(chances), 4), np.nan)
     for row, key in enumerate(keys):
