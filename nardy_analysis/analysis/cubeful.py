@@ -46,7 +46,7 @@ from .bearoff import (
     bearoff_equities,
     is_two_sided_bearoff,
 )
-from .evaluator import MONEY, Evaluator, rearmost, swapped
+from .evaluator import MONEY, Evaluator, pips_beyond, rearmost, swapped
 from .match_equity import (
     MET_LENGTH,
     GameSituation,
@@ -509,8 +509,7 @@ def chances_after_plays(evaluator: Evaluator, position: Position, keys: tuple[An
     _, theirs = rearmost(position)  # a roll moves 24 pips and bears off 4 checkers at most:
     if theirs > BEAROFF_POINTS or CHECKERS - position.opponent[OFF] > BEAROFF_CHECKERS \
             or CHECKERS - position.on_roll[OFF] > BEAROFF_CHECKERS + 4 \
-            or sum(count * (point - BEAROFF_POINTS) for point, count  # pips to bring home
-                   in enumerate(position.on_roll) if point > BEAROFF_POINTS) > 24:
+            or pips_beyond(position, BEAROFF_POINTS) > 24:
         return chances
     exact = np.full((len(chances), 4), np.nan)
     for row, key in enumerate(keys):

@@ -346,6 +346,13 @@ def rearmost(position: Position) -> tuple[int, int]:
     return mine, theirs
 
 
+def pips_beyond(position: Position, point: int) -> int:
+    """The pips the player on roll must move to bring every checker to ``point`` or nearer
+    home (points from their own side, 25 the bar): 0 when none is beyond it."""
+    return sum(count * (where - point)
+               for where, count in enumerate(position.on_roll) if where > point)
+
+
 def check_roll(roll: Roll) -> None:
     """Raise EngineError unless ``roll`` is a Roll of two dice 1..6."""
     if not isinstance(roll, Roll) or not (1 <= roll.low <= roll.high <= 6):

@@ -42,6 +42,7 @@ from .evaluator import (
     check_roll,
     game_over_probabilities,
     not_installed,
+    pips_beyond,
     rearmost,
     swapped,
 )
@@ -123,9 +124,7 @@ def _pips_to_pass(position: Position) -> int:
     """The pips the player on roll must move before none of their checkers has one of the
     opponent's still to pass (0 in a race): each checker behind the opponent's rearmost
     brought past it (a hit only adds contact: the checker hit enters behind them all)."""
-    _, theirs = rearmost(position)
-    return sum(count * (point + theirs - BAR + 1)
-               for point, count in enumerate(position.on_roll) if point + theirs > BAR - 1)
+    return pips_beyond(position, BAR - 1 - rearmost(position)[1])
 
 
 def _contact_kept(position: Position, roll: Roll) -> bool:

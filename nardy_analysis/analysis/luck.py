@@ -80,7 +80,7 @@ from .match_equity import (
     match_winning_chance,
     per_game_equity,
 )
-from .match_statistics import fibs_rating_difference
+from .match_statistics import NO_RATING, fibs_rating_difference
 from .shots import ROLL_THROWS
 from .turns import Source, identified_matches
 
@@ -469,7 +469,7 @@ def luck_adjusted(result: float, totals: list[float], side: int) -> float:
 
 def _ratings(rate: float | None) -> dict[str, str]:
     """The ``rating`` and ``rating_gnubg`` of a luck rate (None: no rolls)."""
-    word = "n/a" if rate is None else luck_rating(rate)  # gnubg's word without rolls
+    word = NO_RATING if rate is None else luck_rating(rate)  # gnubg's word without rolls
     return {"rating": RATING_SHOWN.get(word, word), "rating_gnubg": word}
 
 

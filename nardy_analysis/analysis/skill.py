@@ -89,6 +89,7 @@ from .match_equity import game_results
 from .match_statistics import (
     CUBE_COUNTS,
     CUBE_ERRORS,
+    NO_RATING,
     fibs_rating_difference,
     long_nardy_statistics,
     move_mark,
@@ -594,18 +595,17 @@ def skill_summary(source: Source, frame: pd.DataFrame | None = None,
         results = game_results(match)
         for side in (0, 1):
             mine = lucks[lucks["side"] == side]
+            rate = float(mine["luck"].mean()) if len(mine) else float("nan")
+            marks = mine["luck"].map(luck_mark).value_counts()
             result = float(sum(r[side] for r in results)) if results else float("nan")
             row = {"file": match.record.file, "match_id": match_id, "match_length": length,
                    "player": match.record.players[side], "side": side,
                    **(long_nardy_statistics if long else dict)(
                        player_statistics(decisions, side, all_moves, length)),
                    "luck_emg": float(mine["luck"].sum()),
-                   "luck_rate_memg": 1000 * float(mine["luck"].mean()) if len(mine)
-                   else float("nan"),
-                   **{m.replace(" ", "_"): int((mine["luck"].map(luck_mark) == m).sum())
-                      for m in MARKS},
-                   "luck_rating": luck_rating(float(mine["luck"].mean())) if len(mine)
-                   else "n/a",
+                   "luck_rate_memg": 1000 * rate,
+                   **{m.replace(" ", "_"): int(marks.get(m, 0)) for m in MARKS},
+                   "luck_rating": luck_rating(rate) if len(mine) else NO_RATING,
                    "actual_result": result,
                    "luck_adjusted_result": luck_adjusted(result, totals, side)}
             row["fibs_rating_difference"] = (

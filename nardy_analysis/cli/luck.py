@@ -156,24 +156,23 @@ def luck(paths: tuple[str, ...], csv_file: str | None, as_json: bool, by: str | 
     engine's cubeless equity at 0-ply unless --ply says otherwise. For each match: per game
     and for the whole match, each player's rolls, total luck (EMG: normalised equity), luck
     per roll (mEMG: thousandths of EMG; --json and --csv give it in EMG), gnubg's rating of
-    it, the luck in match-winning chance (match play, in %) or
-    points (money play), the actual result and the luck-adjusted result, and in match play
-    the FIBS rating difference that result implies over the match length (the first
-    player's row, as gnubg's "Luck based FIBS rating diff."). --by player gives
-    each player's totals over all the files instead: matches, rolls, luck, luck per roll and
-    its rating, and luck, result and luck-adjusted result summed over the matches (match
-    play and money play in rows of their own). Ratings are gnubg's words, its "None" shown
-    as "none (average luck)" (--json and --csv give both: rating, and gnubg's own word as
-    rating_gnubg). --json adds the unit of each value as <column>_unit.
-    Every game that can be read is analysed; each error is reported on stderr with the game
-    it concerns (a game that breaks a rule is analysed up to there). Short nardy needs the
-    engine extra: pip install 'nardy-analysis[engine]' (without it the command stops at the
-    first short nardy file, exit status 2). Long nardy matches are analysed by this
-    project's long nardy engine (--engine is for short nardy; --ply 0 or 1): there is no
-    cube, so their luck is in points per game (a mars 2, a home mars 3), in match play too,
-    in the money play rows of --by player. Exit status: 0 when no file had an error (files
-    in folders that are not match records are only counted), 1 when any had, 2 for usage
-    errors (and a missing engine extra).
+    it, the luck in match-winning chance (match play, in %) or points (money play), the
+    actual result and the luck-adjusted result, and in match play the FIBS rating
+    difference that result implies over the match length (the first player's row, as
+    gnubg's "Luck based FIBS rating diff."). --by player gives each player's totals over all
+    the files instead: matches, rolls, luck, luck per roll and its rating, and luck, result
+    and luck-adjusted result summed over the matches (match play and money play in rows of
+    their own). Ratings are gnubg's words, its "None" shown as "none (average luck)" (--json
+    and --csv give both: rating, and gnubg's own word as rating_gnubg). --json adds the unit
+    of each value as <column>_unit. Every game that can be read is analysed; each error is
+    reported on stderr with the game it concerns (a game that breaks a rule is analysed up
+    to there). Short nardy needs the engine extra: pip install 'nardy-analysis[engine]'
+    (without it the command stops at the first short nardy file, exit status 2). Long nardy
+    matches are analysed by this project's long nardy engine (--engine is for short nardy;
+    --ply 0 or 1): there is no cube, so their luck is in points per game (a mars 2, a home
+    mars 3), in match play too, in the money play rows of --by player. Exit status: 0 when
+    no file had an error (files in folders that are not match records are only counted), 1
+    when any had, 2 for usage errors (and a missing engine extra).
     """
 
     files = found_files(paths).files
