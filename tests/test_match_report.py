@@ -283,6 +283,25 @@ def test_the_summary_gives_the_luck_and_error_rates_of_the_match_statistics():
         assert entry["what"].startswith(step["text"])
 
 
+def test_a_roll_whose_play_is_not_recorded_has_no_luck_on_the_page():
+    """The sample's last roll is played ``????``: gnubg gives it no luck and its statistics
+    count 48 rolls for that player; so does the page (its step shows no luck), and the
+    summary's luck rate is that of luck_summary (-0.0139 EMG a roll, not -0.0136 over 49)."""
+    pytest.importorskip("gnubg_nn")
+    from nardy_analysis.report.match import _summary
+
+    match = load_file(SAMPLES / "BackgammonStudio_5407469.mat").matches[0]
+    page_data = data(match_html(match))
+    last = [s for s in page_data["steps"] if s["kind"] == "roll"][-1]
+    assert last["text"].endswith("(the play is not recorded)") and "luck" not in last
+    players = _summary(page_data["steps"], page_data["names"])["players"]
+    lucks = luck.luck_summary(match).query("scope == 'match'")
+    assert [p["rolls"] for p in players] == lucks["rolls"].tolist() == [49, 48]
+    # the steps' luck is rounded to 4 decimals: the mean within 5e-5
+    assert [p["luck_rate"] for p in players] == pytest.approx(lucks["luck_rate"].tolist(),
+                                                              abs=5e-5)
+
+
 def test_a_long_match_page_gives_luck_and_errors_in_points_a_short_one_in_emg():
     """Long nardy's equity is money equity, points per game (no cube): no EMG on its page;
     short nardy's page keeps GNU Backgammon's EMG and mEMG."""

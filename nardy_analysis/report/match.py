@@ -506,15 +506,17 @@ class _Skill:
 def _luck(match: ReplayedMatch, evaluator: Evaluator | None,
           jobs: int) -> tuple[_LuckByTurn, _Skill, list[float] | None, str]:
     """Each roll's luck by (game, turn) as ``{"value", "mwc", "mark"}`` (rounded for the
-    page), the errors of the decisions, each side's luck total from the unrounded luck (None
-    without it) and a note for the page (how to install an engine when none is); with
-    ``jobs`` > 1 game by game on that many worker processes (the default engine only:
+    page; none for a roll whose play is not recorded, which gnubg leaves out), the errors of
+    the decisions, each side's luck total from the unrounded luck (None without it) and a
+    note for the page (how to install an engine when none is); with ``jobs`` > 1 game by
+    game on that many worker processes (the default engine only:
     :func:`~nardy_analysis.batch.luck_and_skill`)."""
     long = match.rules.game == "long"
     try:
         frame, skill = luck_and_skill(match, evaluator, jobs=jobs)
     except NardyError as error:  # no engine (EngineError), a match longer than 25 points
         return {}, _Skill(), None, f"Luck is not shown: {error}"
+    frame = frame[frame["play_recorded"]]  # as gnubg, no luck for a roll played ``???``
     found: _LuckByTurn = {}
     for game, turn, luck, luck_mwc, mark in zip(frame["game"], frame["turn"], frame["luck"],
                                                 frame["luck_mwc"], frame["mark"]):
